@@ -1,0 +1,177 @@
+//! `flicker simulate`: random playouts with figures (games/s, mean turns, wins by seat, the
+//! longest game) and invariant checks.
+
+use flicker_engine::replay::write_replay;
+use flicker_engine::settings::{SaltWindow, Settings};
+use flicker_engine::sim::play_random;
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `flicker simulate`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Players per table (2-64).
+    #[arg(long, default_value_t = 4)]
+    players: u8,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Seed of the ChaCha generators, so that runs repeat. Without it, the OS generator seeds them.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Re-verify every invariant after every event (slower; the speed figure is then not comparable).
+    #[arg(long)]
+    check: bool,
+    /// Salt windows: simultaneous (default) or sequential (R10.6.6).
+    #[arg(long, value_enum, default_value = "simultaneous")]
+    salt_window: WindowArg,
+    /// Round limit before the Guttering (R7.9.2, at least 10).
+    #[arg(long, default_value_t = 40)]
+    round_limit: u16,
+    /// Write the replay (JSON Lines) of the longest game to this file.
+    #[arg(long)]
+    export: Option<PathBuf>,
+    /// Write the replay of the first failing game to this file (default: failure.jsonl).
+    #[arg(long, default_value = "failure.jsonl")]
+    failure_export: PathBuf,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+enum WindowArg {
+    Simultaneous,
+    Sequential,
+}
+
+pub fn run(a: Args) -> ExitCode {
+    let mut settings = Settings::new(a.players);
+    settings.round_limit = a.round_limit;
+    settings.salt_window = match a.salt_window {
+        WindowArg::Simultaneous => SaltWindow::Simultaneous,
+        WindowArg::Sequential => SaltWindow::Sequential,
+    };
+    let seed = a
+        .seed
+        .unwrap_or_else(|| rand::rngs::SysRng.try_next_u64_or_random());
+    let mut master = ChaCha8Rng::seed_from_u64(seed);
+    let n = a.players as usize;
+    let mut wins = vec![0u32; n];
+    let mut no_winner = 0u32;
+    let mut guttered = 0u32;
+    let (mut turns_total, mut commands_total, mut events_total) = (0u64, 0u64, 0u64);
+    let mut longest: Option<(u32, u32, Vec<flicker_engine::Event>)> = None;
+    let mut failures = 0u32;
+    let started = Instant::now();
+    let progress_every = (a.games / 10).max(1);
+    for g in 0..a.games {
+        let mut table = ChaCha8Rng::seed_from_u64(master.next_u64());
+        let mut bot = ChaCha8Rng::seed_from_u64(master.next_u64());
+        match play_random(&settings, &mut table, &mut bot, a.check, 1_000_000) {
+            Ok(p) => {
+                turns_total += p.turns as u64;
+                commands_total += p.commands as u64;
+                events_total += p.events.len() as u64;
+                let r = p.state.result().expect("finished");
+                match r.winner {
+                    Some(w) => wins[w as usize] += 1,
+                    None => no_winner += 1,
+                }
+                if r.reason == flicker_engine::EndReason::Guttered {
+                    guttered += 1;
+                }
+                if longest.as_ref().is_none_or(|(t, _, _)| p.turns > *t) {
+                    longest = Some((
+                        p.turns,
+                        g,
+                        if a.export.is_some() {
+                            p.events
+                        } else {
+                            Vec::new()
+                        },
+                    ));
+                }
+            }
+            Err(e) => {
+                failures += 1;
+                eprintln!("INVARIANT FAILURE in game {g}: {e}");
+                if failures == 1 {
+                    match std::fs::File::create(&a.failure_export)
+                        .and_then(|f| write_replay(std::io::BufWriter::new(f), &e.events))
+                    {
+                        Ok(()) => eprintln!(
+                            "  replay of the failing game written to {}",
+                            a.failure_export.display()
+                        ),
+                        Err(err) => {
+                            eprintln!("  could not write {}: {err}", a.failure_export.display())
+                        }
+                    }
+                }
+            }
+        }
+        if a.games >= 1000 && (g + 1) % progress_every == 0 {
+            eprintln!("  {} / {} games", g + 1, a.games);
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let ok = (a.games - failures).max(1) as f64;
+    println!(
+        "simulate: {} players, {} games, seed {seed}, salt window {:?}{}",
+        a.players,
+        a.games,
+        settings.salt_window,
+        if a.check { ", --check" } else { "" }
+    );
+    println!(
+        "games/s:          {:.0}{}",
+        a.games as f64 / secs,
+        if a.check {
+            " (with --check: not a speed figure)"
+        } else {
+            ""
+        }
+    );
+    println!("elapsed:          {secs:.2} s");
+    println!("mean turns:       {:.1}", turns_total as f64 / ok);
+    println!("mean commands:    {:.1}", commands_total as f64 / ok);
+    println!("mean events:      {:.1}", events_total as f64 / ok);
+    if let Some((t, g, _)) = &longest {
+        println!("longest game:     {t} turns (game {g})");
+    }
+    println!("ended by Guttering: {guttered}; no winner: {no_winner}");
+    println!("wins by seat:");
+    for (s, w) in wins.iter().enumerate() {
+        println!("  seat {s}: {w} ({:.1}%)", 100.0 * *w as f64 / ok);
+    }
+    if let (Some(path), Some((_, _, events))) = (&a.export, &longest) {
+        match std::fs::File::create(path)
+            .and_then(|f| write_replay(std::io::BufWriter::new(f), events))
+        {
+            Ok(()) => println!("replay of the longest game written to {}", path.display()),
+            Err(e) => {
+                eprintln!("could not write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    println!("invariant failures: {failures}");
+    if failures > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+trait SeedFromOs {
+    fn try_next_u64_or_random(self) -> u64;
+}
+
+impl SeedFromOs for rand::rngs::SysRng {
+    fn try_next_u64_or_random(mut self) -> u64 {
+        use rand::TryRng;
+        self.try_next_u64()
+            .unwrap_or_else(|_| rand::rng().next_u64())
+    }
+}

@@ -1,0 +1,83 @@
+//! Commands: what players and the server send to the decider (R10.1.2).
+
+use crate::action::Action;
+use crate::event::TurnOrder;
+use crate::handle::{CardRef, PromptId};
+use serde::{Deserialize, Serialize};
+
+/// An answer to an open prompt (R10.5). Cards are named by the handles the seat sees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "answer", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Answer {
+    /// TurnOrderChoice (R2.6).
+    TurnOrder {
+        /// First or Last.
+        choice: TurnOrder,
+    },
+    /// HauntingChoice: Reprieve with an Ace (R4.2.3).
+    Reprieve {
+        /// The Ace in hand.
+        ace: CardRef,
+    },
+    /// HauntingChoice: Endure (R4.2.4).
+    Endure,
+    /// HauntingChoice: Panic against a ghost of one's own Shadow (R4.2.5).
+    Panic {
+        /// The ghost.
+        ghost: CardRef,
+    },
+    /// Ritual: perform an action with its declaration (R5.1.2).
+    Act {
+        /// The declaration.
+        action: Action<CardRef>,
+    },
+    /// Ritual: end the Ritual (Abstain if no action was declared, R5.8).
+    EndRitual,
+    /// Salt / BooSalt: decline (R6.5.4); also withdraws at a confirm (R10.6.6).
+    Pass,
+    /// Salt, BooSalt or CounterSalt: play this 5 (R6.5.5).
+    Salt {
+        /// A 5 in hand.
+        card: CardRef,
+    },
+    /// CounterSalt: yield (R6.5.5).
+    Yield,
+    /// SightPick (exactly min(2, hand) cards), MediumPick (exactly 1) or BurdenDiscard (exactly
+    /// hand − limit cards, in the order to discard).
+    Pick {
+        /// The chosen cards.
+        cards: Vec<CardRef>,
+    },
+    /// DeathSplit (R7.5.3): which ghosts go to the left and to the right neighbour.
+    Split {
+        /// Ghosts for the left neighbour.
+        left: Vec<CardRef>,
+        /// Ghosts for the right neighbour.
+        right: Vec<CardRef>,
+    },
+}
+
+/// A command to the decider.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// A seat answers its open prompt. `prompt`, when given, must be the id of that prompt.
+    Answer {
+        /// The answering seat.
+        seat: u8,
+        /// The prompt answered (optional; a stale id is refused).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt: Option<PromptId>,
+        /// The answer.
+        answer: Answer,
+    },
+    /// R10.10.1: a seated Lit player concedes.
+    Concede {
+        /// The conceding seat.
+        seat: u8,
+    },
+    /// R10.7.1 (server): the deadline of the open decision point passed; its defaults apply.
+    Timeout,
+    /// R10.6.5 (server): close the open simultaneous window now (unanswered players Pass).
+    CloseWindow,
+}

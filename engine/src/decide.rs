@@ -1,0 +1,821 @@
+//! `decide`: validates a command against the open prompt and returns the events it causes,
+//! followed by every automatic event up to the next decision point (R10.1.2, R10.4.1).
+//! Randomness comes only from the generator passed in; outcomes are stored in the events.
+
+use crate::action::Action;
+use crate::card::{CardId, Rank};
+use crate::command::{Answer, Command};
+use crate::error::{ErrorKind, RuleError};
+use crate::event::{EliminationCause, EndReason, Event, GameCreated, PanicOutcome};
+use crate::evolve::apply;
+use crate::handle::{CardRef, handle, prompt_id};
+use crate::hooks;
+use crate::pool::{MAX_PLAYERS, build_pool, pool_size};
+use crate::prompt::{
+    Open, default_answer, default_split, open_for, open_prompts, split_neighbours,
+};
+use crate::resolve;
+use crate::settings::{FirstPlayer, MIN_ROUND_LIMIT, RulesetId, Settings};
+use crate::state::{ActionStage, State, Step};
+use crate::window::{self, WindowNext};
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
+
+/// R1.6, R2.1-R2.6, R10.1.3: creates a game: validates the settings, shuffles and deals the pool,
+/// draws the first player if Random, and returns the creation event followed by the automatic
+/// events up to the first prompt.
+///
+/// Errors: `BadSettings` (R0.2 seat count 2..=64, R7.9.2 round limit >= 10, R2.6 seat range,
+/// R8.0.5 classes must be off in this engine version).
+pub fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<Event>, RuleError> {
+    let n = settings.players as usize;
+    if !(2..=MAX_PLAYERS).contains(&n) {
+        return Err(RuleError::new(
+            ErrorKind::BadSettings,
+            "R0.2",
+            format!("a table seats 2 to {MAX_PLAYERS} players, not {n}"),
+        ));
+    }
+    if settings.round_limit < MIN_ROUND_LIMIT {
+        return Err(RuleError::new(
+            ErrorKind::BadSettings,
+            "R7.9.2",
+            format!("round_limit must be at least {MIN_ROUND_LIMIT}"),
+        ));
+    }
+    if settings.classes {
+        return Err(RuleError::new(
+            ErrorKind::BadSettings,
+            "R8.0.5",
+            "this engine version plays class-free tables only",
+        ));
+    }
+    let named = match settings.first_player {
+        FirstPlayer::Random => None,
+        FirstPlayer::First { seat } | FirstPlayer::Last { seat } | FirstPlayer::Ask { seat } => {
+            Some(seat)
+        }
+    };
+    if let Some(seat) = named
+        && seat as usize >= n
+    {
+        return Err(RuleError::new(
+            ErrorKind::BadSettings,
+            "R2.6",
+            format!("no seat {seat} at a table of {n}"),
+        ));
+    }
+    let pool = build_pool(n);
+    let size = pool_size(n);
+    // R2.2: shuffle the pool into a single stack; R2.3: deal 27 to each player.
+    let mut stack: Vec<CardId> = (0..pool.len() as u16).map(CardId).collect();
+    stack.shuffle(rng);
+    let candles: Vec<Vec<CardId>> = stack[..size.dealt]
+        .chunks(crate::pool::CANDLE_SIZE)
+        .map(|c| c.to_vec())
+        .collect();
+    let dark = stack[size.dealt..].to_vec();
+    let first_player = match settings.first_player {
+        FirstPlayer::Random => Some(rng.random_range(0..settings.players)),
+        FirstPlayer::First { seat } => Some(seat),
+        FirstPlayer::Last { seat } => Some((seat + 1) % settings.players),
+        FirstPlayer::Ask { .. } => None,
+    };
+    let created = Event::GameCreated(Box::new(GameCreated {
+        ruleset: RulesetId::current(),
+        settings: settings.clone(),
+        pool,
+        candles,
+        dark,
+        first_player,
+        handle_key: [rng.next_u64(), rng.next_u64()],
+    }));
+    let mut state = State::new();
+    apply(&mut state, &created);
+    let mut out = vec![created];
+    advance(&mut state, rng, &mut out);
+    Ok(out)
+}
+
+/// R10.1.2: the events `command` causes in `state`, followed by the automatic events up to the
+/// next decision point. A refused command returns an error naming its rule and changes nothing.
+pub fn decide<R: Rng + ?Sized>(
+    state: &State,
+    command: &Command,
+    rng: &mut R,
+) -> Result<Vec<Event>, RuleError> {
+    let mut scratch = state.clone();
+    let mut out = Vec::new();
+    decide_mut(&mut scratch, command, rng, &mut out)?;
+    Ok(out)
+}
+
+/// Like [`decide`], but folds the events into `state` as it goes and appends them to `out`
+/// (the fast path for simulation). On error, `state` and `out` are unchanged.
+pub fn decide_mut<R: Rng + ?Sized>(
+    state: &mut State,
+    command: &Command,
+    rng: &mut R,
+    out: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    if state.settings.is_none() || state.is_finished() {
+        return Err(RuleError::new(
+            ErrorKind::NotInPlay,
+            "R10.1.2",
+            "the game is not in play",
+        ));
+    }
+    let first = command_events(state, command, rng)?;
+    for e in first {
+        apply(state, &e);
+        out.push(e);
+    }
+    advance(state, rng, out);
+    Ok(())
+}
+
+fn command_events<R: Rng + ?Sized>(
+    state: &State,
+    command: &Command,
+    rng: &mut R,
+) -> Result<Vec<Event>, RuleError> {
+    match command {
+        Command::Answer {
+            seat,
+            prompt,
+            answer,
+        } => {
+            let open = open_for(state, *seat).ok_or_else(|| {
+                RuleError::new(
+                    ErrorKind::NotYourPrompt,
+                    "R10.1.2",
+                    format!("seat {seat} has no open prompt"),
+                )
+            })?;
+            if let Some(id) = prompt
+                && *id != prompt_id(state, *seat)
+            {
+                return Err(RuleError::new(
+                    ErrorKind::StalePrompt,
+                    "R10.4.2",
+                    "that prompt is no longer open",
+                ));
+            }
+            answer_events(state, *seat, &open, answer, rng)
+        }
+        Command::Concede { seat } => {
+            if !state.is_lit(*seat) {
+                return Err(RuleError::illegal(
+                    "R10.10.1",
+                    format!("seat {seat} is not a seated Lit player"),
+                ));
+            }
+            let own_elimination = matches!(&state.step, Step::Eliminating(el) if el.seat == *seat);
+            if own_elimination || state.conceding.contains(seat) {
+                // R10.10.2: ignored during its own elimination; a repeat changes nothing.
+                return Ok(Vec::new());
+            }
+            Ok(vec![Event::ConcessionRequested { seat: *seat }])
+        }
+        Command::Timeout => {
+            let open = open_prompts(state);
+            if open.is_empty() {
+                return Err(RuleError::new(
+                    ErrorKind::NothingToDo,
+                    "R10.7.1",
+                    "no prompt is open",
+                ));
+            }
+            if matches!(
+                window::next(state),
+                Some(WindowNext::AnswerAll | WindowNext::HeldOpen)
+            ) {
+                // R10.6.6: at the deadline, unanswered players Pass.
+                return Ok(vec![Event::AnswersClosed]);
+            }
+            let (seat, o) = &open[0];
+            let answer = default_answer(state, *seat, o);
+            answer_events(state, *seat, o, &answer, rng)
+        }
+        Command::CloseWindow => {
+            if matches!(
+                window::next(state),
+                Some(WindowNext::AnswerAll | WindowNext::HeldOpen)
+            ) {
+                Ok(vec![Event::AnswersClosed])
+            } else {
+                Err(RuleError::new(
+                    ErrorKind::NothingToDo,
+                    "R10.6.5",
+                    "no simultaneous window is taking answers",
+                ))
+            }
+        }
+    }
+}
+
+fn wrong(open: &Open) -> RuleError {
+    let expected = match open {
+        Open::TurnOrder => "turn_order",
+        Open::Haunting => "reprieve, endure or panic",
+        Open::Ritual => "act or end_ritual",
+        Open::Salt { .. } => "pass or salt",
+        Open::Counter => "salt or yield",
+        Open::SightPick { .. } | Open::MediumPick | Open::Burden => "pick",
+        Open::DeathSplit { .. } => "split",
+    };
+    RuleError::new(
+        ErrorKind::WrongAnswer,
+        "R10.5",
+        format!("the open prompt takes {expected}"),
+    )
+}
+
+/// Finds the card among `candidates` whose current handle is `r`.
+fn find(
+    state: &State,
+    candidates: impl IntoIterator<Item = CardId>,
+    r: CardRef,
+    rule: &'static str,
+    zone: &str,
+) -> Result<CardId, RuleError> {
+    candidates
+        .into_iter()
+        .find(|&c| handle(state, c) == r)
+        .ok_or_else(|| {
+            RuleError::new(
+                ErrorKind::UnknownCard,
+                rule,
+                format!("no such card in {zone}"),
+            )
+        })
+}
+
+fn in_hand(state: &State, seat: u8, r: CardRef, rule: &'static str) -> Result<CardId, RuleError> {
+    find(
+        state,
+        state.players[seat as usize].hand.iter().copied(),
+        r,
+        rule,
+        "your hand",
+    )
+}
+
+fn in_shadow(state: &State, seat: u8, r: CardRef, rule: &'static str) -> Result<CardId, RuleError> {
+    find(
+        state,
+        state.players[seat as usize].shadow.iter().map(|g| g.card),
+        r,
+        rule,
+        "that Shadow",
+    )
+}
+
+/// Resolves a list of distinct cards among `candidates`, of exactly `count` cards.
+fn pick_exact(
+    state: &State,
+    candidates: &[CardId],
+    cards: &[CardRef],
+    count: usize,
+    rule: &'static str,
+    zone: &str,
+) -> Result<Vec<CardId>, RuleError> {
+    if cards.len() != count {
+        return Err(RuleError::illegal(
+            rule,
+            format!("choose exactly {count} cards, not {}", cards.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(count);
+    for &r in cards {
+        let c = find(state, candidates.iter().copied(), r, rule, zone)?;
+        if out.contains(&c) {
+            return Err(RuleError::illegal(rule, "the same card was chosen twice"));
+        }
+        out.push(c);
+    }
+    Ok(out)
+}
+
+fn five(state: &State, seat: u8, r: CardRef) -> Result<CardId, RuleError> {
+    let c = in_hand(state, seat, r, "R6.5.5")?;
+    if state.face(c).rank != Rank::Five {
+        return Err(RuleError::illegal(
+            "R6.5",
+            format!("only a 5 is Salt, not {}", state.face(c)),
+        ));
+    }
+    Ok(c)
+}
+
+fn answer_events<R: Rng + ?Sized>(
+    state: &State,
+    seat: u8,
+    open: &Open,
+    answer: &Answer,
+    rng: &mut R,
+) -> Result<Vec<Event>, RuleError> {
+    let p = &state.players[seat as usize];
+    match (open, answer) {
+        (Open::TurnOrder, Answer::TurnOrder { choice }) => Ok(vec![Event::TurnOrderChosen {
+            seat,
+            choice: *choice,
+        }]),
+        (Open::Haunting, Answer::Reprieve { ace }) => {
+            let c = in_hand(state, seat, *ace, "R4.2.2")?;
+            if state.face(c).rank != Rank::Ace {
+                return Err(RuleError::illegal("R4.2.3", "Reprieve needs an Ace"));
+            }
+            Ok(vec![Event::Reprieved { seat, ace: c }])
+        }
+        (Open::Haunting, Answer::Endure) => {
+            let k = hooks::haunting_burns(state, seat, p.shadow.len());
+            Ok(vec![Event::Endured {
+                seat,
+                burned: p.candle.iter().take(k).copied().collect(),
+            }])
+        }
+        (Open::Haunting, Answer::Panic { ghost }) => {
+            let Some(&revealed) = p.candle.front() else {
+                return Err(RuleError::illegal(
+                    "R4.2.2",
+                    "Panic needs at least one card in your Candle (R11.26)",
+                ));
+            };
+            let g = in_shadow(state, seat, *ghost, "R4.2.2")?;
+            let rec = p.shadow.iter().find(|x| x.card == g).expect("ghost found");
+            let rf = state.face(revealed);
+            let mut after: Vec<CardId> = p.candle.iter().skip(1).copied().collect();
+            let (outcome, ghosts_after) = if rf.rank == Rank::Joker {
+                let siphoned = !resolve::spade_cursed(state, rec);
+                if siphoned {
+                    after.push(g);
+                }
+                (PanicOutcome::Joker { siphoned }, p.shadow.len() - 1)
+            } else if rf.value() >= state.face(g).value() {
+                (PanicOutcome::Success, p.shadow.len() - 1)
+            } else {
+                (PanicOutcome::Failure, p.shadow.len() + 1)
+            };
+            let k = hooks::haunting_burns(state, seat, ghosts_after);
+            let burned = after.into_iter().take(k).collect();
+            Ok(vec![Event::Panicked {
+                seat,
+                ghost: g,
+                revealed,
+                outcome,
+                burned,
+            }])
+        }
+        (Open::Ritual, Answer::Act { action }) => {
+            if state.turn.budget == 0 {
+                return Err(RuleError::illegal("R4.4.3", "no action left this turn"));
+            }
+            let card = in_hand(state, seat, *action.card(), "R5.1.2")?;
+            let a: Action<CardId> = match action {
+                Action::Banish { ghost, .. } => Action::Banish {
+                    card,
+                    ghost: in_shadow(state, seat, *ghost, "R5.3.1")?,
+                },
+                Action::Cleanse { ghost, .. } => Action::Cleanse {
+                    card,
+                    ghost: in_shadow(state, seat, *ghost, "R5.5.7")?,
+                },
+                Action::Possess {
+                    ghost, destination, ..
+                } => Action::Possess {
+                    card,
+                    ghost: in_shadow(state, seat, *ghost, "R5.5.9")?,
+                    destination: *destination,
+                },
+                Action::Recall { owner, ghost, .. } => {
+                    if !state.is_lit(*owner) {
+                        return Err(RuleError::illegal(
+                            "R5.5.8",
+                            format!("seat {owner} is not Lit"),
+                        ));
+                    }
+                    Action::Recall {
+                        card,
+                        owner: *owner,
+                        ghost: in_shadow(state, *owner, *ghost, "R5.5.8")?,
+                    }
+                }
+                other => other.map_cards(|_| card),
+            };
+            for s in seat_args(&a) {
+                if s as usize >= state.players.len() {
+                    return Err(RuleError::illegal(
+                        "R0.2",
+                        format!("no seat {s} at this table"),
+                    ));
+                }
+            }
+            crate::legal::check_action(state, seat, &a)?;
+            Ok(vec![Event::ActionDeclared {
+                actor: seat,
+                action: a,
+            }])
+        }
+        (Open::Ritual, Answer::EndRitual) => Ok(vec![Event::RitualEnded {
+            seat,
+            abstained: state.turn.declared == 0,
+        }]),
+        (
+            Open::Salt {
+                simultaneous: true, ..
+            },
+            Answer::Pass,
+        ) => Ok(vec![Event::SaltAnswered { seat, salt: None }]),
+        (
+            Open::Salt {
+                simultaneous: true, ..
+            },
+            Answer::Salt { card },
+        ) => Ok(vec![Event::SaltAnswered {
+            seat,
+            salt: Some(five(state, seat, *card)?),
+        }]),
+        (
+            Open::Salt {
+                simultaneous: false,
+                ..
+            },
+            Answer::Pass,
+        ) => Ok(vec![Event::Passed { seat }]),
+        (
+            Open::Salt {
+                simultaneous: false,
+                ..
+            }
+            | Open::Counter,
+            Answer::Salt { card },
+        ) => Ok(vec![Event::Salted {
+            seat,
+            card: five(state, seat, *card)?,
+        }]),
+        (Open::Counter, Answer::Yield) => Ok(vec![Event::Yielded { seat }]),
+        (Open::SightPick { target }, Answer::Pick { cards }) => {
+            let hand = &state.players[*target as usize].hand;
+            let picked = pick_exact(
+                state,
+                hand,
+                cards,
+                hand.len().min(2),
+                "R5.5.6",
+                "the seen hand",
+            )?;
+            Ok(vec![resolved(state, Some(&picked), rng)])
+        }
+        (Open::MediumPick, Answer::Pick { cards }) => {
+            let choices = resolve::medium_choices(state);
+            let picked = pick_exact(
+                state,
+                &choices,
+                cards,
+                1,
+                "R5.6.2",
+                "The Dark (Jokers excluded)",
+            )?;
+            Ok(vec![resolved(state, Some(&picked), rng)])
+        }
+        (Open::Burden, Answer::Pick { cards }) => {
+            let k = p.hand.len().saturating_sub(hooks::hand_limit(state, seat));
+            let picked = pick_exact(state, &p.hand, cards, k, "R4.5.2", "your hand")?;
+            Ok(vec![Event::BurdenDiscarded {
+                seat,
+                cards: picked,
+            }])
+        }
+        (Open::DeathSplit { left, right }, Answer::Split { left: l, right: r }) => {
+            let ghosts: Vec<CardId> = p.shadow.iter().map(|g| g.card).collect();
+            let g = ghosts.len();
+            if l.len() + r.len() != g || (l.len() != g / 2 && l.len() != g.div_ceil(2)) {
+                return Err(RuleError::illegal(
+                    "R7.5.3",
+                    format!(
+                        "give every ghost away: {} to one neighbour and {} to the other",
+                        g / 2,
+                        g.div_ceil(2)
+                    ),
+                ));
+            }
+            let lc = pick_exact(state, &ghosts, l, l.len(), "R7.5.3", "your Shadow")?;
+            let rc = pick_exact(state, &ghosts, r, r.len(), "R7.5.3", "your Shadow")?;
+            if lc.iter().any(|c| rc.contains(c)) {
+                return Err(RuleError::illegal(
+                    "R7.5.3",
+                    "a ghost was given to both neighbours",
+                ));
+            }
+            Ok(vec![eliminated(
+                state,
+                seat,
+                Some((*left, lc)),
+                Some((*right, rc)),
+            )])
+        }
+        (o, _) => Err(wrong(o)),
+    }
+}
+
+fn seat_args(a: &Action<CardId>) -> Vec<u8> {
+    match a {
+        Action::Haunt { target, .. }
+        | Action::Greed { target, .. }
+        | Action::Scare { target, .. }
+        | Action::Sight { target, .. }
+        | Action::Mirror { target, .. } => vec![*target],
+        Action::Recall { owner, .. } => vec![*owner],
+        Action::Possess { destination, .. } => vec![*destination],
+        _ => Vec::new(),
+    }
+}
+
+/// The ActionResolved event of the action in flight.
+fn resolved<R: Rng + ?Sized>(state: &State, pick: Option<&[CardId]>, rng: &mut R) -> Event {
+    let flow = state.flow().expect("action in flight");
+    let protected: &[u8] = match &flow.stage {
+        ActionStage::Ready { protected } => protected,
+        _ => &[],
+    };
+    let effect = resolve::effect(state, flow.actor, &flow.action, pick, protected, rng);
+    Event::ActionResolved {
+        actor: flow.actor,
+        effect,
+    }
+}
+
+/// R7.4 steps 3-6: the Eliminated event, with the shares in E's entry order (left first).
+fn eliminated(
+    state: &State,
+    e: u8,
+    left: Option<(u8, Vec<CardId>)>,
+    right: Option<(u8, Vec<CardId>)>,
+) -> Event {
+    let p = &state.players[e as usize];
+    let order = |cards: Vec<CardId>| -> Vec<CardId> {
+        p.shadow
+            .iter()
+            .map(|g| g.card)
+            .filter(|c| cards.contains(c))
+            .collect()
+    };
+    let mut shares = Vec::new();
+    for (to, cards) in [left, right].into_iter().flatten() {
+        if !cards.is_empty() {
+            shares.push((to, order(cards)));
+        }
+    }
+    let out_of_play = p.hand.iter().chain(p.candle.iter()).copied().collect();
+    Event::Eliminated {
+        seat: e,
+        shares,
+        out_of_play,
+    }
+}
+
+/// R7.4-R7.5 without a prompt: the default split (concession), or everything to the only
+/// neighbour (R7.5.2), or nothing (R7.5.1).
+fn eliminated_auto(state: &State, e: u8) -> Event {
+    match split_neighbours(state, e) {
+        Some((l, r)) => {
+            let (lc, rc) = default_split(state, e);
+            eliminated(state, e, Some((l, lc)), Some((r, rc)))
+        }
+        None => {
+            let all: Vec<CardId> = state.players[e as usize]
+                .shadow
+                .iter()
+                .map(|g| g.card)
+                .collect();
+            let to = state.left_of(e);
+            eliminated(state, e, to.map(|t| (t, all)), None)
+        }
+    }
+}
+
+/// Runs the automatic steps until a prompt is open or the game has ended.
+pub(crate) fn advance<R: Rng + ?Sized>(state: &mut State, rng: &mut R, out: &mut Vec<Event>) {
+    while let Some(events) = auto_step(state, rng) {
+        for e in events {
+            apply(state, &e);
+            out.push(e);
+        }
+    }
+}
+
+/// R10.10.2: a pending concession takes effect at a safe point.
+fn concession(state: &State) -> Option<Vec<Event>> {
+    let &seat = state.conceding.iter().find(|&&s| state.is_lit(s))?;
+    Some(vec![Event::EliminationStarted {
+        seat,
+        cause: EliminationCause::Conceded,
+        placing: state.lit_count() as u8,
+    }])
+}
+
+/// The automatic event(s) for the current step, or `None` when waiting for a prompt.
+fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> {
+    if state.is_finished() || matches!(state.step, Step::Empty) {
+        return None;
+    }
+    // R7.7.1: exactly one player Lit (checked after every elimination).
+    if !matches!(state.step, Step::Eliminating(_)) && state.lit_count() <= 1 {
+        return Some(vec![game_ended_last_lit(state)]);
+    }
+    // R10.10.2: prompts of a conceding player are answered at once with their default.
+    for (seat, open) in open_prompts(state) {
+        if !state.conceding.contains(&seat) {
+            continue;
+        }
+        let simultaneous_answered = matches!(
+            open,
+            Open::Salt {
+                simultaneous: true,
+                ..
+            }
+        ) && matches!(state.flow().map(|f| &f.stage), Some(ActionStage::Window(w))
+                if w.answers.iter().any(|(s, a)| *s == seat && a.is_some()));
+        let safe_point = matches!(open, Open::Haunting | Open::Ritual | Open::Burden);
+        if !simultaneous_answered && !safe_point {
+            let answer = default_answer(state, seat, &open);
+            return answer_events(state, seat, &open, &answer, rng).ok();
+        }
+    }
+    match &state.step {
+        Step::StartTurn { seat, round } => concession(state).or_else(|| {
+            let seat = if state.is_lit(*seat) {
+                *seat
+            } else {
+                state.left_of(*seat)?
+            };
+            Some(start_turn(state, seat, *round))
+        }),
+        Step::Haunting | Step::Burden => concession(state),
+        Step::Ritual => concession(state).or_else(|| {
+            let active = state.turn.active;
+            (state.turn.budget == 0 && !hooks::free_ability_available(state, active)).then(|| {
+                vec![Event::RitualEnded {
+                    seat: active,
+                    abstained: state.turn.declared == 0,
+                }]
+            })
+        }),
+        Step::Draw => {
+            let seat = state.turn.active;
+            Some(vec![match state.players[seat as usize].candle.front() {
+                Some(&card) => Event::Drew { seat, card },
+                // R4.3, R7.2.1: drawing from an empty Candle: Consumed.
+                None => elimination_started(state, seat, EliminationCause::Consumed),
+            }])
+        }
+        Step::AmIAlive => {
+            let seat = state.turn.active;
+            if state.players[seat as usize].candle.is_empty() {
+                // R4.6.1
+                Some(vec![elimination_started(
+                    state,
+                    seat,
+                    EliminationCause::Consumed,
+                )])
+            } else if state.is_possessed(seat, hooks::possession_threshold(state, seat)) {
+                // R4.6.2, R7.3
+                Some(vec![elimination_started(
+                    state,
+                    seat,
+                    EliminationCause::Possessed,
+                )])
+            } else {
+                Some(pass_turn(state))
+            }
+        }
+        Step::PassTurn => concession(state).or_else(|| Some(pass_turn(state))),
+        Step::Eliminating(el) => {
+            let needs_prompt = el.cause != EliminationCause::Conceded
+                && !state.conceding.contains(&el.seat)
+                && split_neighbours(state, el.seat).is_some();
+            (!needs_prompt).then(|| vec![eliminated_auto(state, el.seat)])
+        }
+        Step::Action(flow) => match &flow.stage {
+            ActionStage::Window(_) => match window::next(state)? {
+                WindowNext::Cancel(salter) => Some(vec![Event::ActionCancelled {
+                    actor: flow.actor,
+                    salter,
+                }]),
+                WindowNext::AutoYield(seat) => Some(vec![Event::Yielded { seat }]),
+                WindowNext::AutoSalt(seat, card) => Some(vec![Event::Salted { seat, card }]),
+                WindowNext::CloseAnswers => Some(vec![Event::AnswersClosed]),
+                WindowNext::Done => Some(vec![Event::WindowClosed]),
+                _ => None,
+            },
+            ActionStage::Ready { .. } => Some(vec![resolved(state, None, rng)]),
+            ActionStage::SightPick { .. } | ActionStage::MediumPick => None,
+        },
+        Step::TurnOrder { .. } | Step::Empty | Step::Finished => None,
+    }
+}
+
+fn elimination_started(state: &State, seat: u8, cause: EliminationCause) -> Event {
+    // R7.4 step 2: the placing is the number of Lit players just before the elimination.
+    Event::EliminationStarted {
+        seat,
+        cause,
+        placing: state.lit_count() as u8,
+    }
+}
+
+/// R4.1.1, R7.9.3: the TurnStarted event, with the Guttering Burns from round L + 1.
+fn start_turn(state: &State, seat: u8, round: u16) -> Vec<Event> {
+    let limit = state.settings_ref().round_limit;
+    let extra = round.saturating_sub(limit) as usize;
+    let guttering = state.players[seat as usize]
+        .candle
+        .iter()
+        .take(extra)
+        .copied()
+        .collect();
+    vec![Event::TurnStarted {
+        seat,
+        round,
+        guttering,
+    }]
+}
+
+/// R4.7, R7.9.1, R7.9.4: the next turn, a new round when the turn passes over the first
+/// player's seat, and the hard end at round 2L + 1.
+fn pass_turn(state: &State) -> Vec<Event> {
+    let from = state.turn.active;
+    let Some(next) = state.left_of(from) else {
+        return vec![game_ended_last_lit(state)];
+    };
+    let first = state.first_player.unwrap_or(0);
+    let n = state.n();
+    // The clockwise walk from `from` (exclusive) to `next` (inclusive) crosses the first seat.
+    let crosses = (1..=n)
+        .map(|d| (from + d) % n)
+        .take_while(|&s| s != next)
+        .chain([next])
+        .any(|s| s == first);
+    let round = state.turn.round + u16::from(crosses);
+    if round > 2 * state.settings_ref().round_limit {
+        return vec![game_ended_guttered(state)];
+    }
+    start_turn(state, next, round)
+}
+
+fn game_ended_last_lit(state: &State) -> Event {
+    let winner = state.players.iter().position(|p| p.lit).map(|s| s as u8);
+    let placings = state
+        .players
+        .iter()
+        .enumerate()
+        .map(|(s, p)| {
+            if Some(s as u8) == winner {
+                1
+            } else {
+                p.placing.unwrap_or(1)
+            }
+        })
+        .collect();
+    Event::GameEnded {
+        winner,
+        reason: EndReason::LastLit,
+        placings,
+    }
+}
+
+/// R7.9.4: Lit players ranked by Candle size, then hand size (larger better), then fewer ghosts.
+fn game_ended_guttered(state: &State) -> Event {
+    let key = |p: &crate::state::PlayerState| {
+        (
+            std::cmp::Reverse(p.candle.len()),
+            std::cmp::Reverse(p.hand.len()),
+            p.shadow.len(),
+        )
+    };
+    let lit: Vec<usize> = (0..state.players.len())
+        .filter(|&s| state.players[s].lit)
+        .collect();
+    let placings: Vec<u8> = state
+        .players
+        .iter()
+        .map(|p| {
+            if p.lit {
+                1 + lit
+                    .iter()
+                    .filter(|&&o| key(&state.players[o]) < key(p))
+                    .count() as u8
+            } else {
+                p.placing.unwrap_or(state.players.len() as u8)
+            }
+        })
+        .collect();
+    let firsts: Vec<usize> = lit.iter().copied().filter(|&s| placings[s] == 1).collect();
+    let winner = (firsts.len() == 1).then(|| firsts[0] as u8);
+    Event::GameEnded {
+        winner,
+        reason: EndReason::Guttered,
+        placings,
+    }
+}

@@ -1,0 +1,373 @@
+//! Events: the facts a game is made of (R10.1.1). Every random outcome is stored as the outcome
+//! itself (R10.2.1), never as a seed. Card lists name [`CardId`]s; views never show those ids
+//! (see [`crate::redact`]).
+
+use crate::action::Action;
+use crate::card::{CardId, CardInstance};
+use crate::settings::{RulesetId, Settings};
+use serde::{Deserialize, Serialize};
+
+/// Schema version of the event payloads below. Bumped when a payload changes shape; older
+/// schema versions keep being readable (R10.1.3).
+pub const EVENT_SCHEMA_VERSION: u32 = 1;
+
+/// R2.6: the tiebreaker winner's choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnOrder {
+    /// The tiebreaker winner takes the first turn.
+    First,
+    /// The player to their left takes the first turn.
+    Last,
+}
+
+/// R7.1: why a player is eliminated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EliminationCause {
+    /// R7.2: Consumed by the Darkness (empty Candle at The Draw or at Am I Alive?).
+    Consumed,
+    /// R7.3: Possessed (3 ghosts of one effective suit at Am I Alive?).
+    Possessed,
+    /// R10.10: conceded.
+    Conceded,
+}
+
+/// R4.2.5: how a Panic ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PanicOutcome {
+    /// R4.2.5(b): a Joker was revealed; the ghost was Siphoned (or sent to The Dark if Spade-cursed).
+    Joker {
+        /// Whether the ghost went to the bottom of the Candle.
+        siphoned: bool,
+    },
+    /// R4.2.5(c): value(revealed) >= value(ghost): the ghost went to The Dark.
+    Success,
+    /// R4.2.5(d): the revealed card became a new ghost with no haunter.
+    Failure,
+}
+
+/// R5.6.4: what BOO! turned up from one player's Candle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BooReveal {
+    /// The player.
+    pub seat: u8,
+    /// Face cards and Jokers turned up and sent to The Dark, in order.
+    pub to_dark: Vec<CardId>,
+    /// The first number card turned up, which became a ghost with no haunter; `None` if the
+    /// Candle ran out first.
+    pub ghost: Option<CardId>,
+}
+
+/// The effect of an action that stood (R5.1.5). Each variant lists the exact cards moved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum Effect {
+    /// R5.2: the Haunt card entered `target`'s Shadow with the actor as tracked haunter.
+    Haunted {
+        /// The Shadow's owner.
+        target: u8,
+    },
+    /// R5.3.4: the ghost left the actor's Shadow.
+    Banished {
+        /// The ghost.
+        ghost: CardId,
+        /// R5.4: to the bottom of the actor's Candle (true) or to The Dark (false).
+        siphoned: bool,
+    },
+    /// R5.5.2: `target` drew these cards from their Candle (fewer than 2 if it ran out).
+    Greed {
+        /// Who drew.
+        target: u8,
+        /// The cards drawn, top first.
+        drawn: Vec<CardId>,
+    },
+    /// R5.5.3: these cards, drawn at random from `target`'s hand, went to The Dark in this order.
+    Scared {
+        /// Whose hand.
+        target: u8,
+        /// The cards, in the order drawn.
+        discarded: Vec<CardId>,
+    },
+    /// R5.5.4: packets taken from each neighbour's Candle, in the order taken.
+    Drained {
+        /// (neighbour, the packet top first).
+        packets: Vec<(u8, Vec<CardId>)>,
+    },
+    /// R5.5.6: the actor took these cards from `target`'s hand.
+    SightTaken {
+        /// Whose hand.
+        target: u8,
+        /// The cards taken.
+        taken: Vec<CardId>,
+    },
+    /// R5.5.7: the ghost was Cleansed.
+    Cleansed {
+        /// The ghost.
+        ghost: CardId,
+        /// Siphoned (true) or to The Dark (false).
+        siphoned: bool,
+    },
+    /// R5.5.8: the ghost went from `owner`'s Shadow into the actor's hand.
+    Recalled {
+        /// The Shadow's owner.
+        owner: u8,
+        /// The ghost.
+        ghost: CardId,
+    },
+    /// R5.5.9: the ghost moved from the actor's Shadow to `destination`'s.
+    Possessed {
+        /// The ghost.
+        ghost: CardId,
+        /// The receiving player.
+        destination: u8,
+    },
+    /// R5.5.10: the top cards of The Dark went into the actor's Candle, then it was shuffled.
+    Rekindled {
+        /// The cards taken, top of The Dark first.
+        taken: Vec<CardId>,
+        /// The whole Candle after the shuffle, top first (the recorded shuffle, R10.2.1).
+        candle: Vec<CardId>,
+    },
+    /// R5.6.1: the actor and `target` exchanged Shadows.
+    Mirrored {
+        /// The other player.
+        target: u8,
+    },
+    /// R5.6.2 Search: the actor took this card from The Dark (`None`: no non-Joker card there).
+    MediumSearched {
+        /// The card taken.
+        taken: Option<CardId>,
+    },
+    /// R5.6.2 Depths: the bottom cards of The Dark went into the Candle, then it was shuffled.
+    MediumDepths {
+        /// The cards taken, bottom of The Dark first.
+        taken: Vec<CardId>,
+        /// The whole Candle after the shuffle, top first.
+        candle: Vec<CardId>,
+    },
+    /// R5.6.3: every ghost of the actor's Shadow, in entry order, and whether it was Siphoned.
+    Purged {
+        /// (ghost, siphoned).
+        removed: Vec<(CardId, bool)>,
+    },
+    /// R5.6.4: BOO! resolved for the unprotected players, clockwise from the actor's left.
+    Boo {
+        /// One entry per affected player.
+        reveals: Vec<BooReveal>,
+    },
+}
+
+/// The creation event (R10.1.3): ruleset, settings, the deal and the first player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameCreated {
+    /// Ruleset id and version.
+    pub ruleset: RulesetId,
+    /// Settings (R10.11).
+    pub settings: Settings,
+    /// Every card instance of the pool, indexed by [`CardId`] (R10.3.1).
+    pub pool: Vec<CardInstance>,
+    /// R2.3, R10.2.1: each seat's Candle as dealt, top first (27 cards each).
+    pub candles: Vec<Vec<CardId>>,
+    /// R2.4: the surplus in the order placed face up; the last is the top of The Dark.
+    pub dark: Vec<CardId>,
+    /// R2.6: the first player, or `None` while the tiebreaker winner is asked.
+    pub first_player: Option<u8>,
+    /// Key for the card handles of views (R10.3.2). Drawn from the server's generator; it is
+    /// not a seed of any game randomness and is never shown in a view during play.
+    pub handle_key: [u64; 2],
+}
+
+/// One event. Serialised with a `type` tag and a `payload` (see [`crate::replay`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "payload", rename_all = "snake_case")]
+pub enum Event {
+    /// R10.1.3, R2.2-R2.5: the game was created and dealt; each player drew their 3 starting cards.
+    GameCreated(Box<GameCreated>),
+    /// R2.6: the tiebreaker winner chose.
+    TurnOrderChosen {
+        /// The tiebreaker winner.
+        seat: u8,
+        /// The choice.
+        choice: TurnOrder,
+    },
+    /// R4.1, R4.7, R7.9: a turn began; `guttering` lists the Guttering Burns (R7.9.3), in order.
+    TurnStarted {
+        /// The active player.
+        seat: u8,
+        /// The round number (R7.9.1).
+        round: u16,
+        /// Cards Burned by the Guttering, in the order they entered The Dark.
+        guttering: Vec<CardId>,
+    },
+    /// R4.2.3: Reprieve with an Ace.
+    Reprieved {
+        /// The active player.
+        seat: u8,
+        /// The Ace, now in The Dark.
+        ace: CardId,
+    },
+    /// R4.2.4: Endure: these cards were Burned.
+    Endured {
+        /// The active player.
+        seat: u8,
+        /// Burned cards in the order they entered The Dark.
+        burned: Vec<CardId>,
+    },
+    /// R4.2.5: Panic against `ghost`.
+    Panicked {
+        /// The active player.
+        seat: u8,
+        /// The chosen ghost.
+        ghost: CardId,
+        /// The revealed top card of the Candle.
+        revealed: CardId,
+        /// What happened.
+        outcome: PanicOutcome,
+        /// R4.2.5(e): the Burns that followed.
+        burned: Vec<CardId>,
+    },
+    /// R4.3: the active player drew the top card of their Candle.
+    Drew {
+        /// The active player.
+        seat: u8,
+        /// The card drawn.
+        card: CardId,
+    },
+    /// R5.1.2-R5.1.3: an action was declared and its card moved to the Resolving area.
+    ActionDeclared {
+        /// The actor.
+        actor: u8,
+        /// The declaration.
+        action: Action<CardId>,
+    },
+    /// R10.6.6: a private answer in a simultaneous window (Pass: `salt` is `None`).
+    SaltAnswered {
+        /// Who answered.
+        seat: u8,
+        /// The chosen 5, if Salting.
+        salt: Option<CardId>,
+    },
+    /// R10.6.6: a simultaneous window stopped taking answers; the Salters are taken next.
+    AnswersClosed,
+    /// R6.5.4: a player passed in a sequential window, or withdrew at a confirm (R10.6.6).
+    Passed {
+        /// Who passed.
+        seat: u8,
+    },
+    /// R6.5.5: a 5 was played (Salt, counter-Salt, re-Salt) into the Resolving area.
+    Salted {
+        /// Who played it.
+        seat: u8,
+        /// The 5.
+        card: CardId,
+    },
+    /// R6.5.5: a side of an exchange yielded.
+    Yielded {
+        /// Who yielded.
+        seat: u8,
+    },
+    /// R6.5.6-R6.5.7, R6.6.3: the Salt window is over and the action stands.
+    WindowClosed,
+    /// R6.5.6: a Salt stood: the action is cancelled; cleanup sends the Resolving area to The Dark.
+    ActionCancelled {
+        /// The actor.
+        actor: u8,
+        /// The player whose Salt stood.
+        salter: u8,
+    },
+    /// R5.1.5-R5.1.6: the action resolved; then cleanup sent the Resolving area to The Dark.
+    ActionResolved {
+        /// The actor.
+        actor: u8,
+        /// What it did.
+        effect: Effect,
+    },
+    /// R4.4.7: the Ritual ended (`abstained`: no action was declared this turn, R5.8).
+    RitualEnded {
+        /// The active player.
+        seat: u8,
+        /// True when no action was declared this turn.
+        abstained: bool,
+    },
+    /// R4.5.2: cards discarded in the Burden, in the order chosen (the last ends on top).
+    BurdenDiscarded {
+        /// The active player.
+        seat: u8,
+        /// The cards.
+        cards: Vec<CardId>,
+    },
+    /// R10.10.1: a player conceded; it takes effect by R10.10.2.
+    ConcessionRequested {
+        /// Who conceded.
+        seat: u8,
+    },
+    /// R7.4: the elimination procedure of `seat` began (placing fixed now, R7.4 step 2).
+    EliminationStarted {
+        /// The eliminated player.
+        seat: u8,
+        /// Why.
+        cause: EliminationCause,
+        /// R7.4 step 2: the number of players Lit just before.
+        placing: u8,
+    },
+    /// R7.4 steps 3-6: the ghosts were split, the rest went out of play, the circle closed.
+    Eliminated {
+        /// The eliminated player.
+        seat: u8,
+        /// R7.5: ghosts given to each recipient, in E's entry order; left share first (R7.5.4).
+        shares: Vec<(u8, Vec<CardId>)>,
+        /// R7.4 step 5: hand and Candle cards put out of play.
+        out_of_play: Vec<CardId>,
+    },
+    /// R7.7, R7.9.4: the game ended.
+    GameEnded {
+        /// The winner, if any.
+        winner: Option<u8>,
+        /// Why it ended.
+        reason: EndReason,
+        /// Final placing of every seat (1 = best; equal values are shared placings).
+        placings: Vec<u8>,
+    },
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// R7.7.1: exactly one player is Lit.
+    LastLit,
+    /// R7.9.4: round 2L + 1 would have begun.
+    Guttered,
+}
+
+impl Event {
+    /// The `type` tag of the event as serialised.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Event::GameCreated(_) => "game_created",
+            Event::TurnOrderChosen { .. } => "turn_order_chosen",
+            Event::TurnStarted { .. } => "turn_started",
+            Event::Reprieved { .. } => "reprieved",
+            Event::Endured { .. } => "endured",
+            Event::Panicked { .. } => "panicked",
+            Event::Drew { .. } => "drew",
+            Event::ActionDeclared { .. } => "action_declared",
+            Event::SaltAnswered { .. } => "salt_answered",
+            Event::AnswersClosed => "answers_closed",
+            Event::Passed { .. } => "passed",
+            Event::Salted { .. } => "salted",
+            Event::Yielded { .. } => "yielded",
+            Event::WindowClosed => "window_closed",
+            Event::ActionCancelled { .. } => "action_cancelled",
+            Event::ActionResolved { .. } => "action_resolved",
+            Event::RitualEnded { .. } => "ritual_ended",
+            Event::BurdenDiscarded { .. } => "burden_discarded",
+            Event::ConcessionRequested { .. } => "concession_requested",
+            Event::EliminationStarted { .. } => "elimination_started",
+            Event::Eliminated { .. } => "eliminated",
+            Event::GameEnded { .. } => "game_ended",
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! # flicker-engine
+//!
+//! *The Final Flicker* (ruleset `current`, `../shared/RULES.md`) as a pure decider:
+//! `decide(&state, command, rng) -> Result<Vec<Event>, RuleError>` and
+//! `evolve(state, &event) -> state`. No I/O, no clock, no global random generator: the caller
+//! passes the generator, and every random outcome is stored in its event (R10.2).
+//!
+//! Where a rule lives:
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`card`], [`pool`] | cards, values, suit tiers, pool math (R1) |
+//! | [`settings`] | table settings (R10.11) |
+//! | [`event`], [`evolve`] | the facts and their fold (R10.1) |
+//! | [`command`], [`decide`] | commands, validation, automatic steps (R4, R7, R10.5) |
+//! | [`legal`] | the Requires clauses of actions (R5) |
+//! | [`window`] | Salt and BOO! windows (R6.5, R6.6, R10.6.6) |
+//! | [`resolve`] | action effects and Siphon (R5.3-R5.6) |
+//! | [`prompt`] | pending decisions and defaults (R10.4, R10.5) |
+//! | [`view`], [`redact`], [`handle`] | per-viewer projections (R10.3, R10.8) |
+//! | [`hooks`] | the points where classes will plug in (section 8) |
+//! | [`replay`] | the JSON Lines replay format |
+//! | [`bot`] | the random bot |
+//! | [`invariants`] | invariants checked by simulations and tests |
+//! | [`game`] | the generic [`game::Decider`] trait |
+
+#![warn(missing_docs)]
+
+pub mod action;
+pub mod bot;
+pub mod card;
+pub mod command;
+pub mod decide;
+pub mod error;
+pub mod event;
+pub mod evolve;
+pub mod game;
+pub mod handle;
+pub mod hooks;
+pub mod invariants;
+pub mod legal;
+pub mod pool;
+pub mod prompt;
+pub mod redact;
+pub mod replay;
+pub mod resolve;
+pub mod settings;
+pub mod sim;
+pub mod state;
+pub mod view;
+pub mod window;
+
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, MediumMode};
+pub use card::{CardId, CardInstance, Face, Rank, Suit};
+pub use command::{Answer, Command};
+pub use decide::{create, decide, decide_mut};
+pub use error::{ErrorKind, RuleError};
+pub use event::{Effect, EliminationCause, EndReason, Event, TurnOrder};
+pub use evolve::{apply, evolve};
+pub use game::{Decider, FinalFlicker};
+pub use handle::{CardRef, CardView, PromptId};
+pub use prompt::{Prompt, PromptKind, prompt_for, prompts};
+pub use redact::{ViewEvent, redact};
+pub use settings::{FirstPlayer, RulesetId, SaltWindow, Settings};
+pub use state::{GameResult, State};
+pub use view::{View, Viewer, view};

@@ -1,0 +1,220 @@
+//! Resolution of an action that stood (R5.1.5): computes the [`Effect`] event, drawing any random
+//! outcome (Scare, shuffles) here, once, so that the event records it (R10.2.1).
+
+use crate::action::{Action, MediumMode};
+use crate::card::{CardId, Rank, Suit};
+use crate::event::{BooReveal, Effect};
+use crate::hooks::{self, Removal};
+use crate::state::{Ghost, State};
+use rand::Rng;
+use rand::seq::SliceRandom;
+
+/// R5.4.2: Spade-cursed when the printed or the effective suit is ♠.
+pub(crate) fn spade_cursed(state: &State, g: &Ghost) -> bool {
+    state.face(g.card).suit == Some(Suit::Spades) || g.suit == Some(Suit::Spades)
+}
+
+/// R5.4.3: whether removing ghost `g` with `card` by `removal` Siphons it.
+pub(crate) fn siphons(
+    state: &State,
+    remover: u8,
+    removal: Removal,
+    card: CardId,
+    g: &Ghost,
+) -> bool {
+    if spade_cursed(state, g) {
+        return false;
+    }
+    if hooks::siphon_always(state, remover, removal) {
+        return true;
+    }
+    let cf = state.face(card);
+    let gf = state.face(g.card);
+    match removal {
+        // Same rank (A…K), or a face ghost and the card's suit equals the ghost's effective suit.
+        Removal::Banish => {
+            (cf.rank == gf.rank && gf.rank != Rank::Joker)
+                || (gf.rank.is_face() && cf.suit.is_some() && cf.suit == g.suit)
+        }
+        // Rank 7 ghost, or the Cleanse card's suit equals the ghost's effective suit.
+        Removal::Cleanse => gf.rank == Rank::Seven || (cf.suit.is_some() && cf.suit == g.suit),
+        // The King's suit equals the ghost's effective suit.
+        Removal::Purge => cf.suit.is_some() && cf.suit == g.suit,
+    }
+}
+
+fn ghost(state: &State, owner: u8, c: CardId) -> Option<&Ghost> {
+    state.players[owner as usize]
+        .shadow
+        .iter()
+        .find(|g| g.card == c)
+}
+
+/// R5.6.2 Search: the non-Joker cards of The Dark, top first.
+pub(crate) fn medium_choices(state: &State) -> Vec<CardId> {
+    state
+        .dark
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&c| state.face(c).rank != Rank::Joker)
+        .collect()
+}
+
+/// The top `n` cards of a Candle, top first (R0.9: as many as there are).
+fn top(state: &State, seat: u8, n: usize) -> Vec<CardId> {
+    state.players[seat as usize]
+        .candle
+        .iter()
+        .take(n)
+        .copied()
+        .collect()
+}
+
+/// Shuffles `seat`'s Candle together with `extra` (R5.5.10, R5.6.2 Depths), top first.
+fn shuffled_candle<R: Rng + ?Sized>(
+    state: &State,
+    seat: u8,
+    extra: &[CardId],
+    rng: &mut R,
+) -> Vec<CardId> {
+    let mut all: Vec<CardId> = state.players[seat as usize]
+        .candle
+        .iter()
+        .copied()
+        .collect();
+    all.extend_from_slice(extra);
+    all.shuffle(rng);
+    all
+}
+
+/// Computes the effect of the action in flight. `pick` carries the resolution choice of
+/// SightPick or MediumPick when one was prompted; `protected` lists BOO!'s protected players.
+pub(crate) fn effect<R: Rng + ?Sized>(
+    state: &State,
+    actor: u8,
+    action: &Action<CardId>,
+    pick: Option<&[CardId]>,
+    protected: &[u8],
+    rng: &mut R,
+) -> Effect {
+    match action {
+        Action::Haunt { target, .. } => Effect::Haunted { target: *target },
+        Action::Banish { card, ghost: g } => {
+            let siphoned = ghost(state, actor, *g)
+                .is_some_and(|gr| siphons(state, actor, Removal::Banish, *card, gr));
+            Effect::Banished {
+                ghost: *g,
+                siphoned,
+            }
+        }
+        Action::Greed { target, .. } => Effect::Greed {
+            target: *target,
+            drawn: top(state, *target, 2),
+        },
+        Action::Scare { target, .. } => {
+            // R5.5.3: 2 cards of the hand chosen uniformly at random, in the order drawn.
+            let hand = &state.players[*target as usize].hand;
+            let k = hand.len().min(2);
+            let idx = rand::seq::index::sample(rng, hand.len(), k);
+            Effect::Scared {
+                target: *target,
+                discarded: idx.iter().map(|i| hand[i]).collect(),
+            }
+        }
+        Action::Drain { .. } => {
+            // R5.5.4: each distinct neighbour, clockwise starting with the left neighbour.
+            let packets = state
+                .neighbours(actor)
+                .into_iter()
+                .map(|s| (s, top(state, s, 2)))
+                .collect();
+            Effect::Drained { packets }
+        }
+        Action::Sight { target, .. } => {
+            let taken = match pick {
+                Some(p) => p.to_vec(),
+                None => state.players[*target as usize].hand.clone(),
+            };
+            Effect::SightTaken {
+                target: *target,
+                taken,
+            }
+        }
+        Action::Cleanse { card, ghost: g } => {
+            let siphoned = ghost(state, actor, *g)
+                .is_some_and(|gr| siphons(state, actor, Removal::Cleanse, *card, gr));
+            Effect::Cleansed {
+                ghost: *g,
+                siphoned,
+            }
+        }
+        Action::Recall { owner, ghost, .. } => Effect::Recalled {
+            owner: *owner,
+            ghost: *ghost,
+        },
+        Action::Possess {
+            ghost, destination, ..
+        } => Effect::Possessed {
+            ghost: *ghost,
+            destination: *destination,
+        },
+        Action::Rekindle { .. } => {
+            let taken: Vec<CardId> = state.dark.iter().rev().take(3).copied().collect();
+            let candle = shuffled_candle(state, actor, &taken, rng);
+            Effect::Rekindled { taken, candle }
+        }
+        Action::Mirror { target, .. } => Effect::Mirrored { target: *target },
+        Action::Medium {
+            mode: MediumMode::Search,
+            ..
+        } => {
+            let taken = match pick {
+                Some(p) => p.first().copied(),
+                None => medium_choices(state).first().copied(),
+            };
+            Effect::MediumSearched { taken }
+        }
+        Action::Medium {
+            mode: MediumMode::Depths,
+            ..
+        } => {
+            let taken: Vec<CardId> = state.dark.iter().take(2).copied().collect();
+            let candle = shuffled_candle(state, actor, &taken, rng);
+            Effect::MediumDepths { taken, candle }
+        }
+        Action::Purge { card } => {
+            let removed = state.players[actor as usize]
+                .shadow
+                .iter()
+                .map(|g| (g.card, siphons(state, actor, Removal::Purge, *card, g)))
+                .collect();
+            Effect::Purged { removed }
+        }
+        Action::Boo { .. } => {
+            // R5.6.4: each unprotected other Lit player, clockwise from the actor's left.
+            let reveals = state
+                .others_clockwise(actor)
+                .into_iter()
+                .filter(|s| !protected.contains(s))
+                .map(|seat| {
+                    let mut to_dark = Vec::new();
+                    let mut ghost = None;
+                    for &c in &state.players[seat as usize].candle {
+                        if state.face(c).rank.is_number() {
+                            ghost = Some(c);
+                            break;
+                        }
+                        to_dark.push(c);
+                    }
+                    BooReveal {
+                        seat,
+                        to_dark,
+                        ghost,
+                    }
+                })
+                .collect();
+            Effect::Boo { reveals }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Table settings the engine reads (R10.11), recorded in the creation event (R10.1.3).
+
+use serde::{Deserialize, Serialize};
+
+/// The ruleset a game is played under (R10.1.3). Games keep the ruleset id and version they were
+/// created with, so older games keep replaying when the rules change later.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesetId {
+    /// `current` (RULES.md) or, later, `classic-1.0` (Appendix A).
+    pub id: String,
+    /// Version of this engine's implementation of that ruleset; bumped when a rule changes.
+    pub version: u32,
+}
+
+impl RulesetId {
+    /// The ruleset this engine implements: `current`, version 1.
+    pub fn current() -> Self {
+        RulesetId {
+            id: CURRENT_RULESET.to_string(),
+            version: CURRENT_RULESET_VERSION,
+        }
+    }
+}
+
+/// Id of the current ruleset (RULES.md).
+pub const CURRENT_RULESET: &str = "current";
+/// Version of the engine's implementation of the current ruleset.
+pub const CURRENT_RULESET_VERSION: u32 = 1;
+
+/// R10.6.6: the form of Salt and BOO! windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SaltWindow {
+    /// Every eligible player answers at once; Salters are then taken clockwise (the default).
+    #[default]
+    Simultaneous,
+    /// Eligible players are asked one after another, clockwise from the actor's left (R6.5.3).
+    Sequential,
+}
+
+/// R2.6: who takes the first turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case", tag = "mode")]
+pub enum FirstPlayer {
+    /// The server draws the first player uniformly (recorded in the creation event).
+    #[default]
+    Random,
+    /// A named tiebreaker winner who goes first.
+    First {
+        /// The tiebreaker winner's seat.
+        seat: u8,
+    },
+    /// A named tiebreaker winner who goes last: the player to their left goes first.
+    Last {
+        /// The tiebreaker winner's seat.
+        seat: u8,
+    },
+    /// A named tiebreaker winner who is asked (prompt TurnOrderChoice, R10.5 #1).
+    Ask {
+        /// The tiebreaker winner's seat.
+        seat: u8,
+    },
+}
+
+/// R10.11: the settings of one game that the engine reads. Clocks, seat order and spectator
+/// settings belong to the server and live beside the game, not in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Number of seats, 2..=64 (R0.2).
+    pub players: u8,
+    /// R8.0.5: classes on or off. This engine version plays class-free tables only.
+    #[serde(default)]
+    pub classes: bool,
+    /// R6.5.2: only targeted players may Salt (default false).
+    #[serde(default)]
+    pub salt_targeted_only: bool,
+    /// R2.6: first player (default Random).
+    #[serde(default)]
+    pub first_player: FirstPlayer,
+    /// R7.9.2: rounds before the Guttering; at least 10 (default 40).
+    #[serde(default = "default_round_limit")]
+    pub round_limit: u16,
+    /// R10.6.6: simultaneous (default) or sequential Salt windows.
+    #[serde(default)]
+    pub salt_window: SaltWindow,
+    /// R10.6.5: when true, a simultaneous window whose answers are all in stays open until the
+    /// server sends `CloseWindow` (it does so once the minimum window has passed). The server
+    /// sets this when `reaction_window_min_ms > 0`.
+    #[serde(default)]
+    pub hold_windows: bool,
+}
+
+fn default_round_limit() -> u16 {
+    40
+}
+
+/// R7.9.2: the smallest legal round limit.
+pub const MIN_ROUND_LIMIT: u16 = 10;
+
+impl Settings {
+    /// Defaults of R10.11 for `players` seats.
+    pub fn new(players: u8) -> Self {
+        Settings {
+            players,
+            classes: false,
+            salt_targeted_only: false,
+            first_player: FirstPlayer::Random,
+            round_limit: default_round_limit(),
+            salt_window: SaltWindow::Simultaneous,
+            hold_windows: false,
+        }
+    }
+}

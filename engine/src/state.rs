@@ -1,0 +1,318 @@
+//! The game state: exactly the fold of the events (R10.1.1). Its fields are crate-private: the
+//! only ways out of the engine are [`crate::view::view`], [`crate::redact::redact`] and the
+//! prompts of [`crate::prompt`].
+
+use crate::action::Action;
+use crate::card::{CardId, CardInstance, Face, Suit};
+use crate::event::{EliminationCause, EndReason};
+use crate::settings::{RulesetId, Settings};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// R3.4.3: a ghost record: the card, its tracked haunter (R3.4.4) and its effective suit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Ghost {
+    pub card: CardId,
+    /// R3.4.4: the player who Haunted it; `None` for BOO! and failed-Panic ghosts.
+    pub haunter: Option<u8>,
+    /// R3.4.3: the effective suit (the printed suit unless a class changed it; `None` for a Joker).
+    pub suit: Option<Suit>,
+}
+
+/// One seat's zones (R3).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct PlayerState {
+    /// R3.2: the Candle, top first.
+    pub candle: VecDeque<CardId>,
+    /// R3.3: the hand in acquisition order, oldest first (R10.12).
+    pub hand: Vec<CardId>,
+    /// R3.4.2: the Shadow in entry order, oldest first.
+    pub shadow: Vec<Ghost>,
+    /// R0.3: not eliminated.
+    pub lit: bool,
+    /// R7.7.3: final placing once known.
+    pub placing: Option<u8>,
+}
+
+/// The per-turn counters (R4.1.1, R4.4).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Turn {
+    /// The active player.
+    pub active: u8,
+    /// R7.9.1: the round number (1-based; 0 before the first turn).
+    pub round: u16,
+    /// R4.4.1: the action budget.
+    pub budget: u8,
+    /// Actions declared this turn.
+    pub declared: u8,
+}
+
+/// An exchange of 5s between the actor and one Salter (R6.5.5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Exchange {
+    /// The player who opened it.
+    pub salter: u8,
+    /// Who must answer next (the actor or the Salter).
+    pub waiting: u8,
+}
+
+/// A W3 Salt window or a BOO! window (R6.5, R6.6, R10.6.6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SaltWindowState {
+    /// R6.6: per-target BOO! window (each standing Salt protects its Salter only).
+    pub boo: bool,
+    /// R10.6.6: simultaneous answers while the window takes them: (seat, answer) with `None` =
+    /// not answered yet, `Some(None)` = Pass, `Some(Some(card))` = Salt with that 5.
+    pub answers: Vec<(u8, Option<Option<CardId>>)>,
+    /// Simultaneous window still taking answers.
+    pub open: bool,
+    /// Sequential: the eligible players, clockwise from the actor's left (R6.5.3).
+    /// Simultaneous, after the answers close: the Salters in that order.
+    pub queue: Vec<u8>,
+    /// Next index of `queue` to take.
+    pub cursor: usize,
+    /// The running exchange.
+    pub exchange: Option<Exchange>,
+    /// Exchanges already run in this window (R10.6.6: later Salters confirm).
+    pub exchanges_run: u8,
+    /// R6.6.2: players protected from BOO!.
+    pub protected: Vec<u8>,
+    /// R6.5.6: the Salter whose Salt stood (Salt window), awaiting the cancellation event.
+    pub stood: Option<u8>,
+}
+
+/// Where an action in flight stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ActionStage {
+    /// R6.2 W3: the Salt (or BOO!) window.
+    Window(SaltWindowState),
+    /// R6.5.7: the window is over and the action stands; it resolves next. `protected` lists
+    /// the players a standing Salt protects from BOO! (R6.6.2).
+    Ready { protected: Vec<u8> },
+    /// R5.5.6: the actor chooses the cards to take (prompt SightPick).
+    SightPick { target: u8 },
+    /// R5.6.2: the actor chooses a card of The Dark (prompt MediumPick).
+    MediumPick,
+}
+
+/// An action between its declaration and its resolution (R5.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ActionFlow {
+    pub actor: u8,
+    pub action: Action<CardId>,
+    /// R4.4.4: the first action of the turn.
+    pub first: bool,
+    pub stage: ActionStage,
+}
+
+/// The elimination procedure in progress (R7.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Elimination {
+    pub seat: u8,
+    pub cause: EliminationCause,
+    /// The step to return to once it is over (PassTurn when the eliminated player was active).
+    pub resume: Step,
+}
+
+/// The game's position in its turn structure: what happens next (R4.1).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) enum Step {
+    /// No creation event folded yet.
+    #[default]
+    Empty,
+    /// R2.6: waiting for the tiebreaker winner's TurnOrderChoice.
+    TurnOrder { seat: u8 },
+    /// Automatic: the turn of `seat` begins.
+    StartTurn { seat: u8, round: u16 },
+    /// R4.2: prompt HauntingChoice.
+    Haunting,
+    /// R4.3: automatic draw.
+    Draw,
+    /// R4.4: prompt Ritual.
+    Ritual,
+    /// R5.1: an action in flight.
+    Action(Box<ActionFlow>),
+    /// R4.5: prompt BurdenDiscard (only when over the limit).
+    Burden,
+    /// R4.6: automatic checks.
+    AmIAlive,
+    /// R4.7: automatic pass of the turn.
+    PassTurn,
+    /// R7.4: an elimination in progress.
+    Eliminating(Box<Elimination>),
+    /// R7.7: the game is over.
+    Finished,
+}
+
+/// The result of a finished game (R7.7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winner, if any.
+    pub winner: Option<u8>,
+    /// Why it ended.
+    pub reason: EndReason,
+    /// Final placing per seat (R7.7.3).
+    pub placings: Vec<u8>,
+}
+
+/// The state of one game: the fold of its events (R10.1.1).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct State {
+    pub(crate) ruleset: Option<RulesetId>,
+    pub(crate) settings: Option<Settings>,
+    pub(crate) pool: Vec<CardInstance>,
+    /// Per card: how many times it has moved (R10.3.2 handles change with it).
+    pub(crate) epochs: Vec<u32>,
+    pub(crate) handle_key: [u64; 2],
+    pub(crate) players: Vec<PlayerState>,
+    /// R3.5: The Dark; the last element is the top.
+    pub(crate) dark: Vec<CardId>,
+    /// R3.7: the Resolving area in entry order.
+    pub(crate) resolving: Vec<CardId>,
+    /// R3.8: out of play.
+    pub(crate) out_of_play: Vec<CardId>,
+    pub(crate) first_player: Option<u8>,
+    pub(crate) turn: Turn,
+    pub(crate) step: Step,
+    /// R10.10.2: concessions waiting to take effect, in the order sent.
+    pub(crate) conceding: Vec<u8>,
+    /// Order of elimination (R7.7.3).
+    pub(crate) eliminated: Vec<u8>,
+    pub(crate) result: Option<GameResult>,
+    /// Number of events folded.
+    pub(crate) version: u64,
+    /// Version at which the open decision point opened (for prompt ids).
+    pub(crate) decision_opened_at: u64,
+}
+
+impl State {
+    /// An empty state, before the creation event.
+    pub fn new() -> Self {
+        State::default()
+    }
+
+    /// Number of events folded into this state (its stream version).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// True once the game has ended (R7.7).
+    pub fn is_finished(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// The result, once the game has ended.
+    pub fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    /// Number of seats (0 before creation).
+    pub fn players(&self) -> usize {
+        self.players.len()
+    }
+
+    /// The current round (R7.9.1); public information.
+    pub fn round(&self) -> u16 {
+        self.turn.round
+    }
+
+    /// The settings recorded at creation.
+    pub fn settings(&self) -> Option<&Settings> {
+        self.settings.as_ref()
+    }
+
+    /// The ruleset recorded at creation.
+    pub fn ruleset(&self) -> Option<&RulesetId> {
+        self.ruleset.as_ref()
+    }
+
+    pub(crate) fn settings_ref(&self) -> &Settings {
+        self.settings.as_ref().expect("game created")
+    }
+
+    pub(crate) fn face(&self, c: CardId) -> Face {
+        self.pool[c.0 as usize].face
+    }
+
+    pub(crate) fn n(&self) -> u8 {
+        self.players.len() as u8
+    }
+
+    pub(crate) fn is_lit(&self, seat: u8) -> bool {
+        self.players.get(seat as usize).is_some_and(|p| p.lit)
+    }
+
+    pub(crate) fn lit_count(&self) -> usize {
+        self.players.iter().filter(|p| p.lit).count()
+    }
+
+    /// R0.4: the nearest Lit player clockwise from `seat` (excluding `seat`), if any.
+    pub(crate) fn left_of(&self, seat: u8) -> Option<u8> {
+        let n = self.n();
+        (1..n).map(|d| (seat + d) % n).find(|&s| self.is_lit(s))
+    }
+
+    /// R0.4: the nearest Lit player counter-clockwise from `seat` (excluding `seat`), if any.
+    pub(crate) fn right_of(&self, seat: u8) -> Option<u8> {
+        let n = self.n();
+        (1..n).map(|d| (seat + n - d) % n).find(|&s| self.is_lit(s))
+    }
+
+    /// R0.4: the distinct neighbours of `seat`, left first.
+    pub(crate) fn neighbours(&self, seat: u8) -> Vec<u8> {
+        let mut v = Vec::with_capacity(2);
+        if let Some(l) = self.left_of(seat) {
+            v.push(l);
+        }
+        if let Some(r) = self.right_of(seat)
+            && !v.contains(&r)
+        {
+            v.push(r);
+        }
+        v
+    }
+
+    pub(crate) fn is_neighbour(&self, seat: u8, other: u8) -> bool {
+        other != seat && (self.left_of(seat) == Some(other) || self.right_of(seat) == Some(other))
+    }
+
+    /// Lit players other than `seat`, clockwise from `seat`'s left (R10.12 player order).
+    pub(crate) fn others_clockwise(&self, seat: u8) -> Vec<u8> {
+        let n = self.n();
+        (1..n)
+            .map(|d| (seat + d) % n)
+            .filter(|&s| self.is_lit(s))
+            .collect()
+    }
+
+    /// R3.4.6: the number of ghosts in a Shadow (Walls excluded; a class-free table has none).
+    pub(crate) fn ghost_count(&self, seat: u8) -> usize {
+        self.players[seat as usize].shadow.len()
+    }
+
+    /// R7.3.2: Possessed when at least `threshold` ghosts share an effective suit (Jokers never count).
+    pub(crate) fn is_possessed(&self, seat: u8, threshold: usize) -> bool {
+        let mut counts = [0usize; 4];
+        for g in &self.players[seat as usize].shadow {
+            if let Some(s) = g.suit {
+                counts[(4 - s.tier()) as usize] += 1;
+            }
+        }
+        counts.iter().any(|&c| c >= threshold)
+    }
+
+    /// The action in flight, if any.
+    pub(crate) fn flow(&self) -> Option<&ActionFlow> {
+        match &self.step {
+            Step::Action(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn flow_mut(&mut self) -> Option<&mut ActionFlow> {
+        match &mut self.step {
+            Step::Action(f) => Some(f),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! In-crate rule tests (they reach crate-private state to set up positions).

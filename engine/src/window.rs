@@ -1,0 +1,146 @@
+//! W3: the Salt window (R6.5), the BOO! window (R6.6) and their simultaneous form (R10.6.6).
+
+use crate::action::Action;
+use crate::card::CardId;
+use crate::settings::SaltWindow;
+use crate::state::{ActionStage, SaltWindowState, State};
+
+/// R5.1.7: the players an action targets.
+pub(crate) fn targets(state: &State, actor: u8, action: &Action<CardId>) -> Vec<u8> {
+    match action {
+        Action::Haunt { target, .. }
+        | Action::Scare { target, .. }
+        | Action::Sight { target, .. }
+        | Action::Mirror { target, .. } => vec![*target],
+        Action::Greed { target, .. } if *target != actor => vec![*target],
+        Action::Recall { owner, .. } if *owner != actor => vec![*owner],
+        Action::Possess { destination, .. } => vec![*destination],
+        Action::Drain { .. } => state.neighbours(actor),
+        Action::Boo { .. } => state.others_clockwise(actor),
+        _ => Vec::new(),
+    }
+}
+
+/// Opens W3 for an action just declared (R6.5.1-R6.5.3, R6.6.1, R10.6.6).
+pub(crate) fn open(state: &State, actor: u8, action: &Action<CardId>) -> SaltWindowState {
+    let boo = matches!(action, Action::Boo { .. });
+    let settings = state.settings_ref();
+    let mut eligible = if crate::hooks::salt_window_skipped(state, actor) {
+        Vec::new()
+    } else {
+        state.others_clockwise(actor)
+    };
+    if settings.salt_targeted_only && !boo {
+        // R6.5.2: only targeted players are eligible.
+        let t = targets(state, actor, action);
+        eligible.retain(|s| t.contains(s));
+    }
+    let mut w = SaltWindowState {
+        boo,
+        answers: Vec::new(),
+        open: false,
+        queue: Vec::new(),
+        cursor: 0,
+        exchange: None,
+        exchanges_run: 0,
+        protected: Vec::new(),
+        stood: None,
+    };
+    match settings.salt_window {
+        SaltWindow::Sequential => w.queue = eligible,
+        SaltWindow::Simultaneous => {
+            // R6.5.1: a player with an empty hand is not eligible (public information).
+            w.answers = eligible
+                .into_iter()
+                .filter(|&s| !state.players[s as usize].hand.is_empty())
+                .map(|s| (s, None))
+                .collect();
+            w.open = !w.answers.is_empty();
+        }
+    }
+    w
+}
+
+/// What the window needs next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum WindowNext {
+    /// Simultaneous: every listed player may answer (or change their answer).
+    AnswerAll,
+    /// Simultaneous: all answers are in; close now (automatic).
+    CloseAnswers,
+    /// Simultaneous: all answers are in, but the window is held open for the server (R10.6.5).
+    HeldOpen,
+    /// Sequential: ask this player (prompt Salt / BooSalt).
+    Ask(u8),
+    /// Simultaneous: this Salter must confirm or withdraw (R10.6.6).
+    Confirm(u8),
+    /// Simultaneous: this Salter's chosen 5 enters at once.
+    AutoSalt(u8, CardId),
+    /// The exchange waits for this player (prompt CounterSalt).
+    Exchange(u8),
+    /// R6.5.5: this side has an empty hand and yields automatically.
+    AutoYield(u8),
+    /// R6.5.6: the Salt of this player stood; the action is cancelled.
+    Cancel(u8),
+    /// Everyone has been asked: the window closes and the action stands.
+    Done,
+}
+
+/// R6.5-R6.6, R10.6.6: the next step of the open window of `state`, if one is open.
+pub(crate) fn next(state: &State) -> Option<WindowNext> {
+    let w = match state.flow().map(|f| &f.stage) {
+        Some(ActionStage::Window(w)) => w,
+        _ => return None,
+    };
+    let hand = |s: u8| state.players[s as usize].hand.len();
+    if let Some(s) = w.stood {
+        return Some(WindowNext::Cancel(s));
+    }
+    if let Some(x) = &w.exchange {
+        return Some(if hand(x.waiting) == 0 {
+            WindowNext::AutoYield(x.waiting)
+        } else {
+            WindowNext::Exchange(x.waiting)
+        });
+    }
+    match state.settings_ref().salt_window {
+        SaltWindow::Simultaneous => {
+            if w.open {
+                let all_in = w.answers.iter().all(|(_, a)| a.is_some());
+                return Some(match (all_in, state.settings_ref().hold_windows) {
+                    (false, _) => WindowNext::AnswerAll,
+                    (true, false) => WindowNext::CloseAnswers,
+                    (true, true) => WindowNext::HeldOpen,
+                });
+            }
+            let Some(&seat) = w.queue.get(w.cursor) else {
+                return Some(WindowNext::Done);
+            };
+            let chosen = w
+                .answers
+                .iter()
+                .find(|(s, _)| *s == seat)
+                .and_then(|(_, a)| a.flatten());
+            match chosen {
+                Some(card) if w.boo || w.exchanges_run == 0 => {
+                    if state.players[seat as usize].hand.contains(&card) {
+                        Some(WindowNext::AutoSalt(seat, card))
+                    } else {
+                        Some(WindowNext::Confirm(seat))
+                    }
+                }
+                _ => Some(WindowNext::Confirm(seat)),
+            }
+        }
+        SaltWindow::Sequential => {
+            let ask = w.queue[w.cursor.min(w.queue.len())..]
+                .iter()
+                .copied()
+                .find(|&s| state.is_lit(s) && hand(s) > 0);
+            Some(match ask {
+                Some(s) => WindowNext::Ask(s),
+                None => WindowNext::Done,
+            })
+        }
+    }
+}
