@@ -37,10 +37,7 @@ pub fn run(a: Args) -> ExitCode {
     }
     let v = view(&state, Viewer::Everything);
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&v).expect("view serialises")
-        );
+        println!("{}", serde_json::to_string_pretty(&v).expect("view serialises"));
         return ExitCode::SUCCESS;
     }
     println!(
@@ -51,21 +48,14 @@ pub fn run(a: Args) -> ExitCode {
         header.ruleset.version,
         events.len()
     );
-    println!(
-        "players: {}, round {}, phase {:?}",
-        v.players.len(),
-        v.round,
-        v.phase
-    );
+    println!("players: {}, round {}, phase {:?}", v.players.len(), v.round, v.phase);
     for p in &v.players {
         let shadow: Vec<String> = p.shadow.iter().map(|g| g.card.face.to_string()).collect();
         println!(
             "  seat {}: {}{} candle {:>3}, hand {}, shadow [{}]",
             p.seat,
             if p.lit { "Lit" } else { "out" },
-            p.placing
-                .map(|x| format!(" (placing {x})"))
-                .unwrap_or_default(),
+            p.placing.map(|x| format!(" (placing {x})")).unwrap_or_default(),
             p.candle_size,
             p.hand_size,
             shadow.join(" ")

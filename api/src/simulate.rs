@@ -52,9 +52,7 @@ pub fn run(a: Args) -> ExitCode {
         WindowArg::Simultaneous => SaltWindow::Simultaneous,
         WindowArg::Sequential => SaltWindow::Sequential,
     };
-    let seed = a
-        .seed
-        .unwrap_or_else(|| rand::rngs::SysRng.try_next_u64_or_random());
+    let seed = a.seed.unwrap_or_else(|| rand::rngs::SysRng.try_next_u64_or_random());
     let mut master = ChaCha8Rng::seed_from_u64(seed);
     let n = a.players as usize;
     let mut wins = vec![0u32; n];
@@ -82,15 +80,7 @@ pub fn run(a: Args) -> ExitCode {
                     guttered += 1;
                 }
                 if longest.as_ref().is_none_or(|(t, _, _)| p.turns > *t) {
-                    longest = Some((
-                        p.turns,
-                        g,
-                        if a.export.is_some() {
-                            p.events
-                        } else {
-                            Vec::new()
-                        },
-                    ));
+                    longest = Some((p.turns, g, if a.export.is_some() { p.events } else { Vec::new() }));
                 }
             }
             Err(e) => {
@@ -100,10 +90,7 @@ pub fn run(a: Args) -> ExitCode {
                     match std::fs::File::create(&a.failure_export)
                         .and_then(|f| write_replay(std::io::BufWriter::new(f), &e.events))
                     {
-                        Ok(()) => eprintln!(
-                            "  replay of the failing game written to {}",
-                            a.failure_export.display()
-                        ),
+                        Ok(()) => eprintln!("  replay of the failing game written to {}", a.failure_export.display()),
                         Err(err) => {
                             eprintln!("  could not write {}: {err}", a.failure_export.display())
                         }
@@ -127,11 +114,7 @@ pub fn run(a: Args) -> ExitCode {
     println!(
         "games/s:          {:.0}{}",
         a.games as f64 / secs,
-        if a.check {
-            " (with --check: not a speed figure)"
-        } else {
-            ""
-        }
+        if a.check { " (with --check: not a speed figure)" } else { "" }
     );
     println!("elapsed:          {secs:.2} s");
     println!("mean turns:       {:.1}", turns_total as f64 / ok);
@@ -146,9 +129,7 @@ pub fn run(a: Args) -> ExitCode {
         println!("  seat {s}: {w} ({:.1}%)", 100.0 * *w as f64 / ok);
     }
     if let (Some(path), Some((_, _, events))) = (&a.export, &longest) {
-        match std::fs::File::create(path)
-            .and_then(|f| write_replay(std::io::BufWriter::new(f), events))
-        {
+        match std::fs::File::create(path).and_then(|f| write_replay(std::io::BufWriter::new(f), events)) {
             Ok(()) => println!("replay of the longest game written to {}", path.display()),
             Err(e) => {
                 eprintln!("could not write {}: {e}", path.display());
@@ -157,11 +138,7 @@ pub fn run(a: Args) -> ExitCode {
         }
     }
     println!("invariant failures: {failures}");
-    if failures > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    if failures > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }
 
 trait SeedFromOs {
@@ -171,7 +148,6 @@ trait SeedFromOs {
 impl SeedFromOs for rand::rngs::SysRng {
     fn try_next_u64_or_random(mut self) -> u64 {
         use rand::TryRng;
-        self.try_next_u64()
-            .unwrap_or_else(|_| rand::rng().next_u64())
+        self.try_next_u64().unwrap_or_else(|_| rand::rng().next_u64())
     }
 }

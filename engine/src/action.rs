@@ -159,113 +159,42 @@ impl<C> Action<C> {
     /// Maps every card reference of the declaration, keeping seats and modes.
     pub fn map_cards<D>(&self, mut f: impl FnMut(&C) -> D) -> Action<D> {
         match self {
-            Action::Haunt { card, target } => Action::Haunt {
-                card: f(card),
-                target: *target,
-            },
-            Action::Banish { card, ghost } => Action::Banish {
-                card: f(card),
-                ghost: f(ghost),
-            },
-            Action::Greed { card, target } => Action::Greed {
-                card: f(card),
-                target: *target,
-            },
-            Action::Scare { card, target } => Action::Scare {
-                card: f(card),
-                target: *target,
-            },
+            Action::Haunt { card, target } => Action::Haunt { card: f(card), target: *target },
+            Action::Banish { card, ghost } => Action::Banish { card: f(card), ghost: f(ghost) },
+            Action::Greed { card, target } => Action::Greed { card: f(card), target: *target },
+            Action::Scare { card, target } => Action::Scare { card: f(card), target: *target },
             Action::Drain { card } => Action::Drain { card: f(card) },
-            Action::Sight { card, target } => Action::Sight {
-                card: f(card),
-                target: *target,
-            },
-            Action::Cleanse { card, ghost } => Action::Cleanse {
-                card: f(card),
-                ghost: f(ghost),
-            },
-            Action::Recall { card, owner, ghost } => Action::Recall {
-                card: f(card),
-                owner: *owner,
-                ghost: f(ghost),
-            },
-            Action::Possess {
-                card,
-                ghost,
-                destination,
-            } => Action::Possess {
-                card: f(card),
-                ghost: f(ghost),
-                destination: *destination,
-            },
+            Action::Sight { card, target } => Action::Sight { card: f(card), target: *target },
+            Action::Cleanse { card, ghost } => Action::Cleanse { card: f(card), ghost: f(ghost) },
+            Action::Recall { card, owner, ghost } => Action::Recall { card: f(card), owner: *owner, ghost: f(ghost) },
+            Action::Possess { card, ghost, destination } => {
+                Action::Possess { card: f(card), ghost: f(ghost), destination: *destination }
+            }
             Action::Rekindle { card } => Action::Rekindle { card: f(card) },
-            Action::Mirror { card, target } => Action::Mirror {
-                card: f(card),
-                target: *target,
-            },
-            Action::Medium { card, mode } => Action::Medium {
-                card: f(card),
-                mode: *mode,
-            },
+            Action::Mirror { card, target } => Action::Mirror { card: f(card), target: *target },
+            Action::Medium { card, mode } => Action::Medium { card: f(card), mode: *mode },
             Action::Purge { card } => Action::Purge { card: f(card) },
             Action::Boo { card } => Action::Boo { card: f(card) },
         }
     }
 
     /// Fallible variant of [`Action::map_cards`].
-    pub fn try_map_cards<D, E>(
-        &self,
-        mut f: impl FnMut(&C) -> Result<D, E>,
-    ) -> Result<Action<D>, E> {
+    pub fn try_map_cards<D, E>(&self, mut f: impl FnMut(&C) -> Result<D, E>) -> Result<Action<D>, E> {
         Ok(match self {
-            Action::Haunt { card, target } => Action::Haunt {
-                card: f(card)?,
-                target: *target,
-            },
-            Action::Banish { card, ghost } => Action::Banish {
-                card: f(card)?,
-                ghost: f(ghost)?,
-            },
-            Action::Greed { card, target } => Action::Greed {
-                card: f(card)?,
-                target: *target,
-            },
-            Action::Scare { card, target } => Action::Scare {
-                card: f(card)?,
-                target: *target,
-            },
+            Action::Haunt { card, target } => Action::Haunt { card: f(card)?, target: *target },
+            Action::Banish { card, ghost } => Action::Banish { card: f(card)?, ghost: f(ghost)? },
+            Action::Greed { card, target } => Action::Greed { card: f(card)?, target: *target },
+            Action::Scare { card, target } => Action::Scare { card: f(card)?, target: *target },
             Action::Drain { card } => Action::Drain { card: f(card)? },
-            Action::Sight { card, target } => Action::Sight {
-                card: f(card)?,
-                target: *target,
-            },
-            Action::Cleanse { card, ghost } => Action::Cleanse {
-                card: f(card)?,
-                ghost: f(ghost)?,
-            },
-            Action::Recall { card, owner, ghost } => Action::Recall {
-                card: f(card)?,
-                owner: *owner,
-                ghost: f(ghost)?,
-            },
-            Action::Possess {
-                card,
-                ghost,
-                destination,
-            } => Action::Possess {
-                card: f(card)?,
-                ghost: f(ghost)?,
-                destination: *destination,
-            },
+            Action::Sight { card, target } => Action::Sight { card: f(card)?, target: *target },
+            Action::Cleanse { card, ghost } => Action::Cleanse { card: f(card)?, ghost: f(ghost)? },
+            Action::Recall { card, owner, ghost } => Action::Recall { card: f(card)?, owner: *owner, ghost: f(ghost)? },
+            Action::Possess { card, ghost, destination } => {
+                Action::Possess { card: f(card)?, ghost: f(ghost)?, destination: *destination }
+            }
             Action::Rekindle { card } => Action::Rekindle { card: f(card)? },
-            Action::Mirror { card, target } => Action::Mirror {
-                card: f(card)?,
-                target: *target,
-            },
-            Action::Medium { card, mode } => Action::Medium {
-                card: f(card)?,
-                mode: *mode,
-            },
+            Action::Mirror { card, target } => Action::Mirror { card: f(card)?, target: *target },
+            Action::Medium { card, mode } => Action::Medium { card: f(card)?, mode: *mode },
             Action::Purge { card } => Action::Purge { card: f(card)? },
             Action::Boo { card } => Action::Boo { card: f(card)? },
         })

@@ -167,18 +167,12 @@ pub struct Face {
 impl Face {
     /// A suited card.
     pub fn new(rank: Rank, suit: Suit) -> Self {
-        Face {
-            rank,
-            suit: Some(suit),
-        }
+        Face { rank, suit: Some(suit) }
     }
 
     /// A Joker.
     pub fn joker() -> Self {
-        Face {
-            rank: Rank::Joker,
-            suit: None,
-        }
+        Face { rank: Rank::Joker, suit: None }
     }
 
     /// R1.4: value.
@@ -260,11 +254,7 @@ mod tests {
 
     #[test]
     fn serde_forms() {
-        let c = CardInstance {
-            deck: 1,
-            joker: 0,
-            face: Face::new(Rank::Ten, Suit::Hearts),
-        };
+        let c = CardInstance { deck: 1, joker: 0, face: Face::new(Rank::Ten, Suit::Hearts) };
         let j = serde_json::to_string(&c).unwrap();
         assert_eq!(j, r#"{"deck":1,"rank":"10","suit":"hearts"}"#);
         let back: CardInstance = serde_json::from_str(&j).unwrap();

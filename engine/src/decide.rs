@@ -11,9 +11,7 @@ use crate::evolve::apply;
 use crate::handle::{CardRef, handle, prompt_id};
 use crate::hooks;
 use crate::pool::{MAX_PLAYERS, build_pool, pool_size};
-use crate::prompt::{
-    Open, default_answer, default_split, open_for, open_prompts, split_neighbours,
-};
+use crate::prompt::{Open, default_answer, default_split, open_for, open_prompts, split_neighbours};
 use crate::resolve;
 use crate::settings::{FirstPlayer, MIN_ROUND_LIMIT, RulesetId, Settings};
 use crate::state::{ActionStage, State, Step};
@@ -52,28 +50,19 @@ pub fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<E
     }
     let named = match settings.first_player {
         FirstPlayer::Random => None,
-        FirstPlayer::First { seat } | FirstPlayer::Last { seat } | FirstPlayer::Ask { seat } => {
-            Some(seat)
-        }
+        FirstPlayer::First { seat } | FirstPlayer::Last { seat } | FirstPlayer::Ask { seat } => Some(seat),
     };
     if let Some(seat) = named
         && seat as usize >= n
     {
-        return Err(RuleError::new(
-            ErrorKind::BadSettings,
-            "R2.6",
-            format!("no seat {seat} at a table of {n}"),
-        ));
+        return Err(RuleError::new(ErrorKind::BadSettings, "R2.6", format!("no seat {seat} at a table of {n}")));
     }
     let pool = build_pool(n);
     let size = pool_size(n);
     // R2.2: shuffle the pool into a single stack; R2.3: deal 27 to each player.
     let mut stack: Vec<CardId> = (0..pool.len() as u16).map(CardId).collect();
     stack.shuffle(rng);
-    let candles: Vec<Vec<CardId>> = stack[..size.dealt]
-        .chunks(crate::pool::CANDLE_SIZE)
-        .map(|c| c.to_vec())
-        .collect();
+    let candles: Vec<Vec<CardId>> = stack[..size.dealt].chunks(crate::pool::CANDLE_SIZE).map(|c| c.to_vec()).collect();
     let dark = stack[size.dealt..].to_vec();
     let first_player = match settings.first_player {
         FirstPlayer::Random => Some(rng.random_range(0..settings.players)),
@@ -99,11 +88,7 @@ pub fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<E
 
 /// R10.1.2: the events `command` causes in `state`, followed by the automatic events up to the
 /// next decision point. A refused command returns an error naming its rule and changes nothing.
-pub fn decide<R: Rng + ?Sized>(
-    state: &State,
-    command: &Command,
-    rng: &mut R,
-) -> Result<Vec<Event>, RuleError> {
+pub fn decide<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R) -> Result<Vec<Event>, RuleError> {
     let mut scratch = state.clone();
     let mut out = Vec::new();
     decide_mut(&mut scratch, command, rng, &mut out)?;
@@ -119,11 +104,7 @@ pub fn decide_mut<R: Rng + ?Sized>(
     out: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     if state.settings.is_none() || state.is_finished() {
-        return Err(RuleError::new(
-            ErrorKind::NotInPlay,
-            "R10.1.2",
-            "the game is not in play",
-        ));
+        return Err(RuleError::new(ErrorKind::NotInPlay, "R10.1.2", "the game is not in play"));
     }
     let first = command_events(state, command, rng)?;
     for e in first {
@@ -134,41 +115,22 @@ pub fn decide_mut<R: Rng + ?Sized>(
     Ok(())
 }
 
-fn command_events<R: Rng + ?Sized>(
-    state: &State,
-    command: &Command,
-    rng: &mut R,
-) -> Result<Vec<Event>, RuleError> {
+fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R) -> Result<Vec<Event>, RuleError> {
     match command {
-        Command::Answer {
-            seat,
-            prompt,
-            answer,
-        } => {
+        Command::Answer { seat, prompt, answer } => {
             let open = open_for(state, *seat).ok_or_else(|| {
-                RuleError::new(
-                    ErrorKind::NotYourPrompt,
-                    "R10.1.2",
-                    format!("seat {seat} has no open prompt"),
-                )
+                RuleError::new(ErrorKind::NotYourPrompt, "R10.1.2", format!("seat {seat} has no open prompt"))
             })?;
             if let Some(id) = prompt
                 && *id != prompt_id(state, *seat)
             {
-                return Err(RuleError::new(
-                    ErrorKind::StalePrompt,
-                    "R10.4.2",
-                    "that prompt is no longer open",
-                ));
+                return Err(RuleError::new(ErrorKind::StalePrompt, "R10.4.2", "that prompt is no longer open"));
             }
             answer_events(state, *seat, &open, answer, rng)
         }
         Command::Concede { seat } => {
             if !state.is_lit(*seat) {
-                return Err(RuleError::illegal(
-                    "R10.10.1",
-                    format!("seat {seat} is not a seated Lit player"),
-                ));
+                return Err(RuleError::illegal("R10.10.1", format!("seat {seat} is not a seated Lit player")));
             }
             let own_elimination = matches!(&state.step, Step::Eliminating(el) if el.seat == *seat);
             if own_elimination || state.conceding.contains(seat) {
@@ -180,16 +142,9 @@ fn command_events<R: Rng + ?Sized>(
         Command::Timeout => {
             let open = open_prompts(state);
             if open.is_empty() {
-                return Err(RuleError::new(
-                    ErrorKind::NothingToDo,
-                    "R10.7.1",
-                    "no prompt is open",
-                ));
+                return Err(RuleError::new(ErrorKind::NothingToDo, "R10.7.1", "no prompt is open"));
             }
-            if matches!(
-                window::next(state),
-                Some(WindowNext::AnswerAll | WindowNext::HeldOpen)
-            ) {
+            if matches!(window::next(state), Some(WindowNext::AnswerAll | WindowNext::HeldOpen)) {
                 // R10.6.6: at the deadline, unanswered players Pass.
                 return Ok(vec![Event::AnswersClosed]);
             }
@@ -198,17 +153,10 @@ fn command_events<R: Rng + ?Sized>(
             answer_events(state, *seat, o, &answer, rng)
         }
         Command::CloseWindow => {
-            if matches!(
-                window::next(state),
-                Some(WindowNext::AnswerAll | WindowNext::HeldOpen)
-            ) {
+            if matches!(window::next(state), Some(WindowNext::AnswerAll | WindowNext::HeldOpen)) {
                 Ok(vec![Event::AnswersClosed])
             } else {
-                Err(RuleError::new(
-                    ErrorKind::NothingToDo,
-                    "R10.6.5",
-                    "no simultaneous window is taking answers",
-                ))
+                Err(RuleError::new(ErrorKind::NothingToDo, "R10.6.5", "no simultaneous window is taking answers"))
             }
         }
     }
@@ -224,11 +172,7 @@ fn wrong(open: &Open) -> RuleError {
         Open::SightPick { .. } | Open::MediumPick | Open::Burden => "pick",
         Open::DeathSplit { .. } => "split",
     };
-    RuleError::new(
-        ErrorKind::WrongAnswer,
-        "R10.5",
-        format!("the open prompt takes {expected}"),
-    )
+    RuleError::new(ErrorKind::WrongAnswer, "R10.5", format!("the open prompt takes {expected}"))
 }
 
 /// Finds the card among `candidates` whose current handle is `r`.
@@ -242,33 +186,15 @@ fn find(
     candidates
         .into_iter()
         .find(|&c| handle(state, c) == r)
-        .ok_or_else(|| {
-            RuleError::new(
-                ErrorKind::UnknownCard,
-                rule,
-                format!("no such card in {zone}"),
-            )
-        })
+        .ok_or_else(|| RuleError::new(ErrorKind::UnknownCard, rule, format!("no such card in {zone}")))
 }
 
 fn in_hand(state: &State, seat: u8, r: CardRef, rule: &'static str) -> Result<CardId, RuleError> {
-    find(
-        state,
-        state.players[seat as usize].hand.iter().copied(),
-        r,
-        rule,
-        "your hand",
-    )
+    find(state, state.players[seat as usize].hand.iter().copied(), r, rule, "your hand")
 }
 
 fn in_shadow(state: &State, seat: u8, r: CardRef, rule: &'static str) -> Result<CardId, RuleError> {
-    find(
-        state,
-        state.players[seat as usize].shadow.iter().map(|g| g.card),
-        r,
-        rule,
-        "that Shadow",
-    )
+    find(state, state.players[seat as usize].shadow.iter().map(|g| g.card), r, rule, "that Shadow")
 }
 
 /// Resolves a list of distinct cards among `candidates`, of exactly `count` cards.
@@ -281,10 +207,7 @@ fn pick_exact(
     zone: &str,
 ) -> Result<Vec<CardId>, RuleError> {
     if cards.len() != count {
-        return Err(RuleError::illegal(
-            rule,
-            format!("choose exactly {count} cards, not {}", cards.len()),
-        ));
+        return Err(RuleError::illegal(rule, format!("choose exactly {count} cards, not {}", cards.len())));
     }
     let mut out = Vec::with_capacity(count);
     for &r in cards {
@@ -300,10 +223,7 @@ fn pick_exact(
 fn five(state: &State, seat: u8, r: CardRef) -> Result<CardId, RuleError> {
     let c = in_hand(state, seat, r, "R6.5.5")?;
     if state.face(c).rank != Rank::Five {
-        return Err(RuleError::illegal(
-            "R6.5",
-            format!("only a 5 is Salt, not {}", state.face(c)),
-        ));
+        return Err(RuleError::illegal("R6.5", format!("only a 5 is Salt, not {}", state.face(c))));
     }
     Ok(c)
 }
@@ -317,10 +237,7 @@ fn answer_events<R: Rng + ?Sized>(
 ) -> Result<Vec<Event>, RuleError> {
     let p = &state.players[seat as usize];
     match (open, answer) {
-        (Open::TurnOrder, Answer::TurnOrder { choice }) => Ok(vec![Event::TurnOrderChosen {
-            seat,
-            choice: *choice,
-        }]),
+        (Open::TurnOrder, Answer::TurnOrder { choice }) => Ok(vec![Event::TurnOrderChosen { seat, choice: *choice }]),
         (Open::Haunting, Answer::Reprieve { ace }) => {
             let c = in_hand(state, seat, *ace, "R4.2.2")?;
             if state.face(c).rank != Rank::Ace {
@@ -330,17 +247,11 @@ fn answer_events<R: Rng + ?Sized>(
         }
         (Open::Haunting, Answer::Endure) => {
             let k = hooks::haunting_burns(state, seat, p.shadow.len());
-            Ok(vec![Event::Endured {
-                seat,
-                burned: p.candle.iter().take(k).copied().collect(),
-            }])
+            Ok(vec![Event::Endured { seat, burned: p.candle.iter().take(k).copied().collect() }])
         }
         (Open::Haunting, Answer::Panic { ghost }) => {
             let Some(&revealed) = p.candle.front() else {
-                return Err(RuleError::illegal(
-                    "R4.2.2",
-                    "Panic needs at least one card in your Candle (R11.26)",
-                ));
+                return Err(RuleError::illegal("R4.2.2", "Panic needs at least one card in your Candle (R11.26)"));
             };
             let g = in_shadow(state, seat, *ghost, "R4.2.2")?;
             let rec = p.shadow.iter().find(|x| x.card == g).expect("ghost found");
@@ -359,13 +270,7 @@ fn answer_events<R: Rng + ?Sized>(
             };
             let k = hooks::haunting_burns(state, seat, ghosts_after);
             let burned = after.into_iter().take(k).collect();
-            Ok(vec![Event::Panicked {
-                seat,
-                ghost: g,
-                revealed,
-                outcome,
-                burned,
-            }])
+            Ok(vec![Event::Panicked { seat, ghost: g, revealed, outcome, burned }])
         }
         (Open::Ritual, Answer::Act { action }) => {
             if state.turn.budget == 0 {
@@ -373,119 +278,57 @@ fn answer_events<R: Rng + ?Sized>(
             }
             let card = in_hand(state, seat, *action.card(), "R5.1.2")?;
             let a: Action<CardId> = match action {
-                Action::Banish { ghost, .. } => Action::Banish {
-                    card,
-                    ghost: in_shadow(state, seat, *ghost, "R5.3.1")?,
-                },
-                Action::Cleanse { ghost, .. } => Action::Cleanse {
-                    card,
-                    ghost: in_shadow(state, seat, *ghost, "R5.5.7")?,
-                },
-                Action::Possess {
-                    ghost, destination, ..
-                } => Action::Possess {
+                Action::Banish { ghost, .. } => {
+                    Action::Banish { card, ghost: in_shadow(state, seat, *ghost, "R5.3.1")? }
+                }
+                Action::Cleanse { ghost, .. } => {
+                    Action::Cleanse { card, ghost: in_shadow(state, seat, *ghost, "R5.5.7")? }
+                }
+                Action::Possess { ghost, destination, .. } => Action::Possess {
                     card,
                     ghost: in_shadow(state, seat, *ghost, "R5.5.9")?,
                     destination: *destination,
                 },
                 Action::Recall { owner, ghost, .. } => {
                     if !state.is_lit(*owner) {
-                        return Err(RuleError::illegal(
-                            "R5.5.8",
-                            format!("seat {owner} is not Lit"),
-                        ));
+                        return Err(RuleError::illegal("R5.5.8", format!("seat {owner} is not Lit")));
                     }
-                    Action::Recall {
-                        card,
-                        owner: *owner,
-                        ghost: in_shadow(state, *owner, *ghost, "R5.5.8")?,
-                    }
+                    Action::Recall { card, owner: *owner, ghost: in_shadow(state, *owner, *ghost, "R5.5.8")? }
                 }
                 other => other.map_cards(|_| card),
             };
             for s in seat_args(&a) {
                 if s as usize >= state.players.len() {
-                    return Err(RuleError::illegal(
-                        "R0.2",
-                        format!("no seat {s} at this table"),
-                    ));
+                    return Err(RuleError::illegal("R0.2", format!("no seat {s} at this table")));
                 }
             }
             crate::legal::check_action(state, seat, &a)?;
-            Ok(vec![Event::ActionDeclared {
-                actor: seat,
-                action: a,
-            }])
+            Ok(vec![Event::ActionDeclared { actor: seat, action: a }])
         }
-        (Open::Ritual, Answer::EndRitual) => Ok(vec![Event::RitualEnded {
-            seat,
-            abstained: state.turn.declared == 0,
-        }]),
-        (
-            Open::Salt {
-                simultaneous: true, ..
-            },
-            Answer::Pass,
-        ) => Ok(vec![Event::SaltAnswered { seat, salt: None }]),
-        (
-            Open::Salt {
-                simultaneous: true, ..
-            },
-            Answer::Salt { card },
-        ) => Ok(vec![Event::SaltAnswered {
-            seat,
-            salt: Some(five(state, seat, *card)?),
-        }]),
-        (
-            Open::Salt {
-                simultaneous: false,
-                ..
-            },
-            Answer::Pass,
-        ) => Ok(vec![Event::Passed { seat }]),
-        (
-            Open::Salt {
-                simultaneous: false,
-                ..
-            }
-            | Open::Counter,
-            Answer::Salt { card },
-        ) => Ok(vec![Event::Salted {
-            seat,
-            card: five(state, seat, *card)?,
-        }]),
+        (Open::Ritual, Answer::EndRitual) => Ok(vec![Event::RitualEnded { seat, abstained: state.turn.declared == 0 }]),
+        (Open::Salt { simultaneous: true, .. }, Answer::Pass) => Ok(vec![Event::SaltAnswered { seat, salt: None }]),
+        (Open::Salt { simultaneous: true, .. }, Answer::Salt { card }) => {
+            Ok(vec![Event::SaltAnswered { seat, salt: Some(five(state, seat, *card)?) }])
+        }
+        (Open::Salt { simultaneous: false, .. }, Answer::Pass) => Ok(vec![Event::Passed { seat }]),
+        (Open::Salt { simultaneous: false, .. } | Open::Counter, Answer::Salt { card }) => {
+            Ok(vec![Event::Salted { seat, card: five(state, seat, *card)? }])
+        }
         (Open::Counter, Answer::Yield) => Ok(vec![Event::Yielded { seat }]),
         (Open::SightPick { target }, Answer::Pick { cards }) => {
             let hand = &state.players[*target as usize].hand;
-            let picked = pick_exact(
-                state,
-                hand,
-                cards,
-                hand.len().min(2),
-                "R5.5.6",
-                "the seen hand",
-            )?;
+            let picked = pick_exact(state, hand, cards, hand.len().min(2), "R5.5.6", "the seen hand")?;
             Ok(vec![resolved(state, Some(&picked), rng)])
         }
         (Open::MediumPick, Answer::Pick { cards }) => {
             let choices = resolve::medium_choices(state);
-            let picked = pick_exact(
-                state,
-                &choices,
-                cards,
-                1,
-                "R5.6.2",
-                "The Dark (Jokers excluded)",
-            )?;
+            let picked = pick_exact(state, &choices, cards, 1, "R5.6.2", "The Dark (Jokers excluded)")?;
             Ok(vec![resolved(state, Some(&picked), rng)])
         }
         (Open::Burden, Answer::Pick { cards }) => {
             let k = p.hand.len().saturating_sub(hooks::hand_limit(state, seat));
             let picked = pick_exact(state, &p.hand, cards, k, "R4.5.2", "your hand")?;
-            Ok(vec![Event::BurdenDiscarded {
-                seat,
-                cards: picked,
-            }])
+            Ok(vec![Event::BurdenDiscarded { seat, cards: picked }])
         }
         (Open::DeathSplit { left, right }, Answer::Split { left: l, right: r }) => {
             let ghosts: Vec<CardId> = p.shadow.iter().map(|g| g.card).collect();
@@ -493,27 +336,15 @@ fn answer_events<R: Rng + ?Sized>(
             if l.len() + r.len() != g || (l.len() != g / 2 && l.len() != g.div_ceil(2)) {
                 return Err(RuleError::illegal(
                     "R7.5.3",
-                    format!(
-                        "give every ghost away: {} to one neighbour and {} to the other",
-                        g / 2,
-                        g.div_ceil(2)
-                    ),
+                    format!("give every ghost away: {} to one neighbour and {} to the other", g / 2, g.div_ceil(2)),
                 ));
             }
             let lc = pick_exact(state, &ghosts, l, l.len(), "R7.5.3", "your Shadow")?;
             let rc = pick_exact(state, &ghosts, r, r.len(), "R7.5.3", "your Shadow")?;
             if lc.iter().any(|c| rc.contains(c)) {
-                return Err(RuleError::illegal(
-                    "R7.5.3",
-                    "a ghost was given to both neighbours",
-                ));
+                return Err(RuleError::illegal("R7.5.3", "a ghost was given to both neighbours"));
             }
-            Ok(vec![eliminated(
-                state,
-                seat,
-                Some((*left, lc)),
-                Some((*right, rc)),
-            )])
+            Ok(vec![eliminated(state, seat, Some((*left, lc)), Some((*right, rc)))])
         }
         (o, _) => Err(wrong(o)),
     }
@@ -540,27 +371,14 @@ fn resolved<R: Rng + ?Sized>(state: &State, pick: Option<&[CardId]>, rng: &mut R
         _ => &[],
     };
     let effect = resolve::effect(state, flow.actor, &flow.action, pick, protected, rng);
-    Event::ActionResolved {
-        actor: flow.actor,
-        effect,
-    }
+    Event::ActionResolved { actor: flow.actor, effect }
 }
 
 /// R7.4 steps 3-6: the Eliminated event, with the shares in E's entry order (left first).
-fn eliminated(
-    state: &State,
-    e: u8,
-    left: Option<(u8, Vec<CardId>)>,
-    right: Option<(u8, Vec<CardId>)>,
-) -> Event {
+fn eliminated(state: &State, e: u8, left: Option<(u8, Vec<CardId>)>, right: Option<(u8, Vec<CardId>)>) -> Event {
     let p = &state.players[e as usize];
-    let order = |cards: Vec<CardId>| -> Vec<CardId> {
-        p.shadow
-            .iter()
-            .map(|g| g.card)
-            .filter(|c| cards.contains(c))
-            .collect()
-    };
+    let order =
+        |cards: Vec<CardId>| -> Vec<CardId> { p.shadow.iter().map(|g| g.card).filter(|c| cards.contains(c)).collect() };
     let mut shares = Vec::new();
     for (to, cards) in [left, right].into_iter().flatten() {
         if !cards.is_empty() {
@@ -568,11 +386,7 @@ fn eliminated(
         }
     }
     let out_of_play = p.hand.iter().chain(p.candle.iter()).copied().collect();
-    Event::Eliminated {
-        seat: e,
-        shares,
-        out_of_play,
-    }
+    Event::Eliminated { seat: e, shares, out_of_play }
 }
 
 /// R7.4-R7.5 without a prompt: the default split (concession), or everything to the only
@@ -584,11 +398,7 @@ fn eliminated_auto(state: &State, e: u8) -> Event {
             eliminated(state, e, Some((l, lc)), Some((r, rc)))
         }
         None => {
-            let all: Vec<CardId> = state.players[e as usize]
-                .shadow
-                .iter()
-                .map(|g| g.card)
-                .collect();
+            let all: Vec<CardId> = state.players[e as usize].shadow.iter().map(|g| g.card).collect();
             let to = state.left_of(e);
             eliminated(state, e, to.map(|t| (t, all)), None)
         }
@@ -608,11 +418,7 @@ pub(crate) fn advance<R: Rng + ?Sized>(state: &mut State, rng: &mut R, out: &mut
 /// R10.10.2: a pending concession takes effect at a safe point.
 fn concession(state: &State) -> Option<Vec<Event>> {
     let &seat = state.conceding.iter().find(|&&s| state.is_lit(s))?;
-    Some(vec![Event::EliminationStarted {
-        seat,
-        cause: EliminationCause::Conceded,
-        placing: state.lit_count() as u8,
-    }])
+    Some(vec![Event::EliminationStarted { seat, cause: EliminationCause::Conceded, placing: state.lit_count() as u8 }])
 }
 
 /// The automatic event(s) for the current step, or `None` when waiting for a prompt.
@@ -629,13 +435,8 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
         if !state.conceding.contains(&seat) {
             continue;
         }
-        let simultaneous_answered = matches!(
-            open,
-            Open::Salt {
-                simultaneous: true,
-                ..
-            }
-        ) && matches!(state.flow().map(|f| &f.stage), Some(ActionStage::Window(w))
+        let simultaneous_answered = matches!(open, Open::Salt { simultaneous: true, .. })
+            && matches!(state.flow().map(|f| &f.stage), Some(ActionStage::Window(w))
                 if w.answers.iter().any(|(s, a)| *s == seat && a.is_some()));
         let safe_point = matches!(open, Open::Haunting | Open::Ritual | Open::Burden);
         if !simultaneous_answered && !safe_point {
@@ -645,22 +446,14 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
     }
     match &state.step {
         Step::StartTurn { seat, round } => concession(state).or_else(|| {
-            let seat = if state.is_lit(*seat) {
-                *seat
-            } else {
-                state.left_of(*seat)?
-            };
+            let seat = if state.is_lit(*seat) { *seat } else { state.left_of(*seat)? };
             Some(start_turn(state, seat, *round))
         }),
         Step::Haunting | Step::Burden => concession(state),
         Step::Ritual => concession(state).or_else(|| {
             let active = state.turn.active;
-            (state.turn.budget == 0 && !hooks::free_ability_available(state, active)).then(|| {
-                vec![Event::RitualEnded {
-                    seat: active,
-                    abstained: state.turn.declared == 0,
-                }]
-            })
+            (state.turn.budget == 0 && !hooks::free_ability_available(state, active))
+                .then(|| vec![Event::RitualEnded { seat: active, abstained: state.turn.declared == 0 }])
         }),
         Step::Draw => {
             let seat = state.turn.active;
@@ -674,18 +467,10 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
             let seat = state.turn.active;
             if state.players[seat as usize].candle.is_empty() {
                 // R4.6.1
-                Some(vec![elimination_started(
-                    state,
-                    seat,
-                    EliminationCause::Consumed,
-                )])
+                Some(vec![elimination_started(state, seat, EliminationCause::Consumed)])
             } else if state.is_possessed(seat, hooks::possession_threshold(state, seat)) {
                 // R4.6.2, R7.3
-                Some(vec![elimination_started(
-                    state,
-                    seat,
-                    EliminationCause::Possessed,
-                )])
+                Some(vec![elimination_started(state, seat, EliminationCause::Possessed)])
             } else {
                 Some(pass_turn(state))
             }
@@ -699,10 +484,7 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
         }
         Step::Action(flow) => match &flow.stage {
             ActionStage::Window(_) => match window::next(state)? {
-                WindowNext::Cancel(salter) => Some(vec![Event::ActionCancelled {
-                    actor: flow.actor,
-                    salter,
-                }]),
+                WindowNext::Cancel(salter) => Some(vec![Event::ActionCancelled { actor: flow.actor, salter }]),
                 WindowNext::AutoYield(seat) => Some(vec![Event::Yielded { seat }]),
                 WindowNext::AutoSalt(seat, card) => Some(vec![Event::Salted { seat, card }]),
                 WindowNext::CloseAnswers => Some(vec![Event::AnswersClosed]),
@@ -718,28 +500,15 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
 
 fn elimination_started(state: &State, seat: u8, cause: EliminationCause) -> Event {
     // R7.4 step 2: the placing is the number of Lit players just before the elimination.
-    Event::EliminationStarted {
-        seat,
-        cause,
-        placing: state.lit_count() as u8,
-    }
+    Event::EliminationStarted { seat, cause, placing: state.lit_count() as u8 }
 }
 
 /// R4.1.1, R7.9.3: the TurnStarted event, with the Guttering Burns from round L + 1.
 fn start_turn(state: &State, seat: u8, round: u16) -> Vec<Event> {
     let limit = state.settings_ref().round_limit;
     let extra = round.saturating_sub(limit) as usize;
-    let guttering = state.players[seat as usize]
-        .candle
-        .iter()
-        .take(extra)
-        .copied()
-        .collect();
-    vec![Event::TurnStarted {
-        seat,
-        round,
-        guttering,
-    }]
+    let guttering = state.players[seat as usize].candle.iter().take(extra).copied().collect();
+    vec![Event::TurnStarted { seat, round, guttering }]
 }
 
 /// R4.7, R7.9.1, R7.9.4: the next turn, a new round when the turn passes over the first
@@ -752,11 +521,7 @@ fn pass_turn(state: &State) -> Vec<Event> {
     let first = state.first_player.unwrap_or(0);
     let n = state.n();
     // The clockwise walk from `from` (exclusive) to `next` (inclusive) crosses the first seat.
-    let crosses = (1..=n)
-        .map(|d| (from + d) % n)
-        .take_while(|&s| s != next)
-        .chain([next])
-        .any(|s| s == first);
+    let crosses = (1..=n).map(|d| (from + d) % n).take_while(|&s| s != next).chain([next]).any(|s| s == first);
     let round = state.turn.round + u16::from(crosses);
     if round > 2 * state.settings_ref().round_limit {
         return vec![game_ended_guttered(state)];
@@ -770,42 +535,23 @@ fn game_ended_last_lit(state: &State) -> Event {
         .players
         .iter()
         .enumerate()
-        .map(|(s, p)| {
-            if Some(s as u8) == winner {
-                1
-            } else {
-                p.placing.unwrap_or(1)
-            }
-        })
+        .map(|(s, p)| if Some(s as u8) == winner { 1 } else { p.placing.unwrap_or(1) })
         .collect();
-    Event::GameEnded {
-        winner,
-        reason: EndReason::LastLit,
-        placings,
-    }
+    Event::GameEnded { winner, reason: EndReason::LastLit, placings }
 }
 
 /// R7.9.4: Lit players ranked by Candle size, then hand size (larger better), then fewer ghosts.
 fn game_ended_guttered(state: &State) -> Event {
     let key = |p: &crate::state::PlayerState| {
-        (
-            std::cmp::Reverse(p.candle.len()),
-            std::cmp::Reverse(p.hand.len()),
-            p.shadow.len(),
-        )
+        (std::cmp::Reverse(p.candle.len()), std::cmp::Reverse(p.hand.len()), p.shadow.len())
     };
-    let lit: Vec<usize> = (0..state.players.len())
-        .filter(|&s| state.players[s].lit)
-        .collect();
+    let lit: Vec<usize> = (0..state.players.len()).filter(|&s| state.players[s].lit).collect();
     let placings: Vec<u8> = state
         .players
         .iter()
         .map(|p| {
             if p.lit {
-                1 + lit
-                    .iter()
-                    .filter(|&&o| key(&state.players[o]) < key(p))
-                    .count() as u8
+                1 + lit.iter().filter(|&&o| key(&state.players[o]) < key(p)).count() as u8
             } else {
                 p.placing.unwrap_or(state.players.len() as u8)
             }
@@ -813,9 +559,5 @@ fn game_ended_guttered(state: &State) -> Event {
         .collect();
     let firsts: Vec<usize> = lit.iter().copied().filter(|&s| placings[s] == 1).collect();
     let winner = (firsts.len() == 1).then(|| firsts[0] as u8);
-    Event::GameEnded {
-        winner,
-        reason: EndReason::Guttered,
-        placings,
-    }
+    Event::GameEnded { winner, reason: EndReason::Guttered, placings }
 }

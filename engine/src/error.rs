@@ -40,19 +40,11 @@ pub struct RuleError {
 impl RuleError {
     /// A refusal for breaking `rule`.
     pub fn illegal(rule: &'static str, message: impl Into<String>) -> Self {
-        RuleError {
-            rule,
-            kind: ErrorKind::Illegal,
-            message: message.into(),
-        }
+        RuleError { rule, kind: ErrorKind::Illegal, message: message.into() }
     }
 
     /// A refusal of another kind.
     pub fn new(kind: ErrorKind, rule: &'static str, message: impl Into<String>) -> Self {
-        RuleError {
-            rule,
-            kind,
-            message: message.into(),
-        }
+        RuleError { rule, kind, message: message.into() }
     }
 }

@@ -6,8 +6,7 @@ use crate::card::CardId;
 use crate::event::{Effect, Event, PanicOutcome};
 use crate::pool::STARTING_HAND;
 use crate::state::{
-    ActionFlow, ActionStage, Elimination, Exchange, GameResult, Ghost, PlayerState,
-    SaltWindowState, State, Step,
+    ActionFlow, ActionStage, Elimination, Exchange, GameResult, Ghost, PlayerState, SaltWindowState, State, Step,
 };
 use crate::window;
 
@@ -20,10 +19,7 @@ pub fn evolve(mut state: State, event: &Event) -> State {
 /// Folds `event` into `state` in place.
 pub fn apply(state: &mut State, event: &Event) {
     state.version += 1;
-    if !matches!(
-        event,
-        Event::SaltAnswered { .. } | Event::ConcessionRequested { .. }
-    ) {
+    if !matches!(event, Event::SaltAnswered { .. } | Event::ConcessionRequested { .. }) {
         state.decision_opened_at = state.version;
     }
     match event {
@@ -37,11 +33,7 @@ pub fn apply(state: &mut State, event: &Event) {
             state.players = g
                 .candles
                 .iter()
-                .map(|c| PlayerState {
-                    candle: c.iter().copied().collect(),
-                    lit: true,
-                    ..Default::default()
-                })
+                .map(|c| PlayerState { candle: c.iter().copied().collect(), lit: true, ..Default::default() })
                 .collect();
             state.dark = g.dark.clone();
             // R2.5: each player draws the top 3 cards of their Candle.
@@ -67,16 +59,9 @@ pub fn apply(state: &mut State, event: &Event) {
                 crate::event::TurnOrder::Last => (*seat + 1) % state.n(),
             };
             state.first_player = Some(first);
-            state.step = Step::StartTurn {
-                seat: first,
-                round: 1,
-            };
+            state.step = Step::StartTurn { seat: first, round: 1 };
         }
-        Event::TurnStarted {
-            seat,
-            round,
-            guttering,
-        } => {
+        Event::TurnStarted { seat, round, guttering } => {
             // R4.1.1: per-turn counters reset; R4.4.1: budget 1.
             state.turn.active = *seat;
             state.turn.round = *round;
@@ -85,11 +70,7 @@ pub fn apply(state: &mut State, event: &Event) {
             for &c in guttering {
                 burn(state, *seat, c);
             }
-            state.step = if state.ghost_count(*seat) > 0 {
-                Step::Haunting
-            } else {
-                Step::Draw
-            };
+            state.step = if state.ghost_count(*seat) > 0 { Step::Haunting } else { Step::Draw };
         }
         Event::Reprieved { seat, ace } => {
             remove_from_hand(state, *seat, *ace);
@@ -102,13 +83,7 @@ pub fn apply(state: &mut State, event: &Event) {
             }
             state.step = Step::Draw;
         }
-        Event::Panicked {
-            seat,
-            ghost,
-            revealed,
-            outcome,
-            burned,
-        } => {
+        Event::Panicked { seat, ghost, revealed, outcome, burned } => {
             take_from_candle(state, *seat, *revealed);
             match outcome {
                 PanicOutcome::Joker { siphoned } => {
@@ -164,11 +139,7 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::AnswersClosed => {
             if let Some(w) = window_mut(state) {
                 w.open = false;
-                w.queue = w
-                    .answers
-                    .iter()
-                    .filter_map(|(s, a)| matches!(a, Some(Some(_))).then_some(*s))
-                    .collect();
+                w.queue = w.answers.iter().filter_map(|(s, a)| matches!(a, Some(Some(_))).then_some(*s)).collect();
                 w.cursor = 0;
             }
         }
@@ -194,10 +165,7 @@ pub fn apply(state: &mut State, event: &Event) {
                             w.cursor = i + 1;
                         }
                         w.exchanges_run += 1;
-                        w.exchange = Some(Exchange {
-                            salter: *seat,
-                            waiting: actor,
-                        });
+                        w.exchange = Some(Exchange { salter: *seat, waiting: actor });
                     }
                 }
             }
@@ -225,15 +193,14 @@ pub fn apply(state: &mut State, event: &Event) {
                     _ => Vec::new(),
                 };
                 match &f.action {
-                    Action::Sight { target, .. }
-                        if state.players[*target as usize].hand.len() > 2 =>
-                    {
+                    Action::Sight { target, .. } if state.players[*target as usize].hand.len() > 2 => {
                         ActionStage::SightPick { target: *target }
                     }
-                    Action::Medium {
-                        mode: crate::action::MediumMode::Search,
-                        ..
-                    } if crate::resolve::medium_choices(state).len() > 1 => ActionStage::MediumPick,
+                    Action::Medium { mode: crate::action::MediumMode::Search, .. }
+                        if crate::resolve::medium_choices(state).len() > 1 =>
+                    {
+                        ActionStage::MediumPick
+                    }
                     _ => ActionStage::Ready { protected },
                 }
             });
@@ -276,27 +243,15 @@ pub fn apply(state: &mut State, event: &Event) {
                 state.conceding.push(*seat);
             }
         }
-        Event::EliminationStarted {
-            seat,
-            cause,
-            placing,
-        } => {
+        Event::EliminationStarted { seat, cause, placing } => {
             state.conceding.retain(|s| s != seat);
             state.players[*seat as usize].placing = Some(*placing);
             let was_active = state.turn.active == *seat;
             let current = std::mem::take(&mut state.step);
             let resume = if was_active { Step::PassTurn } else { current };
-            state.step = Step::Eliminating(Box::new(Elimination {
-                seat: *seat,
-                cause: *cause,
-                resume,
-            }));
+            state.step = Step::Eliminating(Box::new(Elimination { seat: *seat, cause: *cause, resume }));
         }
-        Event::Eliminated {
-            seat,
-            shares,
-            out_of_play,
-        } => {
+        Event::Eliminated { seat, shares, out_of_play } => {
             let e = *seat;
             for (to, ghosts) in shares {
                 for &g in ghosts {
@@ -325,19 +280,11 @@ pub fn apply(state: &mut State, event: &Event) {
             };
             state.step = resume;
         }
-        Event::GameEnded {
-            winner,
-            reason,
-            placings,
-        } => {
+        Event::GameEnded { winner, reason, placings } => {
             for (p, &pl) in state.players.iter_mut().zip(placings) {
                 p.placing = Some(pl);
             }
-            state.result = Some(GameResult {
-                winner: *winner,
-                reason: *reason,
-                placings: placings.clone(),
-            });
+            state.result = Some(GameResult { winner: *winner, reason: *reason, placings: placings.clone() });
             state.step = Step::Finished;
         }
     }
@@ -519,11 +466,7 @@ fn to_candle_bottom(state: &mut State, seat: u8, c: CardId) {
 fn add_ghost(state: &mut State, seat: u8, c: CardId, haunter: Option<u8>) {
     bump(state, c);
     let suit = state.face(c).suit;
-    state.players[seat as usize].shadow.push(Ghost {
-        card: c,
-        haunter,
-        suit,
-    });
+    state.players[seat as usize].shadow.push(Ghost { card: c, haunter, suit });
 }
 
 /// R0.7: the top card of the Candle to The Dark.
@@ -562,10 +505,7 @@ fn remove_from_dark(state: &mut State, c: CardId) {
 
 fn take_ghost(state: &mut State, seat: u8, c: CardId) -> Option<Ghost> {
     let shadow = &mut state.players[seat as usize].shadow;
-    shadow
-        .iter()
-        .position(|g| g.card == c)
-        .map(|i| shadow.remove(i))
+    shadow.iter().position(|g| g.card == c).map(|i| shadow.remove(i))
 }
 
 fn remove_ghost(state: &mut State, seat: u8, c: CardId) {

@@ -30,10 +30,7 @@ pub trait Decider {
     const GAME_ID: &'static str;
 
     /// The creation events of a new game.
-    fn create<R: Rng + ?Sized>(
-        settings: &Self::Settings,
-        rng: &mut R,
-    ) -> Result<Vec<Self::Event>, Self::Error>;
+    fn create<R: Rng + ?Sized>(settings: &Self::Settings, rng: &mut R) -> Result<Vec<Self::Event>, Self::Error>;
     /// The events a command causes; a refusal changes nothing.
     fn decide<R: Rng + ?Sized>(
         state: &Self::State,
@@ -74,10 +71,7 @@ impl Decider for FinalFlicker {
 
     const GAME_ID: &'static str = crate::replay::GAME_ID;
 
-    fn create<R: Rng + ?Sized>(
-        settings: &Self::Settings,
-        rng: &mut R,
-    ) -> Result<Vec<Self::Event>, Self::Error> {
+    fn create<R: Rng + ?Sized>(settings: &Self::Settings, rng: &mut R) -> Result<Vec<Self::Event>, Self::Error> {
         crate::decide::create(settings, rng)
     }
     fn decide<R: Rng + ?Sized>(

@@ -45,20 +45,12 @@ fn keyed(state: &State, domain: u64, a: u64, b: u64) -> u64 {
 
 /// The handle of card `c` in its current position.
 pub(crate) fn handle(state: &State, c: CardId) -> CardRef {
-    CardRef(keyed(
-        state,
-        1,
-        c.0 as u64,
-        state.epochs[c.0 as usize] as u64,
-    ))
+    CardRef(keyed(state, 1, c.0 as u64, state.epochs[c.0 as usize] as u64))
 }
 
 /// The view of card `c` in its current position.
 pub(crate) fn card_view(state: &State, c: CardId) -> CardView {
-    CardView {
-        handle: handle(state, c),
-        face: state.face(c),
-    }
+    CardView { handle: handle(state, c), face: state.face(c) }
 }
 
 /// The id of the prompt of `seat` at the open decision point.

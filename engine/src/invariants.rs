@@ -15,17 +15,9 @@ pub fn check(state: &State) -> Result<(), String> {
     }
     let mut seen = vec![0u8; state.pool.len()];
     let mut mark = |c: CardId, zone: &str| -> Result<(), String> {
-        let slot = seen
-            .get_mut(c.0 as usize)
-            .ok_or_else(|| format!("unknown card {c:?} in {zone}"))?;
+        let slot = seen.get_mut(c.0 as usize).ok_or_else(|| format!("unknown card {c:?} in {zone}"))?;
         *slot += 1;
-        if *slot > 1 {
-            Err(format!(
-                "R1.6: card {c:?} lies in two zones (again in {zone})"
-            ))
-        } else {
-            Ok(())
-        }
+        if *slot > 1 { Err(format!("R1.6: card {c:?} lies in two zones (again in {zone})")) } else { Ok(()) }
     };
     for (s, p) in state.players.iter().enumerate() {
         for &c in &p.candle {
@@ -54,20 +46,14 @@ pub fn check(state: &State) -> Result<(), String> {
         return Ok(());
     }
     for (s, p) in state.players.iter().enumerate() {
-        if p.lit
-            && p.placing.is_some()
-            && !matches!(&state.step, Step::Eliminating(e) if e.seat as usize == s)
-        {
+        if p.lit && p.placing.is_some() && !matches!(&state.step, Step::Eliminating(e) if e.seat as usize == s) {
             return Err(format!("R7.7.3: Lit seat {s} already has a placing"));
         }
         if !p.lit && !(p.hand.is_empty() && p.candle.is_empty() && p.shadow.is_empty()) {
             return Err(format!("R7.4: eliminated seat {s} still holds cards"));
         }
     }
-    if state.flow().is_none()
-        && !state.resolving.is_empty()
-        && !matches!(state.step, Step::Eliminating(_))
-    {
+    if state.flow().is_none() && !state.resolving.is_empty() && !matches!(state.step, Step::Eliminating(_)) {
         return Err("R5.1.6: cards left in the Resolving area after the action".into());
     }
     Ok(())
@@ -81,10 +67,7 @@ pub fn check_settled(state: &State) -> Result<(), String> {
         return Err("R7.7.1: fewer than two players Lit but the game has not ended".into());
     }
     if state.settings.is_some() && !state.is_finished() && open_prompts(state).is_empty() {
-        return Err(format!(
-            "R10.4.1: the game awaits nothing (step {:?})",
-            state.step
-        ));
+        return Err(format!("R10.4.1: the game awaits nothing (step {:?})", state.step));
     }
     Ok(())
 }

@@ -8,8 +8,7 @@ use crate::state::{Ghost, State};
 
 /// R5.3.2: `card` beats the ghost when its value is higher, or equal with a tier at least as high.
 pub fn beats(card: Face, ghost_face: Face, ghost_suit_tier: u8) -> bool {
-    card.value() > ghost_face.value()
-        || (card.value() == ghost_face.value() && card.tier() >= ghost_suit_tier)
+    card.value() > ghost_face.value() || (card.value() == ghost_face.value() && card.tier() >= ghost_suit_tier)
 }
 
 fn ghost_tier(g: &Ghost) -> u8 {
@@ -17,10 +16,7 @@ fn ghost_tier(g: &Ghost) -> u8 {
 }
 
 fn find_ghost(state: &State, owner: u8, c: CardId) -> Option<&Ghost> {
-    state.players[owner as usize]
-        .shadow
-        .iter()
-        .find(|g| g.card == c)
+    state.players[owner as usize].shadow.iter().find(|g| g.card == c)
 }
 
 /// Ghosts of `actor`'s Shadow that `card` may Banish (R5.3.1-R5.3.2).
@@ -63,20 +59,14 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
         if face.rank == rank {
             Ok(())
         } else {
-            Err(RuleError::illegal(
-                rule,
-                format!("{what} needs a {}, not {face}", rank.label()),
-            ))
+            Err(RuleError::illegal(rule, format!("{what} needs a {}, not {face}", rank.label())))
         }
     };
     let neighbour = |t: u8, rule: &'static str| {
         if state.is_neighbour(actor, t) {
             Ok(())
         } else {
-            Err(RuleError::illegal(
-                rule,
-                format!("seat {t} is not your neighbour"),
-            ))
+            Err(RuleError::illegal(rule, format!("seat {t} is not your neighbour")))
         }
     };
     let own_ghost = |g: CardId, rule: &'static str| {
@@ -87,29 +77,19 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
     match a {
         Action::Haunt { target, .. } => {
             if !face.rank.is_number() {
-                return Err(RuleError::illegal(
-                    "R5.2",
-                    format!("only number cards (A-10) Haunt, not {face}"),
-                ));
+                return Err(RuleError::illegal("R5.2", format!("only number cards (A-10) Haunt, not {face}")));
             }
             neighbour(*target, "R5.2")
         }
         Action::Banish { ghost, .. } => {
             if face.rank == Rank::Joker {
-                return Err(RuleError::illegal(
-                    "R5.3.1",
-                    "a Joker can never be used to Banish",
-                ));
+                return Err(RuleError::illegal("R5.3.1", "a Joker can never be used to Banish"));
             }
-            let g = find_ghost(state, actor, *ghost).ok_or_else(|| {
-                RuleError::illegal("R5.3.1", "that card is not a ghost in your Shadow")
-            })?;
+            let g = find_ghost(state, actor, *ghost)
+                .ok_or_else(|| RuleError::illegal("R5.3.1", "that card is not a ghost in your Shadow"))?;
             let gf = state.face(g.card);
             if !beats(face, gf, ghost_tier(g)) {
-                return Err(RuleError::illegal(
-                    "R5.3.2",
-                    format!("{face} does not beat the ghost {gf}"),
-                ));
+                return Err(RuleError::illegal("R5.3.2", format!("{face} does not beat the ghost {gf}")));
             }
             Ok(())
         }
@@ -118,10 +98,7 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             if state.is_lit(*target) {
                 Ok(())
             } else {
-                Err(RuleError::illegal(
-                    "R5.5.2",
-                    format!("seat {target} is not Lit"),
-                ))
+                Err(RuleError::illegal("R5.5.2", format!("seat {target} is not Lit")))
             }
         }
         Action::Scare { target, .. } => {
@@ -140,20 +117,13 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
         Action::Recall { owner, ghost, .. } => {
             need(Rank::Eight, "R5.5.8", "Recall")?;
             if !state.is_lit(*owner) {
-                return Err(RuleError::illegal(
-                    "R5.5.8",
-                    format!("seat {owner} is not Lit"),
-                ));
+                return Err(RuleError::illegal("R5.5.8", format!("seat {owner} is not Lit")));
             }
             find_ghost(state, *owner, *ghost)
                 .map(|_| ())
-                .ok_or_else(|| {
-                    RuleError::illegal("R5.5.8", "that card is not a ghost in that Shadow")
-                })
+                .ok_or_else(|| RuleError::illegal("R5.5.8", "that card is not a ghost in that Shadow"))
         }
-        Action::Possess {
-            ghost, destination, ..
-        } => {
+        Action::Possess { ghost, destination, .. } => {
             need(Rank::Nine, "R5.5.9", "Possess")?;
             own_ghost(*ghost, "R5.5.9")?;
             neighbour(*destination, "R5.5.9")
@@ -193,11 +163,7 @@ pub(crate) fn uses(state: &State, actor: u8, c: CardId) -> Vec<Use> {
     let face = state.face(c);
     let mut v = Vec::with_capacity(2);
     let nbrs = || state.neighbours(actor);
-    let own: Vec<CardId> = state.players[actor as usize]
-        .shadow
-        .iter()
-        .map(|g| g.card)
-        .collect();
+    let own: Vec<CardId> = state.players[actor as usize].shadow.iter().map(|g| g.card).collect();
     if face.rank.is_number() && !nbrs().is_empty() {
         v.push(Use::Haunt(nbrs()));
     }

@@ -32,13 +32,7 @@ pub fn pool_size(n: usize) -> PoolSize {
     let decks = n.div_ceil(2);
     let total = 54 * decks;
     let dealt = CANDLE_SIZE * n;
-    PoolSize {
-        decks,
-        jokers: 2 * decks,
-        total,
-        dealt,
-        surplus: total - dealt,
-    }
+    PoolSize { decks, jokers: 2 * decks, total, dealt, surplus: total - dealt }
 }
 
 /// R1.1, R1.6, R10.3.1: the card instances of a pool for `n` players, in a fixed canonical
@@ -51,19 +45,11 @@ pub fn build_pool(n: usize) -> Vec<CardInstance> {
         let deck = deck as u8;
         for suit in Suit::ALL {
             for rank in Rank::SUITED {
-                cards.push(CardInstance {
-                    deck,
-                    joker: 0,
-                    face: Face::new(rank, suit),
-                });
+                cards.push(CardInstance { deck, joker: 0, face: Face::new(rank, suit) });
             }
         }
         for j in 0..2 {
-            cards.push(CardInstance {
-                deck,
-                joker: j,
-                face: Face::joker(),
-            });
+            cards.push(CardInstance { deck, joker: j, face: Face::joker() });
         }
     }
     cards
@@ -90,23 +76,10 @@ mod tests {
         ];
         for (n, d, j, p, dealt, s) in table {
             let size = pool_size(n);
-            assert_eq!(
-                size,
-                PoolSize {
-                    decks: d,
-                    jokers: j,
-                    total: p,
-                    dealt,
-                    surplus: s
-                },
-                "n = {n}"
-            );
+            assert_eq!(size, PoolSize { decks: d, jokers: j, total: p, dealt, surplus: s }, "n = {n}");
             let pool = build_pool(n);
             assert_eq!(pool.len(), p);
-            assert_eq!(
-                pool.iter().filter(|c| c.face.rank == Rank::Joker).count(),
-                j
-            );
+            assert_eq!(pool.iter().filter(|c| c.face.rank == Rank::Joker).count(), j);
         }
     }
 
@@ -114,10 +87,7 @@ mod tests {
     #[test]
     fn r10_3_1_instances_are_distinct() {
         let pool = build_pool(8);
-        let seven_hearts: Vec<_> = pool
-            .iter()
-            .filter(|c| c.face == Face::new(Rank::Seven, Suit::Hearts))
-            .collect();
+        let seven_hearts: Vec<_> = pool.iter().filter(|c| c.face == Face::new(Rank::Seven, Suit::Hearts)).collect();
         assert_eq!(seven_hearts.len(), 4);
         let set: std::collections::HashSet<_> = pool.iter().collect();
         assert_eq!(set.len(), pool.len());

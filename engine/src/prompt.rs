@@ -242,33 +242,11 @@ pub(crate) fn open_prompts(state: &State) -> Vec<(u8, Open)> {
         Step::Burden => vec![(active, Open::Burden)],
         Step::Action(flow) => match &flow.stage {
             ActionStage::Window(w) => match window::next(state) {
-                Some(WindowNext::AnswerAll | WindowNext::HeldOpen) => w
-                    .answers
-                    .iter()
-                    .map(|(s, _)| {
-                        (
-                            *s,
-                            Open::Salt {
-                                confirm: false,
-                                simultaneous: true,
-                            },
-                        )
-                    })
-                    .collect(),
-                Some(WindowNext::Ask(s)) => vec![(
-                    s,
-                    Open::Salt {
-                        confirm: false,
-                        simultaneous: false,
-                    },
-                )],
-                Some(WindowNext::Confirm(s)) => vec![(
-                    s,
-                    Open::Salt {
-                        confirm: true,
-                        simultaneous: false,
-                    },
-                )],
+                Some(WindowNext::AnswerAll | WindowNext::HeldOpen) => {
+                    w.answers.iter().map(|(s, _)| (*s, Open::Salt { confirm: false, simultaneous: true })).collect()
+                }
+                Some(WindowNext::Ask(s)) => vec![(s, Open::Salt { confirm: false, simultaneous: false })],
+                Some(WindowNext::Confirm(s)) => vec![(s, Open::Salt { confirm: true, simultaneous: false })],
                 Some(WindowNext::Exchange(s)) => vec![(s, Open::Counter)],
                 _ => Vec::new(),
             },
@@ -278,30 +256,22 @@ pub(crate) fn open_prompts(state: &State) -> Vec<(u8, Open)> {
             ActionStage::MediumPick => vec![(flow.actor, Open::MediumPick)],
             ActionStage::Ready { .. } => Vec::new(),
         },
-        Step::Eliminating(el) if el.cause != EliminationCause::Conceded => {
-            match split_neighbours(state, el.seat) {
-                Some((left, right)) => vec![(el.seat, Open::DeathSplit { left, right })],
-                None => Vec::new(),
-            }
-        }
+        Step::Eliminating(el) if el.cause != EliminationCause::Conceded => match split_neighbours(state, el.seat) {
+            Some((left, right)) => vec![(el.seat, Open::DeathSplit { left, right })],
+            None => Vec::new(),
+        },
         _ => Vec::new(),
     }
 }
 
 /// The prompt open for `seat`, if any.
 pub(crate) fn open_for(state: &State, seat: u8) -> Option<Open> {
-    open_prompts(state)
-        .into_iter()
-        .find(|(s, _)| *s == seat)
-        .map(|(_, o)| o)
+    open_prompts(state).into_iter().find(|(s, _)| *s == seat).map(|(_, o)| o)
 }
 
 /// R10.4: every prompt of the open decision point (several only in a simultaneous window).
 pub fn prompts(state: &State) -> Vec<Prompt> {
-    open_prompts(state)
-        .into_iter()
-        .map(|(seat, open)| build(state, seat, &open))
-        .collect()
+    open_prompts(state).into_iter().map(|(seat, open)| build(state, seat, &open)).collect()
 }
 
 /// R10.4: the prompt open for `seat`, if any.
@@ -318,14 +288,7 @@ fn refs(state: &State, cards: impl IntoIterator<Item = CardId>) -> Vec<CardRef> 
 }
 
 fn fives(state: &State, seat: u8) -> Vec<CardView> {
-    views(
-        state,
-        state.players[seat as usize]
-            .hand
-            .iter()
-            .copied()
-            .filter(|&c| state.face(c).rank == Rank::Five),
-    )
+    views(state, state.players[seat as usize].hand.iter().copied().filter(|&c| state.face(c).rank == Rank::Five))
 }
 
 /// R10.12: a hand shown to another player: by rank, then suit tier from ♠ down, then instance.
@@ -338,9 +301,7 @@ pub(crate) fn neutral_order(state: &State, cards: &[CardId]) -> Vec<CardId> {
 /// R10.5: the default answer of a prompt, as internal card ids.
 pub(crate) fn default_answer(state: &State, seat: u8, open: &Open) -> Answer {
     match open {
-        Open::TurnOrder => Answer::TurnOrder {
-            choice: TurnOrder::First,
-        },
+        Open::TurnOrder => Answer::TurnOrder { choice: TurnOrder::First },
         Open::Haunting => Answer::Endure,
         Open::Ritual => Answer::EndRitual,
         Open::Salt { .. } => Answer::Pass,
@@ -348,32 +309,20 @@ pub(crate) fn default_answer(state: &State, seat: u8, open: &Open) -> Answer {
         Open::SightPick { target } => {
             let hand = &state.players[*target as usize].hand;
             let shown = neutral_order(state, hand);
-            Answer::Pick {
-                cards: refs(state, shown.into_iter().take(2)),
-            }
+            Answer::Pick { cards: refs(state, shown.into_iter().take(2)) }
         }
-        Open::MediumPick => Answer::Pick {
-            cards: refs(
-                state,
-                crate::resolve::medium_choices(state).into_iter().take(1),
-            ),
-        },
+        Open::MediumPick => {
+            Answer::Pick { cards: refs(state, crate::resolve::medium_choices(state).into_iter().take(1)) }
+        }
         Open::Burden => {
             // The most recently acquired cards, discarded oldest-first among them.
             let hand = &state.players[seat as usize].hand;
-            let k = hand
-                .len()
-                .saturating_sub(crate::hooks::hand_limit(state, seat));
-            Answer::Pick {
-                cards: refs(state, hand[hand.len() - k..].iter().copied()),
-            }
+            let k = hand.len().saturating_sub(crate::hooks::hand_limit(state, seat));
+            Answer::Pick { cards: refs(state, hand[hand.len() - k..].iter().copied()) }
         }
         Open::DeathSplit { .. } => {
             let (l, r) = default_split(state, seat);
-            Answer::Split {
-                left: refs(state, l),
-                right: refs(state, r),
-            }
+            Answer::Split { left: refs(state, l), right: refs(state, r) }
         }
     }
 }
@@ -383,11 +332,7 @@ pub(crate) fn default_split(state: &State, e: u8) -> (Vec<CardId>, Vec<CardId>) 
     let mut l = Vec::new();
     let mut r = Vec::new();
     for (i, g) in state.players[e as usize].shadow.iter().enumerate() {
-        if i % 2 == 0 {
-            l.push(g.card)
-        } else {
-            r.push(g.card)
-        }
+        if i % 2 == 0 { l.push(g.card) } else { r.push(g.card) }
     }
     (l, r)
 }
@@ -395,29 +340,16 @@ pub(crate) fn default_split(state: &State, e: u8) -> (Vec<CardId>, Vec<CardId>) 
 fn use_option(state: &State, u: Use) -> UseOption {
     match u {
         Use::Haunt(t) => UseOption::Haunt { targets: t },
-        Use::Banish(g) => UseOption::Banish {
-            ghosts: refs(state, g),
-        },
+        Use::Banish(g) => UseOption::Banish { ghosts: refs(state, g) },
         Use::Greed(t) => UseOption::Greed { targets: t },
         Use::Scare(t) => UseOption::Scare { targets: t },
         Use::Drain => UseOption::Drain,
         Use::Sight(t) => UseOption::Sight { targets: t },
-        Use::Cleanse(g) => UseOption::Cleanse {
-            ghosts: refs(state, g),
-        },
+        Use::Cleanse(g) => UseOption::Cleanse { ghosts: refs(state, g) },
         Use::Recall(g) => UseOption::Recall {
-            ghosts: g
-                .into_iter()
-                .map(|(owner, c)| RecallChoice {
-                    owner,
-                    ghost: handle(state, c),
-                })
-                .collect(),
+            ghosts: g.into_iter().map(|(owner, c)| RecallChoice { owner, ghost: handle(state, c) }).collect(),
         },
-        Use::Possess(g, d) => UseOption::Possess {
-            ghosts: refs(state, g),
-            destinations: d,
-        },
+        Use::Possess(g, d) => UseOption::Possess { ghosts: refs(state, g), destinations: d },
         Use::Rekindle => UseOption::Rekindle,
         Use::Mirror(t) => UseOption::Mirror { targets: t },
         Use::Medium(m) => UseOption::Medium { modes: m },
@@ -432,18 +364,8 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
         Open::TurnOrder => PromptKind::TurnOrderChoice,
         Open::Haunting => PromptKind::HauntingChoice {
             ghosts: p.shadow.len(),
-            aces: views(
-                state,
-                p.hand
-                    .iter()
-                    .copied()
-                    .filter(|&c| state.face(c).rank == Rank::Ace),
-            ),
-            panic: if p.candle.is_empty() {
-                Vec::new()
-            } else {
-                views(state, p.shadow.iter().map(|g| g.card))
-            },
+            aces: views(state, p.hand.iter().copied().filter(|&c| state.face(c).rank == Rank::Ace)),
+            panic: if p.candle.is_empty() { Vec::new() } else { views(state, p.shadow.iter().map(|g| g.card)) },
         },
         Open::Ritual => PromptKind::Ritual {
             budget: state.turn.budget,
@@ -454,35 +376,22 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
                     .iter()
                     .map(|&c| CardOptions {
                         card: card_view(state, c),
-                        uses: legal::uses(state, seat, c)
-                            .into_iter()
-                            .map(|u| use_option(state, u))
-                            .collect(),
+                        uses: legal::uses(state, seat, c).into_iter().map(|u| use_option(state, u)).collect(),
                     })
                     .filter(|o| !o.uses.is_empty())
                     .collect()
             },
         },
-        Open::Salt {
-            confirm,
-            simultaneous,
-        } => {
+        Open::Salt { confirm, simultaneous } => {
             let flow = state.flow().expect("window open");
             let current = if *simultaneous {
                 match &flow.stage {
-                    ActionStage::Window(w) => {
-                        w.answers
-                            .iter()
-                            .find(|(s, _)| *s == seat)
-                            .and_then(|(_, a)| {
-                                a.map(|a| match a {
-                                    Some(c) => Answer::Salt {
-                                        card: handle(state, c),
-                                    },
-                                    None => Answer::Pass,
-                                })
-                            })
-                    }
+                    ActionStage::Window(w) => w.answers.iter().find(|(s, _)| *s == seat).and_then(|(_, a)| {
+                        a.map(|a| match a {
+                            Some(c) => Answer::Salt { card: handle(state, c) },
+                            None => Answer::Pass,
+                        })
+                    }),
                     _ => None,
                 }
             } else {
@@ -500,19 +409,12 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
         Open::Counter => {
             let flow = state.flow().expect("exchange open");
             let opponent = match &flow.stage {
-                ActionStage::Window(w) => w.exchange.as_ref().map_or(flow.actor, |x| {
-                    if seat == flow.actor {
-                        x.salter
-                    } else {
-                        flow.actor
-                    }
-                }),
+                ActionStage::Window(w) => {
+                    w.exchange.as_ref().map_or(flow.actor, |x| if seat == flow.actor { x.salter } else { flow.actor })
+                }
                 _ => flow.actor,
             };
-            PromptKind::CounterSalt {
-                opponent,
-                fives: fives(state, seat),
-            }
+            PromptKind::CounterSalt { opponent, fives: fives(state, seat) }
         }
         Open::SightPick { target } => {
             let hand = &state.players[*target as usize].hand;
@@ -522,14 +424,9 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
                 count: hand.len().min(2),
             }
         }
-        Open::MediumPick => PromptKind::MediumPick {
-            choices: views(state, crate::resolve::medium_choices(state)),
-        },
+        Open::MediumPick => PromptKind::MediumPick { choices: views(state, crate::resolve::medium_choices(state)) },
         Open::Burden => PromptKind::BurdenDiscard {
-            count: p
-                .hand
-                .len()
-                .saturating_sub(crate::hooks::hand_limit(state, seat)),
+            count: p.hand.len().saturating_sub(crate::hooks::hand_limit(state, seat)),
             hand: views(state, p.hand.iter().copied()),
         },
         Open::DeathSplit { left, right } => {
@@ -546,10 +443,5 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
             }
         }
     };
-    Prompt {
-        id: prompt_id(state, seat),
-        seat,
-        kind,
-        default: default_answer(state, seat, open),
-    }
+    Prompt { id: prompt_id(state, seat), seat, kind, default: default_answer(state, seat, open) }
 }

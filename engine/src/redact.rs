@@ -332,11 +332,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
     let post = |c: &CardId| card_view(after, *c);
     let posts = |cs: &[CardId]| cs.iter().map(post).collect::<Vec<_>>();
     let shown_to = |cs: &[CardId], who: &[u8]| {
-        if me.is_some_and(|m| who.contains(&m)) {
-            Cards::Shown(posts(cs))
-        } else {
-            Cards::Hidden { count: cs.len() }
-        }
+        if me.is_some_and(|m| who.contains(&m)) { Cards::Shown(posts(cs)) } else { Cards::Hidden { count: cs.len() } }
     };
     Some(match event {
         Event::GameCreated(g) => {
@@ -352,56 +348,28 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 first_player: g.first_player,
             }
         }
-        Event::TurnOrderChosen { seat, choice } => ViewEvent::TurnOrderChosen {
-            seat: *seat,
-            choice: *choice,
-        },
-        Event::TurnStarted {
-            seat,
-            round,
-            guttering,
-        } => ViewEvent::TurnStarted {
-            seat: *seat,
-            round: *round,
-            guttering: posts(guttering),
-        },
-        Event::Reprieved { seat, ace } => ViewEvent::Reprieved {
-            seat: *seat,
-            ace: post(ace),
-        },
-        Event::Endured { seat, burned } => ViewEvent::Endured {
-            seat: *seat,
-            burned: posts(burned),
-        },
-        Event::Panicked {
-            seat,
-            ghost,
-            revealed,
-            outcome,
-            burned,
-        } => ViewEvent::Panicked {
+        Event::TurnOrderChosen { seat, choice } => ViewEvent::TurnOrderChosen { seat: *seat, choice: *choice },
+        Event::TurnStarted { seat, round, guttering } => {
+            ViewEvent::TurnStarted { seat: *seat, round: *round, guttering: posts(guttering) }
+        }
+        Event::Reprieved { seat, ace } => ViewEvent::Reprieved { seat: *seat, ace: post(ace) },
+        Event::Endured { seat, burned } => ViewEvent::Endured { seat: *seat, burned: posts(burned) },
+        Event::Panicked { seat, ghost, revealed, outcome, burned } => ViewEvent::Panicked {
             seat: *seat,
             ghost: pre(ghost),
             revealed: post(revealed),
             outcome: *outcome,
             burned: posts(burned),
         },
-        Event::Drew { seat, card } => ViewEvent::Drew {
-            seat: *seat,
-            card: shown_to(&[*card], &[*seat]),
-        },
-        Event::ActionDeclared { actor, action } => ViewEvent::ActionDeclared {
-            actor: *actor,
-            action: action.map_cards(|c| post(c)),
-        },
+        Event::Drew { seat, card } => ViewEvent::Drew { seat: *seat, card: shown_to(&[*card], &[*seat]) },
+        Event::ActionDeclared { actor, action } => {
+            ViewEvent::ActionDeclared { actor: *actor, action: action.map_cards(|c| post(c)) }
+        }
         Event::SaltAnswered { seat, salt } => {
             if me != Some(*seat) {
                 return None;
             }
-            ViewEvent::SaltAnswered {
-                seat: *seat,
-                salt: salt.as_ref().map(pre),
-            }
+            ViewEvent::SaltAnswered { seat: *seat, salt: salt.as_ref().map(pre) }
         }
         Event::AnswersClosed => ViewEvent::AnswersClosed,
         Event::Passed { seat } => {
@@ -411,60 +379,41 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
             }
             ViewEvent::Passed { seat: *seat }
         }
-        Event::Salted { seat, card } => ViewEvent::Salted {
-            seat: *seat,
-            card: post(card),
-        },
+        Event::Salted { seat, card } => ViewEvent::Salted { seat: *seat, card: post(card) },
         Event::Yielded { seat } => ViewEvent::Yielded { seat: *seat },
         Event::WindowClosed => ViewEvent::WindowClosed,
-        Event::ActionCancelled { actor, salter } => ViewEvent::ActionCancelled {
-            actor: *actor,
-            salter: *salter,
-        },
+        Event::ActionCancelled { actor, salter } => ViewEvent::ActionCancelled { actor: *actor, salter: *salter },
         Event::ActionResolved { actor, effect } => {
             let action_card = before.flow().map(|f| *f.action.card());
             let effect = match effect {
-                Effect::Haunted { target } => EffectView::Haunted {
-                    target: *target,
-                    ghost: post(&action_card.expect("haunt card")),
-                },
-                Effect::Banished { ghost, siphoned } => EffectView::Banished {
-                    ghost: pre(ghost),
-                    siphoned: *siphoned,
-                },
-                Effect::Greed { target, drawn } => EffectView::Greed {
-                    target: *target,
-                    drawn: shown_to(drawn, &[*target]),
-                },
-                Effect::Scared { target, discarded } => EffectView::Scared {
-                    target: *target,
-                    discarded: posts(discarded),
-                },
-                Effect::Drained { packets } => EffectView::Drained {
-                    packets: packets.iter().map(|(s, p)| (*s, p.len())).collect(),
-                },
-                Effect::SightTaken { target, taken } => EffectView::SightTaken {
-                    target: *target,
-                    taken: shown_to(taken, &[*actor, *target]),
-                },
-                Effect::Cleansed { ghost, siphoned } => EffectView::Cleansed {
-                    ghost: pre(ghost),
-                    siphoned: *siphoned,
-                },
+                Effect::Haunted { target } => {
+                    EffectView::Haunted { target: *target, ghost: post(&action_card.expect("haunt card")) }
+                }
+                Effect::Banished { ghost, siphoned } => EffectView::Banished { ghost: pre(ghost), siphoned: *siphoned },
+                Effect::Greed { target, drawn } => {
+                    EffectView::Greed { target: *target, drawn: shown_to(drawn, &[*target]) }
+                }
+                Effect::Scared { target, discarded } => {
+                    EffectView::Scared { target: *target, discarded: posts(discarded) }
+                }
+                Effect::Drained { packets } => {
+                    EffectView::Drained { packets: packets.iter().map(|(s, p)| (*s, p.len())).collect() }
+                }
+                Effect::SightTaken { target, taken } => {
+                    EffectView::SightTaken { target: *target, taken: shown_to(taken, &[*actor, *target]) }
+                }
+                Effect::Cleansed { ghost, siphoned } => EffectView::Cleansed { ghost: pre(ghost), siphoned: *siphoned },
                 Effect::Recalled { owner, ghost } => EffectView::Recalled {
                     owner: *owner,
                     ghost: pre(ghost),
                     in_hand: (me == Some(*actor)).then(|| post(ghost)),
                 },
-                Effect::Possessed { ghost, destination } => EffectView::Possessed {
-                    ghost: post(ghost),
-                    destination: *destination,
-                },
-                Effect::Rekindled { taken, candle } => EffectView::Rekindled {
-                    top: taken.first().map(pre),
-                    taken: taken.len(),
-                    candle_size: candle.len(),
-                },
+                Effect::Possessed { ghost, destination } => {
+                    EffectView::Possessed { ghost: post(ghost), destination: *destination }
+                }
+                Effect::Rekindled { taken, candle } => {
+                    EffectView::Rekindled { top: taken.first().map(pre), taken: taken.len(), candle_size: candle.len() }
+                }
                 Effect::Mirrored { target } => EffectView::Mirrored { target: *target },
                 Effect::MediumSearched { taken } => EffectView::MediumSearched {
                     taken: taken.map(|c| {
@@ -478,13 +427,12 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                         }
                     }),
                 },
-                Effect::MediumDepths { taken, candle } => EffectView::MediumDepths {
-                    taken: taken.len(),
-                    candle_size: candle.len(),
-                },
-                Effect::Purged { removed } => EffectView::Purged {
-                    removed: removed.iter().map(|(g, s)| (pre(g), *s)).collect(),
-                },
+                Effect::MediumDepths { taken, candle } => {
+                    EffectView::MediumDepths { taken: taken.len(), candle_size: candle.len() }
+                }
+                Effect::Purged { removed } => {
+                    EffectView::Purged { removed: removed.iter().map(|(g, s)| (pre(g), *s)).collect() }
+                }
                 Effect::Boo { reveals } => EffectView::Boo {
                     reveals: reveals
                         .iter()
@@ -496,46 +444,21 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                         .collect(),
                 },
             };
-            ViewEvent::ActionResolved {
-                actor: *actor,
-                effect,
-            }
+            ViewEvent::ActionResolved { actor: *actor, effect }
         }
-        Event::RitualEnded { seat, abstained } => ViewEvent::RitualEnded {
-            seat: *seat,
-            abstained: *abstained,
-        },
-        Event::BurdenDiscarded { seat, cards } => ViewEvent::BurdenDiscarded {
-            seat: *seat,
-            cards: posts(cards),
-        },
+        Event::RitualEnded { seat, abstained } => ViewEvent::RitualEnded { seat: *seat, abstained: *abstained },
+        Event::BurdenDiscarded { seat, cards } => ViewEvent::BurdenDiscarded { seat: *seat, cards: posts(cards) },
         Event::ConcessionRequested { seat } => ViewEvent::ConcessionRequested { seat: *seat },
-        Event::EliminationStarted {
-            seat,
-            cause,
-            placing,
-        } => ViewEvent::EliminationStarted {
-            seat: *seat,
-            cause: *cause,
-            placing: *placing,
-        },
-        Event::Eliminated {
-            seat,
-            shares,
-            out_of_play,
-        } => ViewEvent::Eliminated {
+        Event::EliminationStarted { seat, cause, placing } => {
+            ViewEvent::EliminationStarted { seat: *seat, cause: *cause, placing: *placing }
+        }
+        Event::Eliminated { seat, shares, out_of_play } => ViewEvent::Eliminated {
             seat: *seat,
             shares: shares.iter().map(|(s, g)| (*s, posts(g))).collect(),
             out_of_play: out_of_play.len(),
         },
-        Event::GameEnded {
-            winner,
-            reason,
-            placings,
-        } => ViewEvent::GameEnded {
-            winner: *winner,
-            reason: *reason,
-            placings: placings.clone(),
-        },
+        Event::GameEnded { winner, reason, placings } => {
+            ViewEvent::GameEnded { winner: *winner, reason: *reason, placings: placings.clone() }
+        }
     })
 }

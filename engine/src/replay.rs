@@ -83,11 +83,7 @@ pub fn write_replay<W: Write>(mut w: W, events: &[Event]) -> std::io::Result<()>
     serde_json::to_writer(&mut w, &header)?;
     writeln!(w)?;
     for (i, e) in events.iter().enumerate() {
-        let line = EventLine {
-            version: i as u64 + 1,
-            schema: EVENT_SCHEMA_VERSION,
-            event: e.clone(),
-        };
+        let line = EventLine { version: i as u64 + 1, schema: EVENT_SCHEMA_VERSION, event: e.clone() };
         serde_json::to_writer(&mut w, &line)?;
         writeln!(w)?;
     }
@@ -97,17 +93,10 @@ pub fn write_replay<W: Write>(mut w: W, events: &[Event]) -> std::io::Result<()>
 /// Reads a replay: checks the header and that versions run 1, 2, 3… with no gap.
 pub fn read_replay<R: BufRead>(r: R) -> Result<(ReplayHeader, Vec<Event>), ReplayError> {
     let mut lines = r.lines();
-    let first = lines
-        .next()
-        .ok_or_else(|| ReplayError::Unsupported("empty file".into()))??;
-    let header: ReplayHeader = serde_json::from_str(&first).map_err(|e| ReplayError::Parse {
-        line: 1,
-        message: e.to_string(),
-    })?;
-    if header.format != REPLAY_FORMAT
-        || header.format_version != REPLAY_FORMAT_VERSION
-        || header.game != GAME_ID
-    {
+    let first = lines.next().ok_or_else(|| ReplayError::Unsupported("empty file".into()))??;
+    let header: ReplayHeader =
+        serde_json::from_str(&first).map_err(|e| ReplayError::Parse { line: 1, message: e.to_string() })?;
+    if header.format != REPLAY_FORMAT || header.format_version != REPLAY_FORMAT_VERSION || header.game != GAME_ID {
         return Err(ReplayError::Unsupported(format!(
             "not a {GAME_ID} replay of format {REPLAY_FORMAT} v{REPLAY_FORMAT_VERSION}"
         )));
@@ -118,25 +107,16 @@ pub fn read_replay<R: BufRead>(r: R) -> Result<(ReplayHeader, Vec<Event>), Repla
         if line.trim().is_empty() {
             continue;
         }
-        let ev: EventLine = serde_json::from_str(&line).map_err(|e| ReplayError::Parse {
-            line: i + 2,
-            message: e.to_string(),
-        })?;
+        let ev: EventLine =
+            serde_json::from_str(&line).map_err(|e| ReplayError::Parse { line: i + 2, message: e.to_string() })?;
         if ev.version != events.len() as u64 + 1 {
             return Err(ReplayError::Parse {
                 line: i + 2,
-                message: format!(
-                    "expected event version {}, found {}",
-                    events.len() + 1,
-                    ev.version
-                ),
+                message: format!("expected event version {}, found {}", events.len() + 1, ev.version),
             });
         }
         if ev.schema > EVENT_SCHEMA_VERSION {
-            return Err(ReplayError::Parse {
-                line: i + 2,
-                message: format!("unknown schema version {}", ev.schema),
-            });
+            return Err(ReplayError::Parse { line: i + 2, message: format!("unknown schema version {}", ev.schema) });
         }
         events.push(ev.event);
     }

@@ -15,13 +15,7 @@ pub(crate) fn spade_cursed(state: &State, g: &Ghost) -> bool {
 }
 
 /// R5.4.3: whether removing ghost `g` with `card` by `removal` Siphons it.
-pub(crate) fn siphons(
-    state: &State,
-    remover: u8,
-    removal: Removal,
-    card: CardId,
-    g: &Ghost,
-) -> bool {
+pub(crate) fn siphons(state: &State, remover: u8, removal: Removal, card: CardId, g: &Ghost) -> bool {
     if spade_cursed(state, g) {
         return false;
     }
@@ -44,45 +38,22 @@ pub(crate) fn siphons(
 }
 
 fn ghost(state: &State, owner: u8, c: CardId) -> Option<&Ghost> {
-    state.players[owner as usize]
-        .shadow
-        .iter()
-        .find(|g| g.card == c)
+    state.players[owner as usize].shadow.iter().find(|g| g.card == c)
 }
 
 /// R5.6.2 Search: the non-Joker cards of The Dark, top first.
 pub(crate) fn medium_choices(state: &State) -> Vec<CardId> {
-    state
-        .dark
-        .iter()
-        .rev()
-        .copied()
-        .filter(|&c| state.face(c).rank != Rank::Joker)
-        .collect()
+    state.dark.iter().rev().copied().filter(|&c| state.face(c).rank != Rank::Joker).collect()
 }
 
 /// The top `n` cards of a Candle, top first (R0.9: as many as there are).
 fn top(state: &State, seat: u8, n: usize) -> Vec<CardId> {
-    state.players[seat as usize]
-        .candle
-        .iter()
-        .take(n)
-        .copied()
-        .collect()
+    state.players[seat as usize].candle.iter().take(n).copied().collect()
 }
 
 /// Shuffles `seat`'s Candle together with `extra` (R5.5.10, R5.6.2 Depths), top first.
-fn shuffled_candle<R: Rng + ?Sized>(
-    state: &State,
-    seat: u8,
-    extra: &[CardId],
-    rng: &mut R,
-) -> Vec<CardId> {
-    let mut all: Vec<CardId> = state.players[seat as usize]
-        .candle
-        .iter()
-        .copied()
-        .collect();
+fn shuffled_candle<R: Rng + ?Sized>(state: &State, seat: u8, extra: &[CardId], rng: &mut R) -> Vec<CardId> {
+    let mut all: Vec<CardId> = state.players[seat as usize].candle.iter().copied().collect();
     all.extend_from_slice(extra);
     all.shuffle(rng);
     all
@@ -101,34 +72,20 @@ pub(crate) fn effect<R: Rng + ?Sized>(
     match action {
         Action::Haunt { target, .. } => Effect::Haunted { target: *target },
         Action::Banish { card, ghost: g } => {
-            let siphoned = ghost(state, actor, *g)
-                .is_some_and(|gr| siphons(state, actor, Removal::Banish, *card, gr));
-            Effect::Banished {
-                ghost: *g,
-                siphoned,
-            }
+            let siphoned = ghost(state, actor, *g).is_some_and(|gr| siphons(state, actor, Removal::Banish, *card, gr));
+            Effect::Banished { ghost: *g, siphoned }
         }
-        Action::Greed { target, .. } => Effect::Greed {
-            target: *target,
-            drawn: top(state, *target, 2),
-        },
+        Action::Greed { target, .. } => Effect::Greed { target: *target, drawn: top(state, *target, 2) },
         Action::Scare { target, .. } => {
             // R5.5.3: 2 cards of the hand chosen uniformly at random, in the order drawn.
             let hand = &state.players[*target as usize].hand;
             let k = hand.len().min(2);
             let idx = rand::seq::index::sample(rng, hand.len(), k);
-            Effect::Scared {
-                target: *target,
-                discarded: idx.iter().map(|i| hand[i]).collect(),
-            }
+            Effect::Scared { target: *target, discarded: idx.iter().map(|i| hand[i]).collect() }
         }
         Action::Drain { .. } => {
             // R5.5.4: each distinct neighbour, clockwise starting with the left neighbour.
-            let packets = state
-                .neighbours(actor)
-                .into_iter()
-                .map(|s| (s, top(state, s, 2)))
-                .collect();
+            let packets = state.neighbours(actor).into_iter().map(|s| (s, top(state, s, 2))).collect();
             Effect::Drained { packets }
         }
         Action::Sight { target, .. } => {
@@ -136,49 +93,28 @@ pub(crate) fn effect<R: Rng + ?Sized>(
                 Some(p) => p.to_vec(),
                 None => state.players[*target as usize].hand.clone(),
             };
-            Effect::SightTaken {
-                target: *target,
-                taken,
-            }
+            Effect::SightTaken { target: *target, taken }
         }
         Action::Cleanse { card, ghost: g } => {
-            let siphoned = ghost(state, actor, *g)
-                .is_some_and(|gr| siphons(state, actor, Removal::Cleanse, *card, gr));
-            Effect::Cleansed {
-                ghost: *g,
-                siphoned,
-            }
+            let siphoned = ghost(state, actor, *g).is_some_and(|gr| siphons(state, actor, Removal::Cleanse, *card, gr));
+            Effect::Cleansed { ghost: *g, siphoned }
         }
-        Action::Recall { owner, ghost, .. } => Effect::Recalled {
-            owner: *owner,
-            ghost: *ghost,
-        },
-        Action::Possess {
-            ghost, destination, ..
-        } => Effect::Possessed {
-            ghost: *ghost,
-            destination: *destination,
-        },
+        Action::Recall { owner, ghost, .. } => Effect::Recalled { owner: *owner, ghost: *ghost },
+        Action::Possess { ghost, destination, .. } => Effect::Possessed { ghost: *ghost, destination: *destination },
         Action::Rekindle { .. } => {
             let taken: Vec<CardId> = state.dark.iter().rev().take(3).copied().collect();
             let candle = shuffled_candle(state, actor, &taken, rng);
             Effect::Rekindled { taken, candle }
         }
         Action::Mirror { target, .. } => Effect::Mirrored { target: *target },
-        Action::Medium {
-            mode: MediumMode::Search,
-            ..
-        } => {
+        Action::Medium { mode: MediumMode::Search, .. } => {
             let taken = match pick {
                 Some(p) => p.first().copied(),
                 None => medium_choices(state).first().copied(),
             };
             Effect::MediumSearched { taken }
         }
-        Action::Medium {
-            mode: MediumMode::Depths,
-            ..
-        } => {
+        Action::Medium { mode: MediumMode::Depths, .. } => {
             let taken: Vec<CardId> = state.dark.iter().take(2).copied().collect();
             let candle = shuffled_candle(state, actor, &taken, rng);
             Effect::MediumDepths { taken, candle }
@@ -207,11 +143,7 @@ pub(crate) fn effect<R: Rng + ?Sized>(
                         }
                         to_dark.push(c);
                     }
-                    BooReveal {
-                        seat,
-                        to_dark,
-                        ghost,
-                    }
+                    BooReveal { seat, to_dark, ghost }
                 })
                 .collect();
             Effect::Boo { reveals }

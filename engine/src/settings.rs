@@ -15,10 +15,7 @@ pub struct RulesetId {
 impl RulesetId {
     /// The ruleset this engine implements: `current`, version 1.
     pub fn current() -> Self {
-        RulesetId {
-            id: CURRENT_RULESET.to_string(),
-            version: CURRENT_RULESET_VERSION,
-        }
+        RulesetId { id: CURRENT_RULESET.to_string(), version: CURRENT_RULESET_VERSION }
     }
 }
 

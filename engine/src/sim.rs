@@ -52,11 +52,8 @@ pub fn play_random<R: Rng + ?Sized, B: Rng + ?Sized>(
         message,
         events: events.to_vec(),
     };
-    let mut events = create(settings, rng).map_err(|e| PlayoutError {
-        version: 0,
-        message: e.to_string(),
-        events: vec![],
-    })?;
+    let mut events =
+        create(settings, rng).map_err(|e| PlayoutError { version: 0, message: e.to_string(), events: vec![] })?;
     let mut state = State::new();
     for e in &events {
         apply(&mut state, e);
@@ -68,47 +65,22 @@ pub fn play_random<R: Rng + ?Sized, B: Rng + ?Sized>(
     let mut commands = 0;
     while !state.is_finished() {
         if commands >= max_commands {
-            return Err(fail(
-                &state,
-                &events,
-                format!("no end after {max_commands} commands"),
-            ));
+            return Err(fail(&state, &events, format!("no end after {max_commands} commands")));
         }
         let open = prompts(&state);
         if open.is_empty() {
-            return Err(fail(
-                &state,
-                &events,
-                "R10.4.1: no prompt open in a running game".into(),
-            ));
+            return Err(fail(&state, &events, "R10.4.1: no prompt open in a running game".into()));
         }
         // In a simultaneous window, seats that have answered already wait; when all have
         // answered and the window is held open, the server closes it.
-        let cmd = match open.iter().find(|p| {
-            !matches!(
-                p.kind,
-                PromptKind::Salt {
-                    current: Some(_),
-                    ..
-                }
-            )
-        }) {
-            Some(p) => Command::Answer {
-                seat: p.seat,
-                prompt: Some(p.id),
-                answer: random_answer(p, bot),
-            },
+        let cmd = match open.iter().find(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })) {
+            Some(p) => Command::Answer { seat: p.seat, prompt: Some(p.id), answer: random_answer(p, bot) },
             None => Command::CloseWindow,
         };
         commands += 1;
         if check {
-            let new = decide(&state, &cmd, rng).map_err(|e| {
-                fail(
-                    &state,
-                    &events,
-                    format!("bot answer refused: {e} ({cmd:?})"),
-                )
-            })?;
+            let new = decide(&state, &cmd, rng)
+                .map_err(|e| fail(&state, &events, format!("bot answer refused: {e} ({cmd:?})")))?;
             for e in new {
                 apply(&mut state, &e);
                 events.push(e);
@@ -116,24 +88,11 @@ pub fn play_random<R: Rng + ?Sized, B: Rng + ?Sized>(
             }
             invariants::check_settled(&state).map_err(|m| fail(&state, &events, m))?;
         } else {
-            decide_mut(&mut state, &cmd, rng, &mut events).map_err(|e| {
-                fail(
-                    &state,
-                    &events,
-                    format!("bot answer refused: {e} ({cmd:?})"),
-                )
-            })?;
+            decide_mut(&mut state, &cmd, rng, &mut events)
+                .map_err(|e| fail(&state, &events, format!("bot answer refused: {e} ({cmd:?})")))?;
         }
     }
     invariants::check_settled(&state).map_err(|m| fail(&state, &events, m))?;
-    let turns = events
-        .iter()
-        .filter(|e| matches!(e, Event::TurnStarted { .. }))
-        .count() as u32;
-    Ok(Playout {
-        events,
-        state,
-        turns,
-        commands,
-    })
+    let turns = events.iter().filter(|e| matches!(e, Event::TurnStarted { .. })).count() as u32;
+    Ok(Playout { events, state, turns, commands })
 }

@@ -279,10 +279,7 @@ impl State {
     /// Lit players other than `seat`, clockwise from `seat`'s left (R10.12 player order).
     pub(crate) fn others_clockwise(&self, seat: u8) -> Vec<u8> {
         let n = self.n();
-        (1..n)
-            .map(|d| (seat + d) % n)
-            .filter(|&s| self.is_lit(s))
-            .collect()
+        (1..n).map(|d| (seat + d) % n).filter(|&s| self.is_lit(s)).collect()
     }
 
     /// R3.4.6: the number of ghosts in a Shadow (Walls excluded; a class-free table has none).

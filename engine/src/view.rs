@@ -195,13 +195,7 @@ pub(crate) fn awaiting(state: &State) -> Awaiting {
     }
     if let Some(flow) = state.flow()
         && let Some(next) = window::next(state)
-        && matches!(
-            next,
-            WindowNext::AnswerAll
-                | WindowNext::HeldOpen
-                | WindowNext::Ask(_)
-                | WindowNext::Confirm(_)
-        )
+        && matches!(next, WindowNext::AnswerAll | WindowNext::HeldOpen | WindowNext::Ask(_) | WindowNext::Confirm(_))
     {
         return Awaiting::Window { actor: flow.actor };
     }
@@ -235,8 +229,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 placing: p.placing,
                 candle_size: p.candle.len(),
                 hand_size: p.hand.len(),
-                hand: (everything || me == Some(seat))
-                    .then(|| p.hand.iter().map(|&c| card_view(state, c)).collect()),
+                hand: (everything || me == Some(seat)).then(|| p.hand.iter().map(|&c| card_view(state, c)).collect()),
                 candle: everything.then(|| p.candle.iter().map(|&c| card_view(state, c)).collect()),
                 shadow: p
                     .shadow
@@ -270,25 +263,13 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         dark: DarkView {
             size: state.dark.len(),
             top: state.dark.last().map(|&c| card_view(state, c)),
-            cards: everything.then(|| {
-                state
-                    .dark
-                    .iter()
-                    .rev()
-                    .map(|&c| card_view(state, c))
-                    .collect()
-            }),
+            cards: everything.then(|| state.dark.iter().rev().map(|&c| card_view(state, c)).collect()),
         },
-        resolving: state
-            .resolving
-            .iter()
-            .map(|&c| card_view(state, c))
-            .collect(),
+        resolving: state.resolving.iter().map(|&c| card_view(state, c)).collect(),
         out_of_play: state.out_of_play.len(),
-        action: state.flow().map(|f| ActionView {
-            actor: f.actor,
-            action: f.action.map_cards(|&c| card_view(state, c)),
-        }),
+        action: state
+            .flow()
+            .map(|f| ActionView { actor: f.actor, action: f.action.map_cards(|&c| card_view(state, c)) }),
         awaiting: awaiting(state),
         prompt: me.and_then(|s| prompt_for(state, s)),
         result: state.result.clone(),

@@ -25,11 +25,8 @@ pub(crate) fn targets(state: &State, actor: u8, action: &Action<CardId>) -> Vec<
 pub(crate) fn open(state: &State, actor: u8, action: &Action<CardId>) -> SaltWindowState {
     let boo = matches!(action, Action::Boo { .. });
     let settings = state.settings_ref();
-    let mut eligible = if crate::hooks::salt_window_skipped(state, actor) {
-        Vec::new()
-    } else {
-        state.others_clockwise(actor)
-    };
+    let mut eligible =
+        if crate::hooks::salt_window_skipped(state, actor) { Vec::new() } else { state.others_clockwise(actor) };
     if settings.salt_targeted_only && !boo {
         // R6.5.2: only targeted players are eligible.
         let t = targets(state, actor, action);
@@ -116,11 +113,7 @@ pub(crate) fn next(state: &State) -> Option<WindowNext> {
             let Some(&seat) = w.queue.get(w.cursor) else {
                 return Some(WindowNext::Done);
             };
-            let chosen = w
-                .answers
-                .iter()
-                .find(|(s, _)| *s == seat)
-                .and_then(|(_, a)| a.flatten());
+            let chosen = w.answers.iter().find(|(s, _)| *s == seat).and_then(|(_, a)| a.flatten());
             match chosen {
                 Some(card) if w.boo || w.exchanges_run == 0 => {
                     if state.players[seat as usize].hand.contains(&card) {
@@ -133,10 +126,7 @@ pub(crate) fn next(state: &State) -> Option<WindowNext> {
             }
         }
         SaltWindow::Sequential => {
-            let ask = w.queue[w.cursor.min(w.queue.len())..]
-                .iter()
-                .copied()
-                .find(|&s| state.is_lit(s) && hand(s) > 0);
+            let ask = w.queue[w.cursor.min(w.queue.len())..].iter().copied().find(|&s| state.is_lit(s) && hand(s) > 0);
             Some(match ask {
                 Some(s) => WindowNext::Ask(s),
                 None => WindowNext::Done,

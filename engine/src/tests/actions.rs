@@ -1,0 +1,1 @@
+//! Rule tests: actions (being written).

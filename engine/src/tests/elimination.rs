@@ -1,0 +1,1 @@
+//! Rule tests: elimination (being written).

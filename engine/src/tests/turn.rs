@@ -1,0 +1,1 @@
+//! Rule tests: turn (being written).
