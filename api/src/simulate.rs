@@ -52,6 +52,10 @@ pub fn run(a: Args) -> ExitCode {
         WindowArg::Simultaneous => SaltWindow::Simultaneous,
         WindowArg::Sequential => SaltWindow::Sequential,
     };
+    if let Err(e) = flicker_engine::create(&settings, &mut ChaCha8Rng::seed_from_u64(0)) {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
     let seed = a.seed.unwrap_or_else(|| rand::rngs::SysRng.try_next_u64_or_random());
     let mut master = ChaCha8Rng::seed_from_u64(seed);
     let n = a.players as usize;

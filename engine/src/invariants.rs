@@ -49,7 +49,8 @@ pub fn check(state: &State) -> Result<(), String> {
         if p.lit && p.placing.is_some() && !matches!(&state.step, Step::Eliminating(e) if e.seat as usize == s) {
             return Err(format!("R7.7.3: Lit seat {s} already has a placing"));
         }
-        if !p.lit && !(p.hand.is_empty() && p.candle.is_empty() && p.shadow.is_empty()) {
+        let holds_cards = !p.hand.is_empty() || !p.candle.is_empty() || !p.shadow.is_empty();
+        if !p.lit && holds_cards {
             return Err(format!("R7.4: eliminated seat {s} still holds cards"));
         }
     }
