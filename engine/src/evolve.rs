@@ -246,7 +246,9 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::EliminationStarted { seat, cause, placing } => {
             state.conceding.retain(|s| s != seat);
             state.players[*seat as usize].placing = Some(*placing);
-            let was_active = state.turn.active == *seat;
+            // Between turns (or before the first) nobody is in the middle of a turn.
+            let between_turns = matches!(state.step, Step::StartTurn { .. } | Step::PassTurn | Step::TurnOrder { .. });
+            let was_active = state.turn.active == *seat && !between_turns;
             let current = std::mem::take(&mut state.step);
             let resume = if was_active { Step::PassTurn } else { current };
             state.step = Step::Eliminating(Box::new(Elimination { seat: *seat, cause: *cause, resume }));

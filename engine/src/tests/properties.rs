@@ -128,6 +128,11 @@ fn check_leaks(before: &State, event: &Event, after: &State) -> Result<(), Strin
 /// Plays one random game, checking properties after every event. Returns the events, the live
 /// state and the number of turns.
 fn play(settings: &Settings, seed: u64, leaks: bool) -> Result<(Vec<Event>, State), String> {
+    play_with(settings, seed, leaks, false)
+}
+
+/// [`play`], optionally with random concessions (R10.10) sent at any moment.
+fn play_with(settings: &Settings, seed: u64, leaks: bool, concede: bool) -> Result<(Vec<Event>, State), String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut bot = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut events = create(settings, &mut rng).map_err(|e| e.to_string())?;
@@ -148,6 +153,22 @@ fn play(settings: &Settings, seed: u64, leaks: bool) -> Result<(Vec<Event>, Stat
             return Err("the game does not end".into());
         }
         let open = prompts(&state);
+        if concede && rand::RngExt::random_ratio(&mut bot, 1, 150) {
+            let lit: Vec<u8> = (0..state.players.len() as u8).filter(|&s| state.is_lit(s)).collect();
+            let seat = lit[rand::RngExt::random_range(&mut bot, 0..lit.len())];
+            for e in
+                decide(&state, &Command::Concede { seat }, &mut rng).map_err(|e| format!("concession refused: {e}"))?
+            {
+                let before = state.clone();
+                apply(&mut state, &e);
+                invariants::check(&state)?;
+                if leaks {
+                    check_leaks(&before, &e, &state)?;
+                }
+                events.push(e);
+            }
+            continue;
+        }
         let cmd = match open.iter().find(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })) {
             Some(p) => Command::Answer { seat: p.seat, prompt: Some(p.id), answer: random_answer(p, &mut bot) },
             None => Command::CloseWindow,
@@ -180,9 +201,11 @@ proptest! {
     /// R10.2.2 serialised events fold to the same state, R7.9 every game ends.
     #[test]
     fn random_games_conserve_cards_and_fold_to_the_live_state(
-        players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>(), hold in any::<bool>()
+        players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>(), hold in any::<bool>(),
+        concede in any::<bool>()
     ) {
-        let (events, live) = play(&settings_for(players, simultaneous, hold), seed, false).map_err(TestCaseError::fail)?;
+        let (events, live) =
+            play_with(&settings_for(players, simultaneous, hold), seed, false, concede).map_err(TestCaseError::fail)?;
         prop_assert!(live.is_finished());
         let folded = fold(&events);
         prop_assert_eq!(&folded, &live);
@@ -197,9 +220,9 @@ proptest! {
     /// see at that moment; identical faces from different decks are told apart by instance.
     #[test]
     fn no_view_shows_what_its_viewer_may_not_see(
-        players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>()
+        players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>(), concede in any::<bool>()
     ) {
-        play(&settings_for(players, simultaneous, false), seed, true).map_err(TestCaseError::fail)?;
+        play_with(&settings_for(players, simultaneous, false), seed, true, concede).map_err(TestCaseError::fail)?;
     }
 }
 
