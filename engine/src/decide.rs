@@ -118,6 +118,10 @@ pub fn decide_mut<R: Rng + ?Sized>(
 fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R) -> Result<Vec<Event>, RuleError> {
     match command {
         Command::Answer { seat, prompt, answer } => {
+            if state.conceding.contains(seat) {
+                // R10.10.2: until the concession takes effect, its prompts get their defaults.
+                return Err(RuleError::new(ErrorKind::NotYourPrompt, "R10.10.2", format!("seat {seat} has conceded")));
+            }
             let open = open_for(state, *seat).ok_or_else(|| {
                 RuleError::new(ErrorKind::NotYourPrompt, "R10.1.2", format!("seat {seat} has no open prompt"))
             })?;
@@ -322,7 +326,8 @@ fn answer_events<R: Rng + ?Sized>(
         }
         (Open::MediumPick, Answer::Pick { cards }) => {
             let choices = resolve::medium_choices(state);
-            let picked = pick_exact(state, &choices, cards, 1, "R5.6.2", "The Dark (Jokers excluded)")?;
+            let count = choices.len().min(1);
+            let picked = pick_exact(state, &choices, cards, count, "R5.6.2", "The Dark (Jokers excluded)")?;
             Ok(vec![resolved(state, Some(&picked), rng)])
         }
         (Open::Burden, Answer::Pick { cards }) => {
@@ -444,6 +449,12 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
             return answer_events(state, seat, &open, &answer, rng).ok();
         }
     }
+    // R10.10.2: a concession takes effect as soon as no action, window or elimination runs.
+    if !matches!(state.step, Step::Action(_) | Step::Eliminating(_) | Step::TurnOrder { .. })
+        && let Some(events) = concession(state)
+    {
+        return Some(events);
+    }
     match &state.step {
         Step::StartTurn { seat, round } => concession(state).or_else(|| {
             let seat = if state.is_lit(*seat) { *seat } else { state.left_of(*seat)? };
@@ -511,18 +522,17 @@ fn start_turn(state: &State, seat: u8, round: u16) -> Vec<Event> {
     vec![Event::TurnStarted { seat, round, guttering }]
 }
 
-/// R4.7, R7.9.1, R7.9.4: the next turn, a new round when the turn passes over the first
-/// player's seat, and the hard end at round 2L + 1.
+/// R4.7, R7.9.1, R7.9.4: the next turn; a new round when the turn passes to the first player
+/// or, when that player is no longer Lit, to the nearest Lit player clockwise from that seat;
+/// the hard end at round 2L + 1.
 fn pass_turn(state: &State) -> Vec<Event> {
     let from = state.turn.active;
     let Some(next) = state.left_of(from) else {
         return vec![game_ended_last_lit(state)];
     };
     let first = state.first_player.unwrap_or(0);
-    let n = state.n();
-    // The clockwise walk from `from` (exclusive) to `next` (inclusive) crosses the first seat.
-    let crosses = (1..=n).map(|d| (from + d) % n).take_while(|&s| s != next).chain([next]).any(|s| s == first);
-    let round = state.turn.round + u16::from(crosses);
+    let round_start = if state.is_lit(first) { Some(first) } else { state.left_of(first) };
+    let round = state.turn.round + u16::from(round_start == Some(next));
     if round > 2 * state.settings_ref().round_limit {
         return vec![game_ended_guttered(state)];
     }

@@ -196,9 +196,9 @@ pub fn apply(state: &mut State, event: &Event) {
                     Action::Sight { target, .. } if state.players[*target as usize].hand.len() > 2 => {
                         ActionStage::SightPick { target: *target }
                     }
-                    Action::Medium { mode: crate::action::MediumMode::Search, .. }
-                        if crate::resolve::medium_choices(state).len() > 1 =>
-                    {
+                    // R10.4.3: only the size of The Dark is public, so the caster is asked
+                    // whenever it holds a card, even if no card (or one) is eligible.
+                    Action::Medium { mode: crate::action::MediumMode::Search, .. } if !state.dark.is_empty() => {
                         ActionStage::MediumPick
                     }
                     _ => ActionStage::Ready { protected },

@@ -152,7 +152,7 @@ pub enum PromptKind {
         count: usize,
     },
     /// #17 (R5.6.2): answer `pick` with exactly one of `choices` (The Dark, top first, Jokers
-    /// excluded).
+    /// excluded), or with no card when `choices` is empty.
     MediumPick {
         /// Eligible cards.
         choices: Vec<CardView>,

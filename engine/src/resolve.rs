@@ -91,7 +91,8 @@ pub(crate) fn effect<R: Rng + ?Sized>(
         Action::Sight { target, .. } => {
             let taken = match pick {
                 Some(p) => p.to_vec(),
-                None => state.players[*target as usize].hand.clone(),
+                // R10.12: a small hand taken whole joins in the neutral order, never its owner's.
+                None => crate::prompt::neutral_order(state, &state.players[*target as usize].hand),
             };
             Effect::SightTaken { target: *target, taken }
         }
