@@ -440,9 +440,11 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
         if !state.conceding.contains(&seat) {
             continue;
         }
+        // A private Salt given before conceding is withdrawn like any open answer: the
+        // conceder's prompt gets its default, Pass (docs/rules-decisions.md).
         let simultaneous_answered = matches!(open, Open::Salt { simultaneous: true, .. })
             && matches!(state.flow().map(|f| &f.stage), Some(ActionStage::Window(w))
-                if w.answers.iter().any(|(s, a)| *s == seat && a.is_some()));
+                if w.answers.iter().any(|(s, a)| *s == seat && *a == Some(None)));
         let safe_point = matches!(open, Open::Haunting | Open::Ritual | Open::Burden);
         if !simultaneous_answered && !safe_point {
             let answer = default_answer(state, seat, &open);

@@ -116,7 +116,8 @@ pub(crate) fn next(state: &State) -> Option<WindowNext> {
             let chosen = w.answers.iter().find(|(s, _)| *s == seat).and_then(|(_, a)| a.flatten());
             match chosen {
                 Some(card) if w.boo || w.exchanges_run == 0 => {
-                    if state.players[seat as usize].hand.contains(&card) {
+                    // A Salter who conceded since is asked instead, and gets the default (Pass).
+                    if state.players[seat as usize].hand.contains(&card) && !state.conceding.contains(&seat) {
                         Some(WindowNext::AutoSalt(seat, card))
                     } else {
                         Some(WindowNext::Confirm(seat))
