@@ -1,10 +1,19 @@
-//! `flicker`: the platform binary. It will serve the API and web UI; today it carries the
-//! command-line tools `simulate` and `replay`. Run without a subcommand, it prints its help.
+//! `flicker`: the platform binary. With no subcommand (or `serve`) it serves the REST API, its
+//! docs and (later) the web UI; it also carries the command-line tools.
 
+mod accounts;
+mod auth;
+mod metrics;
+mod openapi;
+mod problem;
 mod replay_cmd;
+mod routes;
+mod server;
 mod simulate;
+mod store;
+mod tables;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Flicker: the event-sourced tournament platform for The Final Flicker.
@@ -17,10 +26,24 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// Serve the REST API and its docs (the default).
+    Serve(ServeArgs),
     /// Play random games with the random bot in every seat and report figures and invariant failures.
     Simulate(simulate::Args),
     /// Fold a stored event log (JSON Lines replay) and print the final state and winner.
     Replay(replay_cmd::Args),
+    /// Print the OpenAPI document.
+    Openapi,
+}
+
+#[derive(Parser, Debug, Default)]
+struct ServeArgs {
+    /// Listen address.
+    #[arg(long, env = "FLICKER_ADDR", default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Event store: `postgres://…` or a SQLite file (created with its migrations on first start).
+    #[arg(long, env = "DATABASE_URL", default_value = "flicker.db")]
+    database_url: String,
 }
 
 fn main() -> ExitCode {
@@ -28,11 +51,26 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Cmd::Simulate(a)) => simulate::run(a),
         Some(Cmd::Replay(a)) => replay_cmd::run(a),
-        None => {
-            // The server does not exist yet: show what the binary offers.
-            let _ = Cli::command().print_help();
-            println!();
+        Some(Cmd::Openapi) => {
+            print!("{}", openapi::json());
             ExitCode::SUCCESS
+        }
+        Some(Cmd::Serve(a)) => serve(a),
+        None => serve(ServeArgs::parse_from(["serve"])),
+    }
+}
+
+fn serve(a: ServeArgs) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("FLICKER_LOG").unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let r = actix_web::rt::System::new().block_on(server::serve(&a.addr, &a.database_url));
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// R5.6.2: the mode of a Medium, declared with the action.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MediumMode {
@@ -16,6 +17,7 @@ pub enum MediumMode {
 
 /// R5.1.1: a Ritual action with its declaration (R5.1.2). `C` is the card reference type.
 /// Seats are seat indices (R0.2).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action<C> {

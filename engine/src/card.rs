@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// R1.1: the four suits. Ordered here by declaration only; use [`Suit::tier`] for comparisons.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum Suit {
@@ -44,6 +45,7 @@ impl Suit {
 
 /// R1.1, R1.3: a rank. `Joker` stands for the Joker (BOO!), which has no suit.
 /// Serialised as `"A"`, `"2"` … `"10"`, `"J"`, `"Q"`, `"K"`, `"Joker"`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 pub enum Rank {
     /// Ace: Reprieve (R4.2.3).
@@ -156,6 +158,7 @@ impl Rank {
 }
 
 /// The face of a card: rank and suit (`suit` is `None` exactly for a Joker).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Face {
     /// The rank.
@@ -202,12 +205,14 @@ impl fmt::Display for Face {
 
 /// Index of a card instance in its game's pool (R10.3.1). Internal to the engine and to the
 /// stored events: it never appears in a view (views use handles, R10.3.2).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(transparent)]
 pub struct CardId(pub u16);
 
 /// R10.3.1: a physical card: its deck number (0-based) and its face. Two `7♥` of different decks
 /// are different instances.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CardInstance {
     /// Deck number, 0-based. Jokers are numbered by deck too (two per deck, `joker` 0 or 1).

@@ -6,6 +6,7 @@ use crate::handle::{CardRef, PromptId};
 use serde::{Deserialize, Serialize};
 
 /// An answer to an open prompt (R10.5). Cards are named by the handles the seat sees.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "answer", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Answer {
@@ -58,6 +59,7 @@ pub enum Answer {
 }
 
 /// A command to the decider.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {

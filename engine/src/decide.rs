@@ -26,6 +26,20 @@ use rand::{Rng, RngExt};
 /// Errors: `BadSettings` (R0.2 seat count 2..=64, R7.9.2 round limit >= 10, R2.6 seat range,
 /// R8.0.5 classes must be off in this engine version).
 pub fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<Event>, RuleError> {
+    validate(settings)?;
+    let n = settings.players as usize;
+    let pool = build_pool(n);
+    let size = pool_size(n);
+    // R2.2: shuffle the pool into a single stack; R2.3: deal 27 to each player.
+    let mut stack: Vec<CardId> = (0..pool.len() as u16).map(CardId).collect();
+    stack.shuffle(rng);
+    let candles: Vec<Vec<CardId>> = stack[..size.dealt].chunks(crate::pool::CANDLE_SIZE).map(|c| c.to_vec()).collect();
+    let dark = stack[size.dealt..].to_vec();
+    create_dealt(settings, pool, candles, dark, rng)
+}
+
+/// Checks the settings (see [`create`] for the errors).
+pub fn validate(settings: &Settings) -> Result<(), RuleError> {
     let n = settings.players as usize;
     if !(2..=MAX_PLAYERS).contains(&n) {
         return Err(RuleError::new(
@@ -57,13 +71,19 @@ pub fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<E
     {
         return Err(RuleError::new(ErrorKind::BadSettings, "R2.6", format!("no seat {seat} at a table of {n}")));
     }
-    let pool = build_pool(n);
-    let size = pool_size(n);
-    // R2.2: shuffle the pool into a single stack; R2.3: deal 27 to each player.
-    let mut stack: Vec<CardId> = (0..pool.len() as u16).map(CardId).collect();
-    stack.shuffle(rng);
-    let candles: Vec<Vec<CardId>> = stack[..size.dealt].chunks(crate::pool::CANDLE_SIZE).map(|c| c.to_vec()).collect();
-    let dark = stack[size.dealt..].to_vec();
+    Ok(())
+}
+
+/// Creates a game from a deal already made (validated settings): the creation event, then the
+/// automatic events up to the first prompt.
+pub(crate) fn create_dealt<R: Rng + ?Sized>(
+    settings: &Settings,
+    pool: Vec<crate::card::CardInstance>,
+    candles: Vec<Vec<CardId>>,
+    dark: Vec<CardId>,
+    rng: &mut R,
+) -> Result<Vec<Event>, RuleError> {
+    validate(settings)?;
     let first_player = match settings.first_player {
         FirstPlayer::Random => Some(rng.random_range(0..settings.players)),
         FirstPlayer::First { seat } => Some(seat),

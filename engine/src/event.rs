@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 pub const EVENT_SCHEMA_VERSION: u32 = 1;
 
 /// R2.6: the tiebreaker winner's choice.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnOrder {
@@ -22,6 +23,7 @@ pub enum TurnOrder {
 }
 
 /// R7.1: why a player is eliminated.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EliminationCause {
@@ -34,6 +36,7 @@ pub enum EliminationCause {
 }
 
 /// R4.2.5: how a Panic ended.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PanicOutcome {
@@ -49,6 +52,7 @@ pub enum PanicOutcome {
 }
 
 /// R5.6.4: what BOO! turned up from one player's Candle.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BooReveal {
     /// The player.
@@ -61,6 +65,7 @@ pub struct BooReveal {
 }
 
 /// The effect of an action that stood (R5.1.5). Each variant lists the exact cards moved.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum Effect {
@@ -160,6 +165,7 @@ pub enum Effect {
 }
 
 /// The creation event (R10.1.3): ruleset, settings, the deal and the first player.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameCreated {
     /// Ruleset id and version.
@@ -180,6 +186,7 @@ pub struct GameCreated {
 }
 
 /// One event. Serialised with a `type` tag and a `payload` (see [`crate::replay`]).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "payload", rename_all = "snake_case")]
 pub enum Event {
@@ -333,6 +340,7 @@ pub enum Event {
 }
 
 /// Why a game ended.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {

@@ -16,11 +16,13 @@ const HANDLE_MASK: u64 = (1 << 53) - 1;
 
 /// An opaque reference to a card that a viewer can see now (R10.3.2); used in views, prompts
 /// and commands. Serialised as a JSON number below 2^53.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(transparent)]
 pub struct CardRef(pub u64);
 
 /// A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CardView {
     /// R10.3.2: the handle.
@@ -31,6 +33,7 @@ pub struct CardView {
 }
 
 /// An opaque id of an open prompt (R10.4.2); answers may name it to detect staleness.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(transparent)]
 pub struct PromptId(pub u64);

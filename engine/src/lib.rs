@@ -19,6 +19,7 @@
 //! | [`prompt`] | pending decisions and defaults (R10.4, R10.5) |
 //! | [`view`], [`redact`], [`handle`] | per-viewer projections (R10.3, R10.8) |
 //! | [`hooks`] | the points where classes will plug in (section 8) |
+//! | [`position`] | practice positions: a game from a given deal (R10.13) |
 //! | [`replay`] | the JSON Lines replay format |
 //! | [`bot`] | the random bot |
 //! | [`invariants`] | invariants checked by simulations and tests |
@@ -40,6 +41,7 @@ pub mod hooks;
 pub mod invariants;
 pub mod legal;
 pub mod pool;
+pub mod position;
 pub mod prompt;
 pub mod redact;
 pub mod replay;

@@ -12,6 +12,7 @@ use crate::window::{self, WindowNext};
 use serde::{Deserialize, Serialize};
 
 /// A ghost a Recall may take: its owner and the ghost.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecallChoice {
     /// The Shadow's owner.
@@ -22,6 +23,7 @@ pub struct RecallChoice {
 
 /// One legal use of a hand card in the Ritual, its choices given as constraints: pick one
 /// value from each list.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum UseOption {
@@ -88,6 +90,7 @@ pub enum UseOption {
 }
 
 /// The legal uses of one hand card.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardOptions {
     /// The card.
@@ -97,6 +100,7 @@ pub struct CardOptions {
 }
 
 /// R10.5: the kind of a prompt and its legal answers.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PromptKind {
@@ -179,6 +183,7 @@ pub enum PromptKind {
 
 /// An open prompt (R10.4.2): the seat that must answer, the kind with its legal answers, and
 /// the default answer the engine applies on time-out (R10.5). The deadline is the server's.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Prompt {
     /// Opaque id; answers may name it.

@@ -16,6 +16,7 @@ use crate::view::Viewer;
 use serde::{Deserialize, Serialize};
 
 /// Cards of a move that a viewer may or may not see.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Cards {
@@ -29,6 +30,7 @@ pub enum Cards {
 }
 
 /// R5.6.4 as seen: what BOO! turned up for one player (all public).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BooRevealView {
     /// The player.
@@ -40,6 +42,7 @@ pub struct BooRevealView {
 }
 
 /// An [`Effect`] as a viewer sees it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum EffectView {
@@ -146,6 +149,7 @@ pub enum EffectView {
 }
 
 /// An [`Event`] as a viewer sees it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ViewEvent {

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The ruleset a game is played under (R10.1.3). Games keep the ruleset id and version they were
 /// created with, so older games keep replaying when the rules change later.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesetId {
     /// `current` (RULES.md) or, later, `classic-1.0` (Appendix A).
@@ -25,6 +26,7 @@ pub const CURRENT_RULESET: &str = "current";
 pub const CURRENT_RULESET_VERSION: u32 = 1;
 
 /// R10.6.6: the form of Salt and BOO! windows.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum SaltWindow {
@@ -36,6 +38,7 @@ pub enum SaltWindow {
 }
 
 /// R2.6: who takes the first turn.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case", tag = "mode")]
 pub enum FirstPlayer {
@@ -61,6 +64,7 @@ pub enum FirstPlayer {
 
 /// R10.11: the settings of one game that the engine reads. Clocks, seat order and spectator
 /// settings belong to the server and live beside the game, not in it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {

@@ -145,6 +145,7 @@ pub(crate) enum Step {
 }
 
 /// The result of a finished game (R7.7).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameResult {
     /// The winner, if any.

@@ -11,6 +11,7 @@ use crate::window::{self, WindowNext};
 use serde::{Deserialize, Serialize};
 
 /// Who is looking (R10.8).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "viewer", rename_all = "snake_case")]
 pub enum Viewer {
@@ -27,6 +28,7 @@ pub enum Viewer {
 }
 
 /// R3.4.5: where a ghost is displayed within its owner's Shadow.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Half {
@@ -39,6 +41,7 @@ pub enum Half {
 }
 
 /// A ghost as shown to everyone (R3.4.1, R3.4.3).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GhostView {
     /// The card.
@@ -52,6 +55,7 @@ pub struct GhostView {
 }
 
 /// One seat as a viewer sees it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerView {
     /// The seat.
@@ -75,6 +79,7 @@ pub struct PlayerView {
 }
 
 /// R10.8.1: The Dark as shown: its size and top card.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DarkView {
     /// Number of cards.
@@ -87,6 +92,7 @@ pub struct DarkView {
 }
 
 /// R3.9: whose turn it is and which phase.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
@@ -111,6 +117,7 @@ pub enum Phase {
 }
 
 /// Who the game waits for, as public information allows (R10.6.2).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "awaiting", rename_all = "snake_case")]
 pub enum Awaiting {
@@ -129,6 +136,7 @@ pub enum Awaiting {
 }
 
 /// The action in flight (R3.7: its card lies face up in the Resolving area).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionView {
     /// The actor.
@@ -138,6 +146,7 @@ pub struct ActionView {
 }
 
 /// A projection of the state for one viewer.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
     /// Who this view is for.

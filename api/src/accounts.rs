@@ -1,0 +1,171 @@
+//! Accounts as event streams (`account-<name>`): registration with an argon2 password hash,
+//! single-use refresh tokens, and long-lived revocable bot tokens. Nothing is updated in place:
+//! using a refresh token or revoking a bot token appends an event.
+
+use crate::problem::Problem;
+use crate::store::{EventStore, Metadata, NewEvent, StoreError};
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::{Argon2, PasswordHash};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Account roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Runs gatherings and tables.
+    Organiser,
+    /// Plays.
+    Player,
+    /// A program that plays over the API.
+    Bot,
+    /// Watches only.
+    Spectator,
+}
+
+/// Events of an account stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "payload", rename_all = "snake_case")]
+pub enum AccountEvent {
+    /// The account was created.
+    Registered {
+        /// Lower-case account name (the account id).
+        name: String,
+        /// Role.
+        role: Role,
+        /// argon2 PHC string.
+        password_hash: String,
+    },
+    /// A refresh token was used (each works once).
+    RefreshUsed {
+        /// Its id.
+        jti: String,
+    },
+    /// A bot token was issued.
+    BotTokenIssued {
+        /// Its id.
+        jti: String,
+        /// A label for people.
+        label: String,
+        /// Scopes.
+        scopes: Vec<String>,
+        /// Expiry.
+        expires_at: DateTime<Utc>,
+    },
+    /// A bot token was revoked.
+    BotTokenRevoked {
+        /// Its id.
+        jti: String,
+    },
+}
+
+impl AccountEvent {
+    fn to_new(&self, actor: &str) -> NewEvent {
+        let v = serde_json::to_value(self).expect("json");
+        NewEvent {
+            event_type: v["type"].as_str().expect("tag").to_string(),
+            schema_version: 1,
+            payload: v["payload"].clone(),
+            metadata: Metadata { actor: Some(actor.to_string()), ..Default::default() },
+        }
+    }
+}
+
+/// An account folded from its stream.
+#[derive(Debug, Clone, Default)]
+pub struct Account {
+    /// Lower-case name.
+    pub name: String,
+    /// Role.
+    pub role: Option<Role>,
+    /// argon2 hash.
+    pub password_hash: String,
+    /// Used refresh-token ids.
+    pub used_refresh: Vec<String>,
+    /// Issued bot tokens: (jti, label, scopes, expiry, revoked).
+    pub bot_tokens: Vec<(String, String, Vec<String>, DateTime<Utc>, bool)>,
+    /// Stream version.
+    pub version: i64,
+}
+
+/// The stream of an account.
+pub fn stream_of(name: &str) -> String {
+    format!("account-{}", name.to_ascii_lowercase())
+}
+
+/// Checks a name: 3-32 characters of a-z, 0-9, `_`, `-`.
+pub fn valid_name(name: &str) -> bool {
+    (3..=32).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Loads an account; `None` if it does not exist.
+pub async fn load(store: &dyn EventStore, name: &str) -> Result<Option<Account>, StoreError> {
+    let events = store.read_stream(&stream_of(name), 1).await?;
+    if events.is_empty() {
+        return Ok(None);
+    }
+    let mut a = Account::default();
+    for e in events {
+        a.version = e.stream_version;
+        let ev: AccountEvent =
+            match serde_json::from_value(serde_json::json!({"type": e.event_type, "payload": e.payload})) {
+                Ok(ev) => ev,
+                Err(err) => return Err(StoreError::Other(format!("account event: {err}"))),
+            };
+        match ev {
+            AccountEvent::Registered { name, role, password_hash } => {
+                a.name = name;
+                a.role = Some(role);
+                a.password_hash = password_hash;
+            }
+            AccountEvent::RefreshUsed { jti } => a.used_refresh.push(jti),
+            AccountEvent::BotTokenIssued { jti, label, scopes, expires_at } => {
+                a.bot_tokens.push((jti, label, scopes, expires_at, false))
+            }
+            AccountEvent::BotTokenRevoked { jti } => {
+                for t in a.bot_tokens.iter_mut().filter(|t| t.0 == jti) {
+                    t.4 = true;
+                }
+            }
+        }
+    }
+    Ok(Some(a))
+}
+
+/// Registers an account (409 `name-taken` when the name exists).
+pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: Role) -> Result<Account, Problem> {
+    if !valid_name(name) {
+        return Err(Problem::invalid("a name has 3 to 32 characters: letters, digits, '_' or '-'"));
+    }
+    if password.len() < 8 {
+        return Err(Problem::invalid("a password has at least 8 characters"));
+    }
+    // A random salt is drawn from the OS generator.
+    let hash = Argon2::default()
+        .hash_password(password.as_bytes())
+        .map_err(|e| Problem::internal(format!("password hashing failed: {e}")))?
+        .to_string();
+    let lower = name.to_ascii_lowercase();
+    let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: hash.clone() };
+    match store.append(&stream_of(&lower), 0, vec![ev.to_new(&lower)]).await {
+        Ok(a) => {
+            Ok(Account { name: lower, role: Some(role), password_hash: hash, version: a.version, ..Default::default() })
+        }
+        Err(StoreError::Conflict { .. }) => {
+            Err(Problem::conflict("name-taken", "Name taken", format!("the name '{lower}' is taken")))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Checks a password against the account's hash.
+pub fn verify_password(account: &Account, password: &str) -> bool {
+    PasswordHash::new(&account.password_hash)
+        .is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+}
+
+/// Appends an account event at the account's version (optimistic concurrency).
+pub async fn append(store: &dyn EventStore, account: &Account, ev: AccountEvent) -> Result<(), StoreError> {
+    store.append(&stream_of(&account.name), account.version, vec![ev.to_new(&account.name)]).await.map(|_| ())
+}

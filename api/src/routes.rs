@@ -1,0 +1,710 @@
+//! HTTP handlers: thin adapters from requests to the accounts, the tables and the engine.
+
+use crate::accounts::{self, AccountEvent, Role};
+use crate::auth::{ACCESS_TTL_SECS, Caller, REFRESH_TTL_SECS, TokenKind};
+use crate::problem::Problem;
+use crate::server::AppState;
+use crate::store::{Metadata, StoreError};
+use crate::tables::{self, TableEvent, TableInfo, table_event, viewer_for};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use base64::Engine as _;
+use chrono::{Duration, Utc};
+use flicker_engine::{Answer, Command, Prompt, PromptId, Settings, View, ViewEvent};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+type Data = web::Data<AppState>;
+
+// ---------- accounts and tokens ----------
+
+/// Body of `POST /api/v1/accounts`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "alice", "password": "correct horse", "role": "player"}))]
+pub struct RegisterBody {
+    /// 3-32 characters: letters, digits, `_`, `-` (case-insensitive).
+    pub name: String,
+    /// At least 8 characters.
+    pub password: String,
+    /// `player` (default), `organiser`, `bot` or `spectator`.
+    #[serde(default = "default_role")]
+    pub role: Role,
+}
+
+fn default_role() -> Role {
+    Role::Player
+}
+
+/// An account as shown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AccountView {
+    /// Lower-case name.
+    pub name: String,
+    /// Role.
+    pub role: Role,
+}
+
+/// Creates an account.
+#[utoipa::path(tag = "accounts", request_body = RegisterBody,
+    responses((status = 201, body = AccountView), (status = 400, body = Problem), (status = 409, description = "name taken", body = Problem)))]
+#[post("/api/v1/accounts")]
+pub async fn register(state: Data, body: web::Json<RegisterBody>) -> Result<HttpResponse, Problem> {
+    let a = accounts::register(state.store.as_ref(), &body.name, &body.password, body.role).await?;
+    Ok(HttpResponse::Created().json(AccountView { name: a.name, role: body.role }))
+}
+
+/// Body of `POST /api/v1/auth/token`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "alice", "password": "correct horse"}))]
+pub struct LoginBody {
+    /// Account name.
+    pub name: String,
+    /// Password.
+    pub password: String,
+}
+
+/// A token pair.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenPair {
+    /// Bearer token, valid `expires_in` seconds.
+    pub access_token: String,
+    /// Always `Bearer`.
+    pub token_type: String,
+    /// Seconds.
+    pub expires_in: i64,
+    /// Single-use token for `POST /api/v1/auth/refresh` (30 days).
+    pub refresh_token: String,
+}
+
+fn pair(state: &AppState, name: &str, role: Role) -> TokenPair {
+    let (access_token, _) = state.keys.issue(name, role, TokenKind::Access, ACCESS_TTL_SECS, vec![]);
+    let (refresh_token, _) = state.keys.issue(name, role, TokenKind::Refresh, REFRESH_TTL_SECS, vec![]);
+    TokenPair { access_token, token_type: "Bearer".into(), expires_in: ACCESS_TTL_SECS, refresh_token }
+}
+
+/// Logs in: a short-lived access token and a refresh token.
+#[utoipa::path(tag = "accounts", request_body = LoginBody,
+    responses((status = 200, body = TokenPair), (status = 401, body = Problem)))]
+#[post("/api/v1/auth/token")]
+pub async fn login(state: Data, body: web::Json<LoginBody>) -> Result<HttpResponse, Problem> {
+    let bad = || Problem::unauthenticated("unknown name or wrong password");
+    let a = accounts::load(state.store.as_ref(), &body.name).await?.ok_or_else(bad)?;
+    if !accounts::verify_password(&a, &body.password) {
+        return Err(bad());
+    }
+    Ok(HttpResponse::Ok().json(pair(&state, &a.name, a.role.unwrap_or(Role::Player))))
+}
+
+/// Body of `POST /api/v1/auth/refresh`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefreshBody {
+    /// The refresh token (each works once).
+    pub refresh_token: String,
+}
+
+/// Exchanges a refresh token (once) for a new pair.
+#[utoipa::path(tag = "accounts", request_body = RefreshBody,
+    responses((status = 200, body = TokenPair), (status = 401, body = Problem)))]
+#[post("/api/v1/auth/refresh")]
+pub async fn refresh(state: Data, body: web::Json<RefreshBody>) -> Result<HttpResponse, Problem> {
+    let claims = state.keys.verify(&body.refresh_token)?;
+    if claims.kind != TokenKind::Refresh {
+        return Err(Problem::unauthenticated("that is not a refresh token"));
+    }
+    let a = accounts::load(state.store.as_ref(), &claims.sub)
+        .await?
+        .ok_or_else(|| Problem::unauthenticated("the account no longer exists"))?;
+    if a.used_refresh.contains(&claims.jti) {
+        return Err(Problem::unauthenticated("this refresh token was already used"));
+    }
+    match accounts::append(state.store.as_ref(), &a, AccountEvent::RefreshUsed { jti: claims.jti }).await {
+        Ok(()) => Ok(HttpResponse::Ok().json(pair(&state, &a.name, a.role.unwrap_or(Role::Player)))),
+        Err(StoreError::Conflict { .. }) => {
+            Err(Problem::conflict("conflict", "Conflict", "the account changed; try again"))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Body of `POST /api/v1/tokens`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"label": "my bot", "scopes": ["play", "read"], "days": 7}))]
+pub struct BotTokenBody {
+    /// A label for people.
+    pub label: String,
+    /// `play` (take seats, answer) and/or `read` (views, events).
+    #[serde(default = "default_scopes")]
+    pub scopes: Vec<String>,
+    /// Lifetime in days, 1-90 (default 7).
+    #[serde(default = "default_days")]
+    pub days: i64,
+}
+
+fn default_scopes() -> Vec<String> {
+    vec!["play".into(), "read".into()]
+}
+fn default_days() -> i64 {
+    7
+}
+
+/// A bot token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BotToken {
+    /// Its id (for revocation).
+    pub id: String,
+    /// The bearer token.
+    pub token: String,
+    /// Scopes.
+    pub scopes: Vec<String>,
+    /// Expiry (RFC 3339).
+    pub expires_at: String,
+}
+
+/// Issues a long-lived, scoped, revocable token for a program (a gathering lasts hours).
+#[utoipa::path(tag = "accounts", request_body = BotTokenBody, security(("bearer" = [])),
+    responses((status = 201, body = BotToken), (status = 400, body = Problem), (status = 401, body = Problem)))]
+#[post("/api/v1/tokens")]
+pub async fn issue_bot_token(
+    state: Data,
+    caller: Caller,
+    body: web::Json<BotTokenBody>,
+) -> Result<HttpResponse, Problem> {
+    if !caller.scopes.is_empty() {
+        return Err(Problem::forbidden("a bot token cannot issue tokens; log in"));
+    }
+    if !(1..=90).contains(&body.days) {
+        return Err(Problem::invalid("days must be 1 to 90"));
+    }
+    if body.scopes.is_empty() || body.scopes.iter().any(|s| s != "play" && s != "read") {
+        return Err(Problem::invalid("scopes are 'play' and/or 'read'"));
+    }
+    let a = accounts::load(state.store.as_ref(), &caller.name)
+        .await?
+        .ok_or_else(|| Problem::unauthenticated("no account"))?;
+    let (token, claims) =
+        state.keys.issue(&a.name, a.role.unwrap_or(Role::Bot), TokenKind::Bot, body.days * 86400, body.scopes.clone());
+    let expires_at = Utc::now() + Duration::days(body.days);
+    let ev = AccountEvent::BotTokenIssued {
+        jti: claims.jti.clone(),
+        label: body.label.clone(),
+        scopes: body.scopes.clone(),
+        expires_at,
+    };
+    accounts::append(state.store.as_ref(), &a, ev).await.map_err(|e| match e {
+        StoreError::Conflict { .. } => Problem::conflict("conflict", "Conflict", "the account changed; try again"),
+        e => e.into(),
+    })?;
+    Ok(HttpResponse::Created().json(BotToken {
+        id: claims.jti,
+        token,
+        scopes: body.scopes.clone(),
+        expires_at: expires_at.to_rfc3339(),
+    }))
+}
+
+/// Revokes one of the caller's bot tokens.
+#[utoipa::path(tag = "accounts", security(("bearer" = [])), params(("id" = String, Path, description = "token id")),
+    responses((status = 204), (status = 404, body = Problem)))]
+#[delete("/api/v1/tokens/{id}")]
+pub async fn revoke_bot_token(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let a = accounts::load(state.store.as_ref(), &caller.name)
+        .await?
+        .ok_or_else(|| Problem::unauthenticated("no account"))?;
+    if !a.bot_tokens.iter().any(|t| t.0 == *id) {
+        return Err(Problem::not_found("no such token"));
+    }
+    accounts::append(state.store.as_ref(), &a, AccountEvent::BotTokenRevoked { jti: id.into_inner() }).await.map_err(
+        |e| match e {
+            StoreError::Conflict { .. } => Problem::conflict("conflict", "Conflict", "the account changed; try again"),
+            e => e.into(),
+        },
+    )?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+// ---------- tables ----------
+
+/// Body of `POST /api/v1/tables`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"players": 2, "practice": true}))]
+pub struct CreateTableBody {
+    /// Seats, 2-64.
+    pub players: u8,
+    /// Engine settings (R10.11) other than `players`; defaults when absent.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub settings: Option<serde_json::Value>,
+    /// Practice table (never counts in standings). Tables created here are always practice
+    /// tables for now; gatherings create the others.
+    #[serde(default = "yes")]
+    pub practice: bool,
+    /// A practice position to start from (R10.13), e.g. `"7H 8D KS / 2C | 5H 5D 9S"`.
+    #[serde(default)]
+    pub position: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A table and the caller's view of its game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableResponse {
+    /// The table.
+    pub table: TableInfo,
+    /// The caller's view of the game (absent before the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<View>,
+}
+
+fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Settings, Problem> {
+    let mut v = extra.clone().unwrap_or_else(|| serde_json::json!({}));
+    let obj = v.as_object_mut().ok_or_else(|| Problem::invalid("settings must be an object"))?;
+    if obj.contains_key("players") {
+        return Err(Problem::invalid("give the seat count as 'players' at the top level"));
+    }
+    obj.insert("players".into(), players.into());
+    let s: Settings = serde_json::from_value(v).map_err(|e| {
+        if e.to_string().contains("unknown field") {
+            Problem::unknown_field(e.to_string())
+        } else {
+            Problem::invalid(e.to_string())
+        }
+    })?;
+    flicker_engine::decide::validate(&s)?;
+    Ok(s)
+}
+
+/// Creates a table: a single game, for practice or testing.
+#[utoipa::path(tag = "tables", request_body = CreateTableBody, security(("bearer" = [])),
+    responses((status = 201, body = TableResponse), (status = 400, body = Problem), (status = 401, body = Problem)))]
+#[post("/api/v1/tables")]
+pub async fn create_table(
+    state: Data,
+    caller: Caller,
+    body: web::Json<CreateTableBody>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    if caller.role == Role::Spectator {
+        return Err(Problem::forbidden("spectators cannot create tables"));
+    }
+    if !body.practice {
+        return Err(Problem::invalid("tables created directly are practice tables; gatherings create the others"));
+    }
+    let settings = settings_from(body.players, &body.settings)?;
+    if let Some(p) = &body.position {
+        // Checked now so a bad position is refused before anything is stored.
+        flicker_engine::position::create_from_position(&settings, p, &mut rand::rng())?;
+    }
+    let table_id = uuid::Uuid::new_v4().to_string();
+    let ev = TableEvent::TableCreated {
+        table_id: table_id.clone(),
+        creator: caller.name.clone(),
+        settings,
+        practice: true,
+        position: body.position.clone(),
+    };
+    let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
+    state.store.append(&tables::stream_of(&table_id), 0, vec![table_event(&ev, meta)]).await?;
+    let snap = state.tables.load(state.store.as_ref(), &table_id).await?;
+    Ok(HttpResponse::Created().json(TableResponse { table: snap.info.clone(), view: None }))
+}
+
+/// Query of table reads: which of your seats to look from.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct SeatQuery {
+    /// One of your seats (when you hold several; default: your first).
+    pub seat: Option<u8>,
+}
+
+/// Reads the table and the game as *your* view (R10.8): your seat's, or a spectator's.
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = String, Path, description = "table id"), SeatQuery),
+    responses((status = 200, body = TableResponse), (status = 404, body = Problem)))]
+#[get("/api/v1/tables/{id}")]
+pub async fn get_table(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    q: web::Query<SeatQuery>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("read")?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    let view = if snap.events.is_empty() {
+        None
+    } else {
+        Some(flicker_engine::view(&snap.state, viewer_for(&snap, Some(&caller.name), q.seat)?))
+    };
+    Ok(etagged(&TableResponse { table: snap.info.clone(), view }))
+}
+
+/// A response with an ETag computed from its content, so it counts nothing hidden.
+fn etagged<T: Serialize>(body: &T) -> HttpResponse {
+    use std::hash::{Hash, Hasher};
+    let json = serde_json::to_vec(body).expect("json");
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    json.hash(&mut h);
+    HttpResponse::Ok()
+        .insert_header((actix_web::http::header::ETAG, format!("\"{:016x}\"", h.finish())))
+        .content_type("application/json")
+        .body(json)
+}
+
+/// Body of `POST /api/v1/tables/{id}/seats`.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SeatBody {
+    /// The seat wanted (default: the first free one).
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// The seat taken.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatTakenResponse {
+    /// The seat.
+    pub seat: u8,
+}
+
+/// Takes a seat. On a practice table one account may hold several seats.
+#[utoipa::path(tag = "tables", request_body = SeatBody, security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
+    responses((status = 200, body = SeatTakenResponse), (status = 409, body = Problem)))]
+#[post("/api/v1/tables/{id}/seats")]
+pub async fn take_seat(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: Option<web::Json<SeatBody>>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    if caller.role == Role::Spectator {
+        return Err(Problem::forbidden("spectators cannot take seats"));
+    }
+    let want = body.map(|b| b.into_inner()).unwrap_or_default().seat;
+    let mut taken = None;
+    state
+        .tables
+        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
+            if !snap.events.is_empty() {
+                return Err(Problem::conflict("already-started", "Already started", "the game has started"));
+            }
+            let seat = match want {
+                Some(s) if (s as usize) < snap.info.seats.len() => {
+                    if snap.info.seats[s as usize].is_some() {
+                        return Err(Problem::conflict("seat-taken", "Seat taken", format!("seat {s} is taken")));
+                    }
+                    s
+                }
+                Some(s) => return Err(Problem::invalid(format!("no seat {s} at this table"))),
+                None => snap
+                    .info
+                    .seats
+                    .iter()
+                    .position(Option::is_none)
+                    .ok_or_else(|| Problem::conflict("table-full", "Table full", "every seat is taken"))?
+                    as u8,
+            };
+            taken = Some(seat);
+            Ok(vec![table_event(&TableEvent::SeatTaken { seat, account: caller.name.clone() }, Metadata::default())])
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(SeatTakenResponse { seat: taken.expect("seat") }))
+}
+
+/// Starts the game once every seat is taken (creator only): deals, and the first turn begins.
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
+    responses((status = 200, body = TableResponse), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[post("/api/v1/tables/{id}/start")]
+pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let (snap, _) = state
+        .tables
+        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
+            if snap.info.creator != caller.name {
+                return Err(Problem::forbidden("only the table's creator may start it"));
+            }
+            if !snap.events.is_empty() {
+                return Err(Problem::conflict("already-started", "Already started", "the game has started"));
+            }
+            if snap.info.seats.iter().any(Option::is_none) {
+                return Err(Problem::conflict("seats-free", "Seats free", "every seat must be taken first"));
+            }
+            let mut rng = rand::rng();
+            let created = match &snap.info.position {
+                Some(p) => flicker_engine::position::create_from_position(&snap.info.settings, p, &mut rng)?,
+                None => flicker_engine::create(&snap.info.settings, &mut rng)?,
+            };
+            Ok(created.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
+        })
+        .await?;
+    let view = flicker_engine::view(&snap.state, viewer_for(&snap, Some(&caller.name), None)?);
+    Ok(HttpResponse::Ok().json(TableResponse { table: snap.info.clone(), view: Some(view) }))
+}
+
+/// Your open prompt.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PromptResponse {
+    /// The seat looked from.
+    pub seat: Option<u8>,
+    /// The open prompt of that seat, if any, with its legal answers and default.
+    pub prompt: Option<Prompt>,
+}
+
+/// Reads your open prompt and its legal answers (R10.4.2).
+#[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = String, Path, description = "table id"), SeatQuery),
+    responses((status = 200, body = PromptResponse), (status = 404, body = Problem)))]
+#[get("/api/v1/tables/{id}/prompt")]
+pub async fn get_prompt(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    q: web::Query<SeatQuery>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("read")?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    let seat = match viewer_for(&snap, Some(&caller.name), q.seat)? {
+        flicker_engine::Viewer::Seat { seat } => Some(seat),
+        _ => None,
+    };
+    let prompt = seat.and_then(|s| flicker_engine::prompt_for(&snap.state, s));
+    Ok(etagged(&PromptResponse { seat, prompt }))
+}
+
+/// Body of `POST /api/v1/tables/{id}/answers`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"prompt_id": 123456789, "answer": {"answer": "end_ritual"}}))]
+pub struct AnswerBody {
+    /// Your seat (when you hold several).
+    #[serde(default)]
+    pub seat: Option<u8>,
+    /// The id of the prompt answered (a stale id gets 409 `stale-prompt`).
+    #[schema(value_type = u64)]
+    pub prompt_id: PromptId,
+    /// The answer.
+    pub answer: Answer,
+}
+
+fn my_seat(snap: &tables::Snapshot, caller: &Caller, seat: Option<u8>) -> Result<u8, Problem> {
+    let mine = snap.seats_of(&caller.name);
+    match seat {
+        Some(s) if mine.contains(&s) => Ok(s),
+        Some(s) => Err(Problem::wrong_seat(format!("you do not hold seat {s}"))),
+        None if mine.len() == 1 => Ok(mine[0]),
+        None if mine.is_empty() => Err(Problem::wrong_seat("you hold no seat at this table")),
+        None => Err(Problem::invalid("you hold several seats: name one with 'seat'")),
+    }
+}
+
+fn idempotency_key(req: &HttpRequest) -> Result<String, Problem> {
+    let k = req
+        .headers()
+        .get("Idempotency-Key")
+        .ok_or_else(|| {
+            Problem::new(
+                StatusCode::BAD_REQUEST,
+                "missing-idempotency-key",
+                "Missing Idempotency-Key",
+                "send an 'Idempotency-Key' header (any unique string, e.g. a UUID) so that a retry acts once",
+            )
+        })?
+        .to_str()
+        .map_err(|_| Problem::invalid("the Idempotency-Key must be visible ASCII"))?;
+    if k.is_empty() || k.len() > 200 {
+        return Err(Problem::invalid("the Idempotency-Key has 1 to 200 characters"));
+    }
+    Ok(k.to_string())
+}
+
+/// Answers your open prompt (R10.1.2). Send an `Idempotency-Key` header: a retry with the same
+/// key acts once. Returns your view afterwards.
+#[utoipa::path(tag = "play", request_body = AnswerBody, security(("bearer" = [])),
+    params(("id" = String, Path, description = "table id"), ("Idempotency-Key" = String, Header, description = "unique per intended action")),
+    responses((status = 200, body = TableResponse), (status = 400, body = Problem), (status = 403, description = "wrong seat", body = Problem),
+        (status = 409, description = "stale prompt, or no open prompt", body = Problem), (status = 422, description = "rule violation", body = Problem)))]
+#[post("/api/v1/tables/{id}/answers")]
+pub async fn answer(
+    state: Data,
+    req: HttpRequest,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<AnswerBody>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let key = idempotency_key(&req)?;
+    let body = body.into_inner();
+    let mut seat_used = None;
+    let (snap, replayed) = state
+        .tables
+        .command(state.store.as_ref(), &id, &caller.name, Some(&key), |snap| {
+            let seat = my_seat(snap, &caller, body.seat)?;
+            seat_used = Some(seat);
+            tables::decide(snap, &Command::Answer { seat, prompt: Some(body.prompt_id), answer: body.answer.clone() })
+        })
+        .await?;
+    let seat = match seat_used {
+        Some(s) => Some(s),
+        None => my_seat(&snap, &caller, body.seat).ok(),
+    };
+    let viewer = viewer_for(&snap, Some(&caller.name), seat)?;
+    let mut resp =
+        etagged(&TableResponse { table: snap.info.clone(), view: Some(flicker_engine::view(&snap.state, viewer)) });
+    if replayed {
+        resp.headers_mut().insert(
+            actix_web::http::header::HeaderName::from_static("idempotent-replay"),
+            actix_web::http::header::HeaderValue::from_static("true"),
+        );
+    }
+    state.metrics.answers.inc();
+    Ok(resp)
+}
+
+/// Concedes (R10.10) for your seat.
+#[utoipa::path(tag = "play", request_body = SeatBody, security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
+    responses((status = 200, body = TableResponse), (status = 403, body = Problem)))]
+#[post("/api/v1/tables/{id}/concede")]
+pub async fn concede(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: Option<web::Json<SeatBody>>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let want = body.map(|b| b.into_inner()).unwrap_or_default().seat;
+    let (snap, _) = state
+        .tables
+        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
+            let seat = my_seat(snap, &caller, want)?;
+            tables::decide(snap, &Command::Concede { seat })
+        })
+        .await?;
+    let viewer = viewer_for(&snap, Some(&caller.name), want)?;
+    Ok(HttpResponse::Ok()
+        .json(TableResponse { table: snap.info.clone(), view: Some(flicker_engine::view(&snap.state, viewer)) }))
+}
+
+/// Query of `GET /api/v1/tables/{id}/events`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// Opaque cursor from a previous page (`next`); absent: from the start.
+    pub after: Option<String>,
+    /// Page size, 1-500 (default 100).
+    pub limit: Option<usize>,
+}
+
+/// One event of your sequence.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventItem {
+    /// Opaque cursor of this event in your sequence.
+    pub cursor: String,
+    /// The event as you may see it.
+    pub event: ViewEvent,
+}
+
+/// A page of your events.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventsPage {
+    /// The events, oldest first.
+    pub events: Vec<EventItem>,
+    /// Cursor to pass as `after` for the next page (the last event's, or the one given).
+    pub next: Option<String>,
+}
+
+fn cursor(n: usize) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("c1:{n}"))
+}
+
+fn parse_cursor(c: &str) -> Result<usize, Problem> {
+    let bad = || Problem::invalid("that cursor is not one this server gave");
+    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(c).map_err(|_| bad())?;
+    let s = String::from_utf8(raw).map_err(|_| bad())?;
+    s.strip_prefix("c1:").and_then(|n| n.parse().ok()).ok_or_else(bad)
+}
+
+/// Pages through the game's events as *your* sequence (R10.8): only what you may see, each
+/// redacted for you. Cursors are opaque and count nothing hidden. After the game ends, the
+/// complete record.
+#[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = String, Path, description = "table id"), EventsQuery),
+    responses((status = 200, body = EventsPage), (status = 400, body = Problem)))]
+#[get("/api/v1/tables/{id}/events")]
+pub async fn list_events(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    q: web::Query<EventsQuery>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("read")?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    let viewer = viewer_for(&snap, Some(&caller.name), q.seat)?;
+    let after = q.after.as_deref().map(parse_cursor).transpose()?.unwrap_or(0);
+    let limit = q.limit.unwrap_or(100);
+    if !(1..=500).contains(&limit) {
+        return Err(Problem::invalid("limit is 1 to 500"));
+    }
+    let all = tables::events_for(&snap, viewer);
+    let events: Vec<EventItem> = all
+        .into_iter()
+        .enumerate()
+        .skip(after)
+        .take(limit)
+        .map(|(i, event)| EventItem { cursor: cursor(i + 1), event })
+        .collect();
+    let next = events.last().map(|e| e.cursor.clone()).or(q.after.clone());
+    Ok(etagged(&EventsPage { events, next }))
+}
+
+/// Exports a finished game as a JSON Lines replay (the complete record; 409 during play).
+#[utoipa::path(tag = "play", params(("id" = String, Path, description = "table id")),
+    responses((status = 200, content_type = "application/jsonl", body = String), (status = 409, body = Problem)))]
+#[get("/api/v1/tables/{id}/replay.jsonl")]
+pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    if !snap.state.is_finished() {
+        return Err(Problem::conflict(
+            "in-play",
+            "Game in play",
+            "the replay is available once the game has ended (R10.8)",
+        ));
+    }
+    let mut buf = Vec::new();
+    flicker_engine::replay::write_replay(&mut buf, &snap.events).map_err(|e| Problem::internal(e.to_string()))?;
+    Ok(HttpResponse::Ok().content_type("application/jsonl").body(buf))
+}
+
+// ---------- operations ----------
+
+/// Liveness.
+#[utoipa::path(tag = "operations", responses((status = 200, description = "the process is up")))]
+#[get("/healthz")]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
+}
+
+/// Readiness: the event store answers.
+#[utoipa::path(tag = "operations", responses((status = 200, description = "ready"), (status = 503, body = Problem)))]
+#[get("/readyz")]
+pub async fn readyz(state: Data) -> HttpResponse {
+    match state.store.ping().await {
+        Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready", "store": state.store.kind()})),
+        Err(e) => {
+            let p =
+                Problem::new(StatusCode::SERVICE_UNAVAILABLE, "not-ready", "Not ready", format!("event store: {e}"));
+            actix_web::ResponseError::error_response(&p)
+        }
+    }
+}
+
+/// Prometheus metrics.
+#[utoipa::path(tag = "operations", responses((status = 200, content_type = "text/plain", body = String)))]
+#[get("/metrics")]
+pub async fn metrics(state: Data) -> HttpResponse {
+    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render())
+}

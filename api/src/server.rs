@@ -1,0 +1,137 @@
+//! The HTTP server: app state, routes, problem mapping, metrics, logs.
+
+use crate::auth::Keys;
+use crate::metrics::Metrics;
+use crate::problem::{self, Problem};
+use crate::routes;
+use crate::store::{EventStore, Metadata, NewEvent, StoreError};
+use crate::tables::Tables;
+use actix_web::dev::Service;
+use actix_web::{App, HttpResponse, HttpServer, web};
+use std::sync::Arc;
+use std::time::Instant;
+use utoipa::OpenApi;
+use utoipa_swagger_ui::SwaggerUi;
+
+/// Shared state of the server.
+pub struct AppState {
+    /// The event store.
+    pub store: Arc<dyn EventStore>,
+    /// JWT keys.
+    pub keys: Keys,
+    /// The table cache.
+    pub tables: Tables,
+    /// Metrics.
+    pub metrics: Metrics,
+}
+
+/// The JWT secret: `FLICKER_JWT_SECRET` if set, else one generated once and kept in the store's
+/// `system-keys` stream, so that every process on one database and every restart share it.
+async fn jwt_secret(store: &dyn EventStore) -> Result<Vec<u8>, StoreError> {
+    if let Ok(s) = std::env::var("FLICKER_JWT_SECRET") {
+        if s.len() >= 32 {
+            return Ok(s.into_bytes());
+        }
+        tracing::warn!("FLICKER_JWT_SECRET is shorter than 32 bytes; using the stored secret instead");
+    }
+    let stream = "system-keys";
+    for _ in 0..3 {
+        if let Some(e) = store.read_stream(stream, 1).await?.first() {
+            let hex = e.payload["jwt_secret"].as_str().unwrap_or_default();
+            return Ok(hex.as_bytes().to_vec());
+        }
+        let secret: String = (0..64).map(|_| format!("{:x}", rand::random::<u8>() & 0xf)).collect();
+        let ev = NewEvent {
+            event_type: "jwt_secret_generated".into(),
+            schema_version: 1,
+            payload: serde_json::json!({ "jwt_secret": secret }),
+            metadata: Metadata { actor: Some("system".into()), ..Default::default() },
+        };
+        match store.append(stream, 0, vec![ev]).await {
+            Ok(_) | Err(StoreError::Conflict { .. }) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(StoreError::Other("could not establish the JWT secret".into()))
+}
+
+/// Builds the shared state on an open store.
+pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, StoreError> {
+    let secret = jwt_secret(store.as_ref()).await?;
+    Ok(web::Data::new(AppState {
+        store,
+        keys: Keys::from_secret(&secret),
+        tables: Tables::default(),
+        metrics: Metrics::new(),
+    }))
+}
+
+const INDEX: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Flicker</title></head>
+<body><h1>Flicker</h1><p>The tournament platform for <em>The Final Flicker</em>.</p>
+<ul><li><a href="/docs/">API documentation</a></li><li><a href="/openapi.json">OpenAPI document</a></li>
+<li><a href="/healthz">/healthz</a>, <a href="/readyz">/readyz</a>, <a href="/metrics">/metrics</a></li></ul>
+<p>The web UI comes later.</p></body></html>"#;
+
+/// Configures the app's routes.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(web::JsonConfig::default().limit(64 * 1024).error_handler(problem::json_error))
+        .app_data(web::QueryConfig::default().error_handler(problem::query_error))
+        .app_data(web::PathConfig::default().error_handler(problem::path_error))
+        .service(routes::register)
+        .service(routes::login)
+        .service(routes::refresh)
+        .service(routes::issue_bot_token)
+        .service(routes::revoke_bot_token)
+        .service(routes::create_table)
+        .service(routes::get_table)
+        .service(routes::take_seat)
+        .service(routes::start)
+        .service(routes::get_prompt)
+        .service(routes::answer)
+        .service(routes::concede)
+        .service(routes::list_events)
+        .service(routes::export_replay)
+        .service(routes::healthz)
+        .service(routes::readyz)
+        .service(routes::metrics)
+        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::ApiDoc::openapi()))
+        .route("/", web::get().to(|| async { HttpResponse::Ok().content_type("text/html; charset=utf-8").body(INDEX) }))
+        .default_service(web::to(|| async { Err::<HttpResponse, Problem>(Problem::not_found("no such route")) }));
+}
+
+/// Serves until the process is stopped.
+pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
+    let store = crate::store::open(database_url)
+        .await
+        .map_err(|e| std::io::Error::other(format!("opening the event store: {e}")))?;
+    let data = state(store.clone()).await.map_err(|e| std::io::Error::other(e.to_string()))?;
+    let server = HttpServer::new(move || {
+        let data = data.clone();
+        App::new()
+            .app_data(data.clone())
+            .wrap_fn(move |req, srv| {
+                let started = Instant::now();
+                let method = req.method().to_string();
+                let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());
+                let data = data.clone();
+                let fut = srv.call(req);
+                async move {
+                    let res = fut.await?;
+                    let status = res.status().as_u16().to_string();
+                    data.metrics.requests.with_label_values(&[&method, &route, &status]).inc();
+                    data.metrics
+                        .durations
+                        .with_label_values(&[&method, &route])
+                        .observe(started.elapsed().as_secs_f64());
+                    tracing::info!(%method, %route, %status, ms = started.elapsed().as_millis() as u64, "request");
+                    Ok(res)
+                }
+            })
+            .configure(configure)
+    })
+    .bind(addr)?;
+    for a in server.addrs() {
+        println!("flicker: serving on http://{a} (API docs at http://{a}/docs/), event store: {}", store.kind());
+    }
+    server.run().await
+}

@@ -1,0 +1,184 @@
+//! PostgreSQL event store: several API processes can share one database. Appends take the
+//! stream's current version inside their transaction and rely on the unique (stream, version)
+//! index, so concurrent appends to one stream conflict while other streams never wait. Each
+//! append sends `NOTIFY flicker_events` with its last position; every process LISTENs.
+
+use super::{Appended, EventStore, Metadata, NewEvent, StoreError, StoredEvent};
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
+use tokio::sync::broadcast;
+
+/// The PostgreSQL store.
+pub struct PgStore {
+    pool: PgPool,
+    notify: broadcast::Sender<i64>,
+}
+
+const CHANNEL: &str = "flicker_events";
+
+impl PgStore {
+    /// Connects, applies the migrations and starts listening for notifications.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
+        sqlx::migrate!("../migrations/postgres").run(&pool).await?;
+        let (notify, _) = broadcast::channel(4096);
+        let mut listener = PgListener::connect_with(&pool).await?;
+        listener.listen(CHANNEL).await?;
+        let tx = notify.clone();
+        tokio::spawn(async move {
+            loop {
+                match listener.recv().await {
+                    Ok(n) => {
+                        if let Ok(p) = n.payload().parse::<i64>() {
+                            let _ = tx.send(p);
+                        }
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "LISTEN connection lost; reconnecting");
+                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                        // Subscribers poll too, so a missed notification only delays them.
+                        let _ = tx.send(0);
+                    }
+                }
+            }
+        });
+        Ok(PgStore { pool, notify })
+    }
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> Option<String> {
+    match e {
+        sqlx::Error::Database(d) if d.code().as_deref() == Some("23505") => d.constraint().map(String::from),
+        _ => None,
+    }
+}
+
+fn row_to_event(r: &sqlx::postgres::PgRow) -> Result<StoredEvent, StoreError> {
+    let metadata: serde_json::Value = r.get("metadata");
+    Ok(StoredEvent {
+        position: r.get("position"),
+        stream_id: r.get("stream_id"),
+        stream_version: r.get("stream_version"),
+        event_type: r.get("event_type"),
+        schema_version: r.get("schema_version"),
+        payload: r.get("payload"),
+        metadata: serde_json::from_value::<Metadata>(metadata)
+            .map_err(|e| StoreError::Other(format!("stored metadata: {e}")))?,
+        recorded_at: r.get::<DateTime<Utc>, _>("recorded_at"),
+    })
+}
+
+#[async_trait]
+impl EventStore for PgStore {
+    async fn append(&self, stream: &str, expected: i64, events: Vec<NewEvent>) -> Result<Appended, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let current: i64 = sqlx::query("SELECT COALESCE(MAX(stream_version), 0) FROM events WHERE stream_id = $1")
+            .bind(stream)
+            .fetch_one(&mut *tx)
+            .await?
+            .get(0);
+        if current != expected {
+            return Err(StoreError::Conflict { stream: stream.into(), expected, actual: current });
+        }
+        let now = Utc::now();
+        let mut version = expected;
+        let mut position = 0;
+        for e in &events {
+            version += 1;
+            let r = sqlx::query(
+                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING position",
+            )
+            .bind(stream)
+            .bind(version)
+            .bind(&e.event_type)
+            .bind(e.schema_version)
+            .bind(&e.payload)
+            .bind(serde_json::to_value(&e.metadata).expect("json"))
+            .bind(e.metadata.idempotency_key.as_deref())
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await;
+            match r {
+                Ok(row) => position = row.get(0),
+                Err(err) => {
+                    return Err(match is_unique_violation(&err).as_deref() {
+                        Some("events_idempotency") => StoreError::Duplicate { stream: stream.into() },
+                        Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
+                        None => StoreError::Database(err),
+                    });
+                }
+            }
+        }
+        sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(position.to_string()).execute(&mut *tx).await?;
+        tx.commit().await.map_err(|err| match is_unique_violation(&err) {
+            Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
+            None => StoreError::Database(err),
+        })?;
+        Ok(Appended { version, position })
+    }
+
+    async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows =
+            sqlx::query("SELECT * FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version")
+                .bind(stream)
+                .bind(from_version)
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter().map(row_to_event).collect()
+    }
+
+    async fn read_all(&self, after: i64, limit: i64) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = sqlx::query("SELECT * FROM events WHERE position > $1 ORDER BY position LIMIT $2")
+            .bind(after)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(row_to_event).collect()
+    }
+
+    async fn find_idempotency_key(&self, stream: &str, key: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT MIN(stream_version) FROM events WHERE stream_id = $1 AND idempotency_key = $2")
+            .bind(stream)
+            .bind(key)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.get::<Option<i64>, _>(0))
+    }
+
+    fn notifications(&self) -> broadcast::Receiver<i64> {
+        self.notify.subscribe()
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").fetch_one(&self.pool).await?;
+        Ok(())
+    }
+
+    fn kind(&self) -> &'static str {
+        "postgres"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// Runs when `FLICKER_TEST_POSTGRES_URL` names a database (`./test.sh` starts one). Without
+    /// it the test fails and says how to run it: nothing is skipped silently.
+    #[tokio::test]
+    async fn postgres_store_meets_the_contract() {
+        let Ok(url) = std::env::var("FLICKER_TEST_POSTGRES_URL") else {
+            panic!("FLICKER_TEST_POSTGRES_URL is not set: run ./test.sh, which starts a throwaway PostgreSQL");
+        };
+        let store = Arc::new(PgStore::connect(&url).await.unwrap());
+        crate::store::contract::run(store.clone()).await;
+        let err = sqlx::query("UPDATE events SET event_type = 'x'").execute(&store.pool).await.unwrap_err();
+        assert!(err.to_string().contains("append-only"), "{err}");
+        let err = sqlx::query("DELETE FROM events").execute(&store.pool).await.unwrap_err();
+        assert!(err.to_string().contains("append-only"), "{err}");
+    }
+}

@@ -1,0 +1,272 @@
+//! Tables: one game each, one stream each (`table-<uuid>`). The stream starts with platform
+//! events (`table_created`, `seat_taken`); from the start it holds the engine's events. Commands
+//! load the stream (cached, then caught up from the store), run the engine's `decide`, and append
+//! with the expected version; a conflicting append is retried on the fresh state.
+
+use crate::problem::Problem;
+use crate::store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
+use flicker_engine::event::EVENT_SCHEMA_VERSION;
+use flicker_engine::{Command, Event, Settings, State, Viewer};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use utoipa::ToSchema;
+
+/// Platform events of a table stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "payload", rename_all = "snake_case")]
+pub enum TableEvent {
+    /// The table was created.
+    TableCreated {
+        /// Its id.
+        table_id: String,
+        /// Who created it.
+        creator: String,
+        /// Engine settings.
+        settings: Settings,
+        /// A practice table (never counts in standings).
+        practice: bool,
+        /// The practice position it starts from, if any (R10.13).
+        position: Option<String>,
+    },
+    /// A seat was taken.
+    SeatTaken {
+        /// The seat.
+        seat: u8,
+        /// The account.
+        account: String,
+    },
+}
+
+/// What the platform knows of a table besides the game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TableInfo {
+    /// Table id.
+    pub table_id: String,
+    /// Creator's account name.
+    pub creator: String,
+    /// Engine settings.
+    #[schema(value_type = Object)]
+    pub settings: Settings,
+    /// Practice table: never counts in standings.
+    pub practice: bool,
+    /// Practice position (R10.13), if any.
+    pub position: Option<String>,
+    /// Account holding each seat (`null`: free).
+    pub seats: Vec<Option<String>>,
+    /// `open` (taking seats), `playing` or `finished`.
+    pub status: String,
+}
+
+/// A table folded from its stream.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Stream version.
+    pub version: i64,
+    /// Platform information.
+    pub info: TableInfo,
+    /// The game (empty before the start).
+    pub state: State,
+    /// The game's events, in order.
+    pub events: Vec<Event>,
+}
+
+impl Snapshot {
+    fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
+        self.version = e.stream_version;
+        let tagged = serde_json::json!({"type": e.event_type, "payload": e.payload});
+        if let Ok(t) = serde_json::from_value::<TableEvent>(tagged.clone()) {
+            match t {
+                TableEvent::TableCreated { table_id, creator, settings, practice, position } => {
+                    self.info = TableInfo {
+                        table_id,
+                        creator,
+                        seats: vec![None; settings.players as usize],
+                        settings,
+                        practice,
+                        position,
+                        status: "open".into(),
+                    };
+                }
+                TableEvent::SeatTaken { seat, account } => {
+                    if let Some(s) = self.info.seats.get_mut(seat as usize) {
+                        *s = Some(account);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let ev: Event =
+            serde_json::from_value(tagged).map_err(|err| StoreError::Other(format!("table event: {err}")))?;
+        flicker_engine::apply(&mut self.state, &ev);
+        self.events.push(ev);
+        self.info.status = if self.state.is_finished() { "finished".into() } else { "playing".into() };
+        Ok(())
+    }
+
+    /// The seats `account` holds.
+    pub fn seats_of(&self, account: &str) -> Vec<u8> {
+        self.info
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.as_deref() == Some(account))
+            .map(|(i, _)| i as u8)
+            .collect()
+    }
+}
+
+/// The stream id of a table.
+pub fn stream_of(table_id: &str) -> String {
+    format!("table-{table_id}")
+}
+
+/// Loads and caches tables.
+#[derive(Default)]
+pub struct Tables {
+    cache: Mutex<HashMap<String, Arc<Snapshot>>>,
+}
+
+/// Converts an engine event to a stored event.
+pub fn engine_event(e: &Event, metadata: Metadata) -> NewEvent {
+    let v = serde_json::to_value(e).expect("event json");
+    NewEvent {
+        event_type: e.type_name().to_string(),
+        schema_version: EVENT_SCHEMA_VERSION as i32,
+        payload: v.get("payload").cloned().unwrap_or(serde_json::Value::Null),
+        metadata,
+    }
+}
+
+/// Converts a platform event to a stored event.
+pub fn table_event(e: &TableEvent, metadata: Metadata) -> NewEvent {
+    let v = serde_json::to_value(e).expect("json");
+    NewEvent {
+        event_type: v["type"].as_str().expect("tag").to_string(),
+        schema_version: 1,
+        payload: v["payload"].clone(),
+        metadata,
+    }
+}
+
+impl Tables {
+    /// The table as stored now (404 if it does not exist).
+    pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot>, Problem> {
+        let cached = self.cache.lock().expect("cache").get(table_id).cloned();
+        let from = cached.as_ref().map_or(1, |s| s.version + 1);
+        let new = store.read_stream(&stream_of(table_id), from).await?;
+        if new.is_empty() {
+            return cached.ok_or_else(|| Problem::not_found(format!("no table {table_id}")));
+        }
+        let mut snap = match cached {
+            Some(s) => (*s).clone(),
+            None => Snapshot {
+                version: 0,
+                info: TableInfo {
+                    table_id: table_id.into(),
+                    creator: String::new(),
+                    settings: Settings::new(2),
+                    practice: false,
+                    position: None,
+                    seats: Vec::new(),
+                    status: "open".into(),
+                },
+                state: State::new(),
+                events: Vec::new(),
+            },
+        };
+        for e in &new {
+            snap.apply(e)?;
+        }
+        let snap = Arc::new(snap);
+        let mut cache = self.cache.lock().expect("cache");
+        let keep = cache.get(table_id).is_none_or(|c| c.version < snap.version);
+        if keep {
+            cache.insert(table_id.to_string(), snap.clone());
+        }
+        Ok(snap)
+    }
+
+    /// Runs `decide_events` on the current table and appends what it returns, retrying on a
+    /// concurrent append. `idempotency_key`: a retried request with the same key acts once.
+    /// Returns the table after the append and whether this was a replay of an earlier request.
+    pub async fn command<F>(
+        &self,
+        store: &dyn EventStore,
+        table_id: &str,
+        actor: &str,
+        idempotency_key: Option<&str>,
+        mut decide_events: F,
+    ) -> Result<(Arc<Snapshot>, bool), Problem>
+    where
+        F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, Problem>,
+    {
+        let stream = stream_of(table_id);
+        for _ in 0..5 {
+            if let Some(key) = idempotency_key
+                && store.find_idempotency_key(&stream, key).await?.is_some()
+            {
+                return Ok((self.load(store, table_id).await?, true));
+            }
+            let snap = self.load(store, table_id).await?;
+            let mut events = decide_events(&snap)?;
+            if events.is_empty() {
+                return Ok((snap, false));
+            }
+            let correlation = uuid::Uuid::new_v4().to_string();
+            for (i, e) in events.iter_mut().enumerate() {
+                e.metadata.actor = Some(actor.to_string());
+                e.metadata.correlation_id = Some(correlation.clone());
+                if i == 0 {
+                    e.metadata.idempotency_key = idempotency_key.map(String::from);
+                }
+            }
+            match store.append(&stream, snap.version, events).await {
+                Ok(_) => return Ok((self.load(store, table_id).await?, false)),
+                Err(StoreError::Conflict { .. }) => continue,
+                Err(StoreError::Duplicate { .. }) => return Ok((self.load(store, table_id).await?, true)),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Problem::conflict("busy", "Busy", "the table changed too often while acting; try again"))
+    }
+}
+
+/// The engine command for an answer, with engine errors as problems.
+pub fn decide(snap: &Snapshot, cmd: &Command) -> Result<Vec<NewEvent>, Problem> {
+    if snap.events.is_empty() {
+        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
+    }
+    let events = flicker_engine::decide(&snap.state, cmd, &mut rand::rng())?;
+    Ok(events.iter().map(|e| engine_event(e, Metadata::default())).collect())
+}
+
+/// R10.8: the viewer for `account` at this table: its seat (`seat` picks one when it holds
+/// several), or a spectator. After the game everybody sees everything.
+pub fn viewer_for(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> Result<Viewer, Problem> {
+    if snap.state.is_finished() {
+        return Ok(Viewer::Everything);
+    }
+    let mine = account.map(|a| snap.seats_of(a)).unwrap_or_default();
+    match seat {
+        Some(s) if mine.contains(&s) => Ok(Viewer::Seat { seat: s }),
+        Some(s) => Err(Problem::wrong_seat(format!("you do not hold seat {s}"))),
+        None => Ok(mine.first().map_or(Viewer::Spectator, |&s| Viewer::Seat { seat: s })),
+    }
+}
+
+/// The viewer's own sequence of events (R10.6.3: each viewer pages through the events it may
+/// see; positions count nothing hidden): `(n, event)` with n = 1, 2, 3… in that sequence.
+pub fn events_for(snap: &Snapshot, viewer: Viewer) -> Vec<flicker_engine::ViewEvent> {
+    let mut state = State::new();
+    let mut out = Vec::new();
+    for e in &snap.events {
+        let before = state.clone();
+        flicker_engine::apply(&mut state, e);
+        let v = if snap.state.is_finished() { Viewer::Everything } else { viewer };
+        if let Some(r) = flicker_engine::redact(&before, e, &state, v) {
+            out.push(r);
+        }
+    }
+    out
+}
