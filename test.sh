@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project, exactly as CI does (`.ci/run` calls this script):
 # formatting, clippy with warnings as errors, the whole workspace's tests (rule tests, property
-# tests, cross-crate and command-line tests) and a 10,000-game 8-player simulation with no
-# invariant failure. It installs what is missing, saying so first, and skips nothing.
+# tests, the store on SQLite and PostgreSQL, HTTP tests against the real server, command-line
+# tests) and a 10,000-game 8-player simulation with no invariant failure. It installs what is
+# missing (PostgreSQL from Debian packages), saying so first, and skips nothing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -14,10 +15,54 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 for component in rustfmt clippy; do
   if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    if ! command -v rustup >/dev/null 2>&1; then
+      echo "error: cargo $component is missing and rustup is not there to install it" >&2
+      exit 1
+    fi
     step "installing the missing Rust component $component (rustup component add $component)"
     rustup component add "$component"
   fi
 done
+
+# PostgreSQL for the store and HTTP tests: a throwaway cluster on its own port, trust auth.
+start_postgres() {
+  local initdb
+  initdb=$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1 || true)
+  if [ -z "$initdb" ]; then
+    step "PostgreSQL is not installed: installing it from Debian packages (apt-get install postgresql)"
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    else
+      sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    fi
+    initdb=$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)
+  fi
+  local bin port
+  bin=$(dirname "$initdb")
+  PGDATA_DIR=$(mktemp -d /tmp/flicker-pg.XXXXXX)
+  port=55432
+  while (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; do port=$((port + 1)); done
+  local as=()
+  if [ "$(id -u)" = 0 ]; then
+    chown postgres:postgres "$PGDATA_DIR"
+    as=(su postgres -s /bin/bash -c)
+  else
+    as=(bash -c)
+  fi
+  step "starting a throwaway PostgreSQL ($bin) on 127.0.0.1:$port"
+  "${as[@]}" "$bin/initdb -D $PGDATA_DIR -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null"
+  "${as[@]}" "$bin/pg_ctl -D $PGDATA_DIR -l $PGDATA_DIR/server.log -o '-c listen_addresses=127.0.0.1 -p $port -k /tmp -c max_connections=300' -w start >/dev/null"
+  PG_STOP=("${as[@]}" "$bin/pg_ctl -D $PGDATA_DIR -m fast stop >/dev/null")
+  trap stop_postgres EXIT
+  "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -qc 'CREATE DATABASE flicker_test' >/dev/null
+  export FLICKER_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/flicker_test"
+}
+stop_postgres() {
+  if [ -n "${PGDATA_DIR:-}" ]; then
+    "${PG_STOP[@]}" || true
+    rm -rf "$PGDATA_DIR"
+  fi
+}
 
 step "cargo fmt --check"
 cargo fmt --all --check
@@ -25,11 +70,13 @@ cargo fmt --all --check
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --locked --workspace --all-targets -- -D warnings
 
-step "cargo test (workspace)"
+start_postgres
+
+step "cargo test (workspace; PostgreSQL at $FLICKER_TEST_POSTGRES_URL)"
 cargo test --locked --workspace
 
 step "flicker simulate --players 8 --games 10000 --seed 7"
-cargo run --locked -q -p flicker -- simulate --players 8 --games 10000 --seed 7 2>/dev/null | tee /tmp/flicker-simulate.$$ | grep -E "games/s|mean turns|longest|invariant failures"
+cargo run --locked -q -p flicker -- simulate --players 8 --games 10000 --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "games/s|mean turns|longest|invariant failures"
 grep -q "^invariant failures: 0$" /tmp/flicker-simulate.$$ || { echo "error: the simulation found invariant failures" >&2; exit 1; }
 rm -f /tmp/flicker-simulate.$$
 

@@ -1,0 +1,640 @@
+//! End-to-end tests of the real server over HTTP, on SQLite and on PostgreSQL.
+//!
+//! Each test starts the `flicker` binary (built by `cargo test --workspace`) on a free port.
+//! PostgreSQL tests need `FLICKER_TEST_POSTGRES_URL` (`./test.sh` starts a throwaway cluster and
+//! sets it); without it they fail and say so: nothing is skipped silently.
+
+use flicker_engine::bot::random_answer;
+use flicker_engine::replay::{fold, read_replay};
+use flicker_engine::{Answer, Prompt, PromptKind, Viewer};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use reqwest::StatusCode;
+use reqwest::blocking::{Client, Response};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+// ---------- harness ----------
+
+fn binary() -> PathBuf {
+    // target/debug/deps/http-<hash> -> target/debug/flicker
+    let exe = std::env::current_exe().expect("test exe");
+    let dir = exe.parent().and_then(|p| p.parent()).expect("target dir");
+    let bin = dir.join(format!("flicker{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "{} is missing: run `cargo test --workspace` (it builds the flicker binary)", bin.display());
+    bin
+}
+
+#[derive(Clone)]
+enum Db {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl Db {
+    fn sqlite() -> Db {
+        let dir = std::env::temp_dir().join(format!("flicker-http-{}", uuid()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Db::Sqlite(dir.join("flicker.db"))
+    }
+    fn postgres() -> Db {
+        match std::env::var("FLICKER_TEST_POSTGRES_URL") {
+            Ok(url) => Db::Postgres(url),
+            Err(_) => panic!(
+                "FLICKER_TEST_POSTGRES_URL is not set. Run ./test.sh, which installs and starts a throwaway PostgreSQL, or set it to an empty database's URL"
+            ),
+        }
+    }
+    fn url(&self) -> String {
+        match self {
+            Db::Sqlite(p) => p.display().to_string(),
+            Db::Postgres(u) => u.clone(),
+        }
+    }
+}
+
+struct Server {
+    child: Child,
+    base: String,
+    db: Db,
+}
+
+fn uuid() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+impl Server {
+    fn start(db: Db) -> Server {
+        let port = free_port();
+        let child = Command::new(binary())
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
+            .env("FLICKER_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start flicker");
+        let s = Server { child, base: format!("http://127.0.0.1:{port}"), db };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(r) = Client::new().get(format!("{}/readyz", s.base)).send()
+                && r.status() == StatusCode::OK
+            {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "the server did not become ready");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// SIGKILL, as a crash would.
+    fn kill(mut self) -> Db {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        self.db.clone()
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn client() -> Client {
+    Client::builder().timeout(Duration::from_secs(30)).build().unwrap()
+}
+
+fn json_of(r: Response) -> (StatusCode, Value, String) {
+    let status = r.status();
+    let ct = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+    let v: Value = r.json().unwrap_or(Value::Null);
+    (status, v, ct)
+}
+
+/// Registers an account and returns its access token.
+fn account(s: &Server, role: &str) -> (String, String) {
+    let name = format!("u{}", &uuid()[..12]);
+    let c = client();
+    let r = c
+        .post(s.url("/api/v1/accounts"))
+        .json(&json!({"name": name, "password": "password-1", "role": role}))
+        .send()
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    let (st, v, _) = json_of(
+        c.post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": "password-1"})).send().unwrap(),
+    );
+    assert_eq!(st, StatusCode::OK, "{v}");
+    (name, v["access_token"].as_str().unwrap().to_string())
+}
+
+fn post(s: &Server, token: &str, path: &str, body: Value) -> (StatusCode, Value, String) {
+    json_of(client().post(s.url(path)).bearer_auth(token).json(&body).send().unwrap())
+}
+
+fn get(s: &Server, token: &str, path: &str) -> (StatusCode, Value, String) {
+    json_of(client().get(s.url(path)).bearer_auth(token).send().unwrap())
+}
+
+fn answer(s: &Server, token: &str, table: &str, body: Value, key: &str) -> (StatusCode, Value, String) {
+    json_of(
+        client()
+            .post(s.url(&format!("/api/v1/tables/{table}/answers")))
+            .bearer_auth(token)
+            .header("Idempotency-Key", key)
+            .json(&body)
+            .send()
+            .unwrap(),
+    )
+}
+
+/// Creates a table of `players`, seats the given tokens in order, starts it.
+fn table(s: &Server, tokens: &[&str], players: u8, extra: Value) -> String {
+    let mut body = json!({"players": players});
+    if let Value::Object(m) = extra {
+        for (k, v) in m {
+            body[k] = v;
+        }
+    }
+    let (st, v, _) = post(s, tokens[0], "/api/v1/tables", body);
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    let id = v["table"]["table_id"].as_str().unwrap().to_string();
+    for t in tokens {
+        let (st, v, _) = post(s, t, &format!("/api/v1/tables/{id}/seats"), json!({}));
+        assert_eq!(st, StatusCode::OK, "{v}");
+    }
+    let (st, v, _) = post(s, tokens[0], &format!("/api/v1/tables/{id}/start"), json!({}));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    id
+}
+
+fn prompt_of(s: &Server, token: &str, table: &str, seat: Option<u8>) -> Option<Prompt> {
+    let q = seat.map(|x| format!("?seat={x}")).unwrap_or_default();
+    let (st, v, _) = get(s, token, &format!("/api/v1/tables/{table}/prompt{q}"));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    if v["prompt"].is_null() { None } else { Some(serde_json::from_value(v["prompt"].clone()).expect("prompt json")) }
+}
+
+fn finished(s: &Server, token: &str, table: &str) -> bool {
+    let (_, v, _) = get(s, token, &format!("/api/v1/tables/{table}"));
+    v["table"]["status"] == "finished"
+}
+
+/// One bot: answers its prompts at random until the game ends. Returns the answers accepted.
+fn bot_loop(s: &Server, token: &str, table: &str, seat: Option<u8>, seed: u64) -> u32 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut accepted = 0;
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end in time");
+        match prompt_of(s, token, table, seat) {
+            Some(p) if !matches!(p.kind, PromptKind::Salt { current: Some(_), .. }) => {
+                let a = random_answer(&p, &mut rng);
+                let mut body = json!({"prompt_id": p.id, "answer": a});
+                if let Some(x) = seat {
+                    body["seat"] = x.into();
+                }
+                let (st, v, ct) = answer(s, token, table, body, &uuid());
+                match st {
+                    StatusCode::OK => accepted += 1,
+                    // Another seat's answer changed the decision point meanwhile.
+                    StatusCode::CONFLICT => assert_eq!(ct, "application/problem+json", "{v}"),
+                    other => panic!("answer refused with {other}: {v}"),
+                }
+            }
+            _ => {
+                if finished(s, token, table) {
+                    return accepted;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+}
+
+// ---------- scenarios ----------
+
+/// Four bot clients play a whole game over HTTP; the stored events, read back and folded, give
+/// the same final state as the live one.
+fn four_bots_play_a_whole_game(db: Db) {
+    let s = Server::start(db);
+    let bots: Vec<(String, String)> = (0..4).map(|_| account(&s, "bot")).collect();
+    // Each bot plays with a long-lived, scoped bot token.
+    let tokens: Vec<String> = bots
+        .iter()
+        .map(|(_, t)| {
+            let (st, v, _) =
+                post(&s, t, "/api/v1/tokens", json!({"label": "test bot", "scopes": ["play", "read"], "days": 1}));
+            assert_eq!(st, StatusCode::CREATED, "{v}");
+            v["token"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    let id = table(&s, &refs, 4, json!({}));
+    let s = Arc::new(s);
+    let handles: Vec<_> = tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let (s, t, id) = (s.clone(), t.clone(), id.clone());
+            std::thread::spawn(move || bot_loop(&s, &t, &id, None, i as u64))
+        })
+        .collect();
+    let answers: u32 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    assert!(answers > 10);
+    // The live final state, as the server shows it after the game (everything revealed).
+    let (_, live, _) = get(&s, &tokens[0], &format!("/api/v1/tables/{id}"));
+    assert_eq!(live["view"]["viewer"]["viewer"], "everything");
+    let text = client().get(s.url(&format!("/api/v1/tables/{id}/replay.jsonl"))).send().unwrap().text().unwrap();
+    let (_, events) = read_replay(std::io::Cursor::new(text)).unwrap();
+    let folded = fold(&events);
+    assert!(folded.is_finished());
+    let folded_view = serde_json::to_value(flicker_engine::view(&folded, Viewer::Everything)).unwrap();
+    assert_eq!(folded_view, live["view"], "the stored events fold to a different final state");
+    // After the game every viewer pages through the complete record.
+    let (_, page, _) = get(&s, &tokens[1], &format!("/api/v1/tables/{id}/events?limit=500"));
+    assert!(page["events"].as_array().unwrap().len() >= events.len().min(500));
+}
+
+/// SIGKILL mid-game, restart: every acknowledged command is there and the game goes on.
+fn sigkill_keeps_every_acknowledged_command(db: Db) {
+    let s = Server::start(db);
+    let (_, token) = account(&s, "player");
+    // A practice table: one account holds both seats.
+    let id = table(&s, &[&token, &token], 2, json!({"settings": {"salt_window": "sequential"}}));
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut last_ack: Option<(u8, Value)> = None;
+    for _ in 0..25 {
+        let Some((seat, p)) = (0..2).find_map(|x| prompt_of(&s, &token, &id, Some(x)).map(|p| (x, p))) else { break };
+        let body = json!({"seat": seat, "prompt_id": p.id, "answer": random_answer(&p, &mut rng)});
+        let (st, v, _) = answer(&s, &token, &id, body, &uuid());
+        assert_eq!(st, StatusCode::OK, "{v}");
+        last_ack = Some((seat, v["view"].clone()));
+        if v["table"]["status"] == "finished" {
+            break;
+        }
+    }
+    let (seat, acked_view) = last_ack.expect("answers were acknowledged");
+    let db = s.kill();
+    let s = Server::start(db);
+    let (_, after, _) = get(&s, &token, &format!("/api/v1/tables/{id}?seat={seat}"));
+    assert_eq!(after["view"], acked_view, "an acknowledged answer was lost in the crash");
+    // The game goes on to its end.
+    bot_loop_two_seats(&s, &token, &id);
+    assert!(finished(&s, &token, &id));
+}
+
+fn bot_loop_two_seats(s: &Server, token: &str, id: &str) {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while !finished(s, token, id) {
+        assert!(Instant::now() < deadline);
+        for seat in 0..2u8 {
+            if let Some(p) = prompt_of(s, token, id, Some(seat)) {
+                if matches!(p.kind, PromptKind::Salt { current: Some(_), .. }) {
+                    continue;
+                }
+                let body = json!({"seat": seat, "prompt_id": p.id, "answer": random_answer(&p, &mut rng)});
+                let (st, v, _) = answer(s, token, id, body, &uuid());
+                assert!(st == StatusCode::OK || st == StatusCode::CONFLICT, "{st}: {v}");
+            }
+        }
+    }
+}
+
+/// Two clients answer the same prompt at once: exactly one is accepted, the other gets 409 and
+/// a problem document.
+fn two_clients_answer_the_same_prompt(db: Db) {
+    let s = Arc::new(Server::start(db));
+    let (_, token) = account(&s, "player");
+    for round in 0..5 {
+        let id = table(&s, &[&token, &token], 2, json!({"settings": {"first_player": {"mode": "first", "seat": 0}}}));
+        let p = prompt_of(&s, &token, &id, Some(0)).expect("seat 0 has the first prompt");
+        assert!(matches!(p.kind, PromptKind::Ritual { .. }), "round {round}: {p:?}");
+        let barrier = Arc::new(Barrier::new(2));
+        let handles: Vec<_> = (0..2)
+            .map(|_| {
+                let (s, token, id, b) = (s.clone(), token.clone(), id.clone(), barrier.clone());
+                let body = json!({"seat": 0, "prompt_id": p.id, "answer": Answer::EndRitual});
+                std::thread::spawn(move || {
+                    b.wait();
+                    answer(&s, &token, &id, body, &uuid())
+                })
+            })
+            .collect();
+        let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        let ok = results.iter().filter(|r| r.0 == StatusCode::OK).count();
+        let conflict: Vec<_> = results.iter().filter(|r| r.0 == StatusCode::CONFLICT).collect();
+        assert_eq!(ok, 1, "round {round}: {results:?}");
+        assert_eq!(conflict.len(), 1, "round {round}: {results:?}");
+        assert_eq!(conflict[0].2, "application/problem+json");
+        let t = conflict[0].1["type"].as_str().unwrap();
+        assert!(t == "/problems/stale-prompt" || t == "/problems/not-your-prompt", "{t}");
+    }
+}
+
+// ---------- SQLite ----------
+
+#[test]
+fn sqlite_four_bots_play_a_whole_game() {
+    four_bots_play_a_whole_game(Db::sqlite());
+}
+
+#[test]
+fn sqlite_sigkill_keeps_every_acknowledged_command() {
+    sigkill_keeps_every_acknowledged_command(Db::sqlite());
+}
+
+#[test]
+fn sqlite_two_clients_answer_the_same_prompt() {
+    two_clients_answer_the_same_prompt(Db::sqlite());
+}
+
+// ---------- PostgreSQL ----------
+
+#[test]
+fn postgres_four_bots_play_a_whole_game() {
+    four_bots_play_a_whole_game(Db::postgres());
+}
+
+#[test]
+fn postgres_sigkill_keeps_every_acknowledged_command() {
+    sigkill_keeps_every_acknowledged_command(Db::postgres());
+}
+
+#[test]
+fn postgres_two_clients_answer_the_same_prompt() {
+    two_clients_answer_the_same_prompt(Db::postgres());
+}
+
+/// Two API processes on one PostgreSQL serve the same table.
+#[test]
+fn postgres_two_api_processes_share_a_table() {
+    let db = Db::postgres();
+    let a = Server::start(db.clone());
+    let b = Server::start(db);
+    let (_, token) = account(&a, "player");
+    let id = table(&a, &[&token, &token], 2, json!({}));
+    // Seen from the other process at once, and played through it.
+    let (st, v, _) = get(&b, &token, &format!("/api/v1/tables/{id}"));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for i in 0..20 {
+        let s = if i % 2 == 0 { &a } else { &b };
+        let Some((seat, p)) = (0..2).find_map(|x| prompt_of(s, &token, &id, Some(x)).map(|p| (x, p))) else { break };
+        let body = json!({"seat": seat, "prompt_id": p.id, "answer": random_answer(&p, &mut rng)});
+        let (st, v, _) = answer(s, &token, &id, body, &uuid());
+        assert_eq!(st, StatusCode::OK, "{v}");
+        let (_, va, _) = get(&a, &token, &format!("/api/v1/tables/{id}?seat=0"));
+        let (_, vb, _) = get(&b, &token, &format!("/api/v1/tables/{id}?seat=0"));
+        assert_eq!(va, vb, "the two processes disagree");
+    }
+}
+
+// ---------- contract details (SQLite) ----------
+
+/// Errors are RFC 9457 problem documents with a stable type, and change nothing.
+#[test]
+fn errors_are_problem_documents_and_change_nothing() {
+    let s = Server::start(Db::sqlite());
+    let (_, token) = account(&s, "player");
+    let (_, other) = account(&s, "player");
+    let id = table(&s, &[&token, &token], 2, json!({"settings": {"first_player": {"mode": "first", "seat": 0}}}));
+    let view = |seat: u8| get(&s, &token, &format!("/api/v1/tables/{id}?seat={seat}")).1;
+    let before = (view(0), view(1));
+    let p = prompt_of(&s, &token, &id, Some(0)).unwrap();
+    let check = |(st, v, ct): (StatusCode, Value, String), status: u16, kind: &str| {
+        assert_eq!(st.as_u16(), status, "{v}");
+        assert_eq!(ct, "application/problem+json", "{v}");
+        assert_eq!(v["type"], format!("/problems/{kind}"), "{v}");
+        assert_eq!(v["status"], status);
+        assert!(v["title"].is_string() && v["detail"].is_string());
+        v
+    };
+    let url = s.url(&format!("/api/v1/tables/{id}/answers"));
+    // Unauthenticated.
+    check(json_of(client().post(&url).json(&json!({})).send().unwrap()), 401, "unauthenticated");
+    check(
+        json_of(client().get(s.url(&format!("/api/v1/tables/{id}"))).bearer_auth("not-a-token").send().unwrap()),
+        401,
+        "unauthenticated",
+    );
+    // Malformed JSON, unknown field.
+    let raw = |body: &str| {
+        json_of(
+            client()
+                .post(&url)
+                .bearer_auth(&token)
+                .header("Idempotency-Key", uuid())
+                .header("content-type", "application/json")
+                .body(body.to_string())
+                .send()
+                .unwrap(),
+        )
+    };
+    check(raw("{\"prompt_id\": "), 400, "malformed-json");
+    check(
+        raw(&json!({"seat": 0, "prompt_id": p.id, "answer": {"answer": "end_ritual"}, "extra": 1}).to_string()),
+        400,
+        "unknown-field",
+    );
+    // Missing Idempotency-Key.
+    check(
+        json_of(
+            client()
+                .post(&url)
+                .bearer_auth(&token)
+                .json(&json!({"seat": 0, "prompt_id": p.id, "answer": {"answer": "end_ritual"}}))
+                .send()
+                .unwrap(),
+        ),
+        400,
+        "missing-idempotency-key",
+    );
+    // Wrong seat: another account, and a seat not held.
+    check(
+        answer(&s, &other, &id, json!({"prompt_id": p.id, "answer": {"answer": "end_ritual"}}), &uuid()),
+        403,
+        "wrong-seat",
+    );
+    check(
+        answer(&s, &token, &id, json!({"seat": 5, "prompt_id": p.id, "answer": {"answer": "end_ritual"}}), &uuid()),
+        403,
+        "wrong-seat",
+    );
+    // Stale prompt id.
+    check(
+        answer(&s, &token, &id, json!({"seat": 0, "prompt_id": 12345, "answer": {"answer": "end_ritual"}}), &uuid()),
+        409,
+        "stale-prompt",
+    );
+    // Not this seat's turn.
+    check(
+        answer(&s, &token, &id, json!({"seat": 1, "prompt_id": p.id, "answer": {"answer": "end_ritual"}}), &uuid()),
+        409,
+        "not-your-prompt",
+    );
+    // A rule violation names its rule: Banish with a card when the Shadow is empty.
+    let hand = before.0["view"]["players"][0]["hand"][0]["handle"].clone();
+    let v = check(
+        answer(
+            &s,
+            &token,
+            &id,
+            json!({"seat": 0, "prompt_id": p.id, "answer": {"answer": "act", "action": {"action": "banish", "card": hand, "ghost": 1}}}),
+            &uuid(),
+        ),
+        422,
+        "unknown-card",
+    );
+    assert!(v["rule"].is_string());
+    let v = check(
+        answer(
+            &s,
+            &token,
+            &id,
+            json!({"seat": 0, "prompt_id": p.id, "answer": {"answer": "act", "action": {"action": "haunt", "card": hand, "target": 0}}}),
+            &uuid(),
+        ),
+        422,
+        "rule-violation",
+    );
+    let rule = v["rule"].as_str().unwrap();
+    assert!(rule == "R5.2", "{v}");
+    // Nothing changed.
+    assert_eq!((view(0), view(1)), before);
+    // Unknown route.
+    check(get(&s, &token, "/api/v1/nope"), 404, "not-found");
+    check(get(&s, &token, "/api/v1/tables/no-such-table"), 404, "not-found");
+}
+
+/// A retried answer with the same Idempotency-Key acts once.
+#[test]
+fn a_retried_answer_acts_once() {
+    let s = Server::start(Db::sqlite());
+    let (_, token) = account(&s, "player");
+    let id = table(&s, &[&token, &token], 2, json!({"settings": {"first_player": {"mode": "first", "seat": 0}}}));
+    let p = prompt_of(&s, &token, &id, Some(0)).unwrap();
+    let body = json!({"seat": 0, "prompt_id": p.id, "answer": {"answer": "end_ritual"}});
+    let key = uuid();
+    let r1 = client()
+        .post(s.url(&format!("/api/v1/tables/{id}/answers")))
+        .bearer_auth(&token)
+        .header("Idempotency-Key", &key)
+        .json(&body)
+        .send()
+        .unwrap();
+    assert_eq!(r1.status(), StatusCode::OK);
+    let events1 =
+        get(&s, &token, &format!("/api/v1/tables/{id}/events?seat=0&limit=500")).1["events"].as_array().unwrap().len();
+    let r2 = client()
+        .post(s.url(&format!("/api/v1/tables/{id}/answers")))
+        .bearer_auth(&token)
+        .header("Idempotency-Key", &key)
+        .json(&body)
+        .send()
+        .unwrap();
+    assert_eq!(r2.status(), StatusCode::OK);
+    assert_eq!(r2.headers().get("idempotent-replay").unwrap(), "true");
+    let events2 =
+        get(&s, &token, &format!("/api/v1/tables/{id}/events?seat=0&limit=500")).1["events"].as_array().unwrap().len();
+    assert_eq!(events1, events2, "the retry acted twice");
+}
+
+/// Refresh tokens work once; bot tokens are scoped and revocable.
+#[test]
+fn tokens_refresh_once_and_bot_tokens_revoke() {
+    let s = Server::start(Db::sqlite());
+    let name = format!("u{}", &uuid()[..10]);
+    let c = client();
+    c.post(s.url("/api/v1/accounts")).json(&json!({"name": name, "password": "password-1"})).send().unwrap();
+    let (_, pair, _) = json_of(
+        c.post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": "password-1"})).send().unwrap(),
+    );
+    let refresh = pair["refresh_token"].as_str().unwrap();
+    let (st, new_pair, _) =
+        json_of(c.post(s.url("/api/v1/auth/refresh")).json(&json!({"refresh_token": refresh})).send().unwrap());
+    assert_eq!(st, StatusCode::OK, "{new_pair}");
+    let (st, v, _) =
+        json_of(c.post(s.url("/api/v1/auth/refresh")).json(&json!({"refresh_token": refresh})).send().unwrap());
+    assert_eq!(st, StatusCode::UNAUTHORIZED, "a refresh token worked twice: {v}");
+    // Wrong password.
+    let (st, _, _) = json_of(
+        c.post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": "nope-nope"})).send().unwrap(),
+    );
+    assert_eq!(st, StatusCode::UNAUTHORIZED);
+    let access = new_pair["access_token"].as_str().unwrap();
+    let (st, bot, _) = post(&s, access, "/api/v1/tokens", json!({"label": "reader", "scopes": ["read"]}));
+    assert_eq!(st, StatusCode::CREATED, "{bot}");
+    let bot_token = bot["token"].as_str().unwrap();
+    // A read-only token may not create tables.
+    let (st, v, _) = post(&s, bot_token, "/api/v1/tables", json!({"players": 2}));
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    let id = table(&s, &[access, access], 2, json!({}));
+    assert_eq!(get(&s, bot_token, &format!("/api/v1/tables/{id}")).0, StatusCode::OK);
+    let r =
+        c.delete(s.url(&format!("/api/v1/tokens/{}", bot["id"].as_str().unwrap()))).bearer_auth(access).send().unwrap();
+    assert_eq!(r.status(), StatusCode::NO_CONTENT);
+    let (st, v, _) = get(&s, bot_token, &format!("/api/v1/tables/{id}"));
+    assert_eq!(st, StatusCode::UNAUTHORIZED, "a revoked token still works: {v}");
+}
+
+/// A practice table can start from a given position (R10.13).
+#[test]
+fn a_practice_table_starts_from_a_position() {
+    let s = Server::start(Db::sqlite());
+    let (_, token) = account(&s, "player");
+    let id = table(
+        &s,
+        &[&token, &token],
+        2,
+        json!({"position": "7H 8D KS / 2C | 5H 5D 9S", "settings": {"first_player": {"mode": "first", "seat": 1}}}),
+    );
+    let (_, v, _) = get(&s, &token, &format!("/api/v1/tables/{id}?seat=0"));
+    assert_eq!(v["table"]["practice"], true);
+    let hand: Vec<String> = v["view"]["players"][0]["hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}{}", c["rank"].as_str().unwrap(), c["suit"].as_str().unwrap()))
+        .collect();
+    assert_eq!(hand, ["7hearts", "8diamonds", "Kspades"]);
+    // A bad position is refused before anything is stored.
+    let (st, v, ct) = post(&s, &token, "/api/v1/tables", json!({"players": 2, "position": "7H 7H 7H | 2C"}));
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(ct, "application/problem+json");
+}
+
+/// The OpenAPI document, the docs UI (no outside assets), health, readiness and metrics.
+#[test]
+fn docs_health_and_metrics_are_served() {
+    let s = Server::start(Db::sqlite());
+    let c = client();
+    let spec: Value = c.get(s.url("/openapi.json")).send().unwrap().json().unwrap();
+    assert!(spec["openapi"].as_str().unwrap().starts_with("3.1"));
+    assert!(spec["paths"]["/api/v1/tables/{id}/answers"]["post"].is_object());
+    let docs = c.get(s.url("/docs/")).send().unwrap();
+    assert_eq!(docs.status(), StatusCode::OK);
+    let html = docs.text().unwrap();
+    assert!(html.contains("swagger"), "{html}");
+    for tag in html.split("src=").skip(1) {
+        let src = tag.trim_start_matches(['"', '\'']);
+        assert!(!src.starts_with("http"), "the docs page loads {src} from outside");
+    }
+    assert_eq!(c.get(s.url("/healthz")).send().unwrap().status(), StatusCode::OK);
+    assert_eq!(c.get(s.url("/readyz")).send().unwrap().status(), StatusCode::OK);
+    let m = c.get(s.url("/metrics")).send().unwrap().text().unwrap();
+    assert!(m.contains("flicker_http_requests_total"), "{m}");
+}
