@@ -61,10 +61,15 @@ fn main() -> ExitCode {
 }
 
 fn serve(a: ServeArgs) -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("FLICKER_LOG").unwrap_or_else(|_| "info".into()))
-        .with_writer(std::io::stderr)
-        .init();
+    // Structured logs on stderr: `FLICKER_LOG` filters (default `info`); `FLICKER_LOG_FORMAT=json`
+    // writes one JSON object per line for log collectors.
+    let filter = tracing_subscriber::EnvFilter::try_from_env("FLICKER_LOG").unwrap_or_else(|_| "info".into());
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    if std::env::var("FLICKER_LOG_FORMAT").is_ok_and(|f| f == "json") {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     let r = actix_web::rt::System::new().block_on(server::serve(&a.addr, &a.database_url));
     match r {
         Ok(()) => ExitCode::SUCCESS,

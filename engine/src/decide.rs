@@ -169,12 +169,27 @@ fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R
                 return Err(RuleError::new(ErrorKind::NothingToDo, "R10.7.1", "no prompt is open"));
             }
             if matches!(window::next(state), Some(WindowNext::AnswerAll | WindowNext::HeldOpen)) {
-                // R10.6.6: at the deadline, unanswered players Pass.
-                return Ok(vec![Event::AnswersClosed]);
+                // R10.6.6: at the deadline, unanswered players Pass (R10.7.1: their time-out is
+                // recorded first; a window held open after every answer came in times out nobody).
+                let seats: Vec<u8> = match state.flow().map(|f| &f.stage) {
+                    Some(ActionStage::Window(w)) => {
+                        w.answers.iter().filter(|(_, a)| a.is_none()).map(|(s, _)| *s).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                let mut out = Vec::with_capacity(2);
+                if !seats.is_empty() {
+                    out.push(Event::TimedOut { seats });
+                }
+                out.push(Event::AnswersClosed);
+                return Ok(out);
             }
             let (seat, o) = &open[0];
             let answer = default_answer(state, *seat, o);
-            answer_events(state, *seat, o, &answer, rng)
+            // R10.7.1: the time-out mark, then the default answer's events.
+            let mut out = vec![Event::TimedOut { seats: vec![*seat] }];
+            out.extend(answer_events(state, *seat, o, &answer, rng)?);
+            Ok(out)
         }
         Command::CloseWindow => {
             if matches!(window::next(state), Some(WindowNext::AnswerAll | WindowNext::HeldOpen)) {

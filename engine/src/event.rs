@@ -256,9 +256,11 @@ pub enum Event {
         /// The chosen 5, if Salting.
         salt: Option<CardId>,
     },
-    /// R10.6.6: a simultaneous window stopped taking answers; the Salters are taken next.
+    /// R10.6.6: a simultaneous window stopped taking answers; the Salters are taken next (in a
+    /// Salt window, after a failed exchange, every remaining eligible player is asked in turn).
     AnswersClosed,
-    /// R6.5.4: a player passed in a sequential window, or withdrew at a confirm (R10.6.6).
+    /// R6.5.4: a player passed when asked one at a time (a sequential window, or a simultaneous
+    /// Salt window after a failed exchange), or withdrew at a confirm (R10.6.6).
     Passed {
         /// Who passed.
         seat: u8,
@@ -309,6 +311,14 @@ pub enum Event {
     ConcessionRequested {
         /// Who conceded.
         seat: u8,
+    },
+    /// R10.7.1: the deadline of the open decision point passed; the default answers of `seats`
+    /// follow as the next events (for a simultaneous window, `seats` are the players that had not
+    /// answered, who Pass). Shown during the game only to the timed-out players themselves
+    /// (R10.6.4, R11.59); in the full record after the game.
+    TimedOut {
+        /// The players whose answer the deadline supplied, in seat order of the window.
+        seats: Vec<u8>,
     },
     /// R7.4: the elimination procedure of `seat` began (placing fixed now, R7.4 step 2).
     EliminationStarted {
@@ -373,6 +383,7 @@ impl Event {
             Event::RitualEnded { .. } => "ritual_ended",
             Event::BurdenDiscarded { .. } => "burden_discarded",
             Event::ConcessionRequested { .. } => "concession_requested",
+            Event::TimedOut { .. } => "timed_out",
             Event::EliminationStarted { .. } => "elimination_started",
             Event::Eliminated { .. } => "eliminated",
             Event::GameEnded { .. } => "game_ended",

@@ -6,7 +6,8 @@ use crate::card::CardId;
 use crate::event::{Effect, Event, PanicOutcome};
 use crate::pool::STARTING_HAND;
 use crate::state::{
-    ActionFlow, ActionStage, Elimination, Exchange, GameResult, Ghost, PlayerState, SaltWindowState, State, Step,
+    ActionFlow, ActionStage, Elimination, Exchange, GameResult, Ghost, HandleKey, PlayerState, SaltWindowState, State,
+    Step,
 };
 use crate::window;
 
@@ -19,7 +20,9 @@ pub fn evolve(mut state: State, event: &Event) -> State {
 /// Folds `event` into `state` in place.
 pub fn apply(state: &mut State, event: &Event) {
     state.version += 1;
-    if !matches!(event, Event::SaltAnswered { .. } | Event::ConcessionRequested { .. }) {
+    // Events that change no decision point keep the prompt ids (R10.4.2): a private answer in a
+    // simultaneous window, a concession request, a time-out mark (its default answer follows).
+    if !matches!(event, Event::SaltAnswered { .. } | Event::ConcessionRequested { .. } | Event::TimedOut { .. }) {
         state.decision_opened_at = state.version;
     }
     match event {
@@ -29,7 +32,7 @@ pub fn apply(state: &mut State, event: &Event) {
             state.settings = Some(g.settings.clone());
             state.pool = g.pool.clone();
             state.epochs = vec![0; g.pool.len()];
-            state.handle_key = g.handle_key;
+            state.handle_key = HandleKey(g.handle_key);
             state.players = g
                 .candles
                 .iter()
@@ -137,10 +140,12 @@ pub fn apply(state: &mut State, event: &Event) {
             }
         }
         Event::AnswersClosed => {
+            // R10.6.6: every eligible player stays in the queue, clockwise; the cursor goes to
+            // the first Salter (past the end when nobody Salted).
             if let Some(w) = window_mut(state) {
                 w.open = false;
-                w.queue = w.answers.iter().filter_map(|(s, a)| matches!(a, Some(Some(_))).then_some(*s)).collect();
-                w.cursor = 0;
+                w.queue = w.answers.iter().map(|(s, _)| *s).collect();
+                w.cursor = w.answers.iter().position(|(_, a)| matches!(a, Some(Some(_)))).unwrap_or(w.queue.len());
             }
         }
         Event::Passed { seat } => {
@@ -243,6 +248,8 @@ pub fn apply(state: &mut State, event: &Event) {
                 state.conceding.push(*seat);
             }
         }
+        // R10.7.1: only a mark; the default answers that follow change the state.
+        Event::TimedOut { .. } => {}
         Event::EliminationStarted { seat, cause, placing } => {
             state.conceding.retain(|s| s != seat);
             state.players[*seat as usize].placing = Some(*placing);

@@ -39,7 +39,7 @@ pub struct CardView {
 pub struct PromptId(pub u64);
 
 fn keyed(state: &State, domain: u64, a: u64, b: u64) -> u64 {
-    let mut h = SipHasher13::new_with_keys(state.handle_key[0], state.handle_key[1]);
+    let mut h = SipHasher13::new_with_keys(state.handle_key.0[0], state.handle_key.0[1]);
     h.write_u64(domain);
     h.write_u64(a);
     h.write_u64(b);

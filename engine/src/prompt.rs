@@ -130,7 +130,9 @@ pub enum PromptKind {
         action: String,
         /// True for a BOO! window (a standing Salt protects only its Salter).
         boo: bool,
-        /// True when confirming an earlier simultaneous Salt (R10.6.6).
+        /// True when confirming an earlier simultaneous Salt (R10.6.6): the seat answered Salt
+        /// while the window took answers, and is now asked in turn after a failed exchange. Only
+        /// the seat itself ever sees this prompt.
         confirm: bool,
         /// The 5s in hand (may be empty: every eligible player is asked, R6.5.4).
         fives: Vec<CardView>,

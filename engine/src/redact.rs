@@ -3,13 +3,16 @@
 //!
 //! Cards are named with the handle they have where the viewer can see them: a card leaving a
 //! public zone keeps its old handle in the event (so a client knows which ghost left), a card
-//! entering a zone the viewer sees gets its new handle (R10.3.2).
+//! entering a zone the viewer sees gets its new handle (R10.3.2). A card leaving a zone the
+//! viewer sees for one it does not (the cards Sight takes, as their former owner sees them) is
+//! named only as it was, never with the handle it has where the viewer cannot follow it.
 
 use crate::action::Action;
 use crate::card::CardId;
 use crate::event::{Effect, EliminationCause, EndReason, Event, PanicOutcome, TurnOrder};
 use crate::handle::{CardView, card_view};
 use crate::pool::pool_size;
+use crate::prompt::neutral_order;
 use crate::settings::{RulesetId, Settings};
 use crate::state::State;
 use crate::view::Viewer;
@@ -79,7 +82,9 @@ pub enum EffectView {
         /// (neighbour, number of cards taken).
         packets: Vec<(u8, usize)>,
     },
-    /// R5.5.6: shown to the actor and the target.
+    /// R5.5.6: the actor sees the cards as they now lie in its hand; the target sees them as
+    /// they lay in its own hand (the handles it knew), in the neutral order of R10.12, so it
+    /// cannot follow them into the actor's hand (R10.3.2); everyone else sees a count.
     SightTaken {
         /// Whose hand.
         target: u8,
@@ -291,6 +296,11 @@ pub enum ViewEvent {
         /// Who.
         seat: u8,
     },
+    /// R10.7.1: the viewer's own time-out (shown to no one else during the game).
+    TimedOut {
+        /// The viewer's seat only: whether others timed out is hidden (R10.6.4).
+        seats: Vec<u8>,
+    },
     /// R7.4.
     EliminationStarted {
         /// Who.
@@ -324,12 +334,15 @@ pub enum ViewEvent {
 
 /// R10.8: `event` as `viewer` may see it, or `None` when the event is hidden from that viewer.
 /// `before` is the state the event was folded into; `after` the state it produced.
+///
+/// A `Viewer::Seat` naming no seat of the table sees what a spectator sees.
 pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> Option<ViewEvent> {
     if viewer == Viewer::Everything || before.is_finished() {
         return Some(ViewEvent::Full(event.clone()));
     }
+    let seats = before.players.len().max(after.players.len());
     let me = match viewer {
-        Viewer::Seat { seat } => Some(seat),
+        Viewer::Seat { seat } if (seat as usize) < seats => Some(seat),
         _ => None,
     };
     let pre = |c: &CardId| card_view(before, *c);
@@ -403,9 +416,19 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 Effect::Drained { packets } => {
                     EffectView::Drained { packets: packets.iter().map(|(s, p)| (*s, p.len())).collect() }
                 }
-                Effect::SightTaken { target, taken } => {
-                    EffectView::SightTaken { target: *target, taken: shown_to(taken, &[*actor, *target]) }
-                }
+                Effect::SightTaken { target, taken } => EffectView::SightTaken {
+                    target: *target,
+                    taken: if me == Some(*actor) {
+                        // The caster: the cards as they now lie in its hand.
+                        Cards::Shown(posts(taken))
+                    } else if me == Some(*target) {
+                        // R10.3.2, R10.12: the target sees the cards as they lay in its own hand
+                        // (old handles), in the neutral order, never as the caster now holds them.
+                        Cards::Shown(neutral_order(before, taken).iter().map(pre).collect())
+                    } else {
+                        Cards::Hidden { count: taken.len() }
+                    },
+                },
                 Effect::Cleansed { ghost, siphoned } => EffectView::Cleansed { ghost: pre(ghost), siphoned: *siphoned },
                 Effect::Recalled { owner, ghost } => EffectView::Recalled {
                     owner: *owner,
@@ -453,6 +476,12 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Event::RitualEnded { seat, abstained } => ViewEvent::RitualEnded { seat: *seat, abstained: *abstained },
         Event::BurdenDiscarded { seat, cards } => ViewEvent::BurdenDiscarded { seat: *seat, cards: posts(cards) },
         Event::ConcessionRequested { seat } => ViewEvent::ConcessionRequested { seat: *seat },
+        Event::TimedOut { seats } => {
+            // R10.7.1, R10.6.4: a time-out is timing information; only the timed-out player
+            // sees its own mark during the game.
+            let m = me.filter(|m| seats.contains(m))?;
+            ViewEvent::TimedOut { seats: vec![m] }
+        }
         Event::EliminationStarted { seat, cause, placing } => {
             ViewEvent::EliminationStarted { seat: *seat, cause: *cause, placing: *placing }
         }

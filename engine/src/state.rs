@@ -67,13 +67,15 @@ pub(crate) struct SaltWindowState {
     /// Simultaneous window still taking answers.
     pub open: bool,
     /// Sequential: the eligible players, clockwise from the actor's left (R6.5.3).
-    /// Simultaneous, after the answers close: the Salters in that order.
+    /// Simultaneous, after the answers close: every eligible player of the window in that order
+    /// (the order of `answers`), Salters or not.
     pub queue: Vec<u8>,
-    /// Next index of `queue` to take.
+    /// Next index of `queue` to take (simultaneous: starts at the first Salter).
     pub cursor: usize,
     /// The running exchange.
     pub exchange: Option<Exchange>,
-    /// Exchanges already run in this window (R10.6.6: later Salters confirm).
+    /// Exchanges already run in this window (R10.6.6: after a failed one, a simultaneous Salt
+    /// window asks the remaining players one by one).
     pub exchanges_run: u8,
     /// R6.6.2: players protected from BOO!.
     pub protected: Vec<u8>,
@@ -156,7 +158,19 @@ pub struct GameResult {
     pub placings: Vec<u8>,
 }
 
-/// The state of one game: the fold of its events (R10.1.1).
+/// The secret key of the card handles (R10.3.2). A newtype so that the `Debug` of [`State`]
+/// (which may reach logs) never prints it.
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct HandleKey(pub [u64; 2]);
+
+impl std::fmt::Debug for HandleKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<secret>")
+    }
+}
+
+/// The state of one game: the fold of its events (R10.1.1). Its `Debug` output never shows the
+/// handle key (R10.3.2).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct State {
     pub(crate) ruleset: Option<RulesetId>,
@@ -164,7 +178,8 @@ pub struct State {
     pub(crate) pool: Vec<CardInstance>,
     /// Per card: how many times it has moved (R10.3.2 handles change with it).
     pub(crate) epochs: Vec<u32>,
-    pub(crate) handle_key: [u64; 2],
+    /// The secret key of the card handles (R10.3.2); its `Debug` prints `<secret>`.
+    pub(crate) handle_key: HandleKey,
     pub(crate) players: Vec<PlayerState>,
     /// R3.5: The Dark; the last element is the top.
     pub(crate) dark: Vec<CardId>,

@@ -1,4 +1,16 @@
 //! W3: the Salt window (R6.5), the BOO! window (R6.6) and their simultaneous form (R10.6.6).
+//!
+//! The simultaneous form, once its answers are closed, keeps every eligible player in its queue
+//! (clockwise, R6.5.3) with the cursor on the first Salter:
+//!
+//! - Salt window: the first Salter's chosen 5 enters at once. If that exchange fails, every
+//!   remaining eligible player after the Salter is asked in turn, exactly as in the sequential
+//!   form (a player who had answered Salt gets the prompt with `confirm` set). Nobody is
+//!   skipped because of a hidden answer, so what other viewers see of the window (a window
+//!   open, public Salts and exchanges, its close) depends only on public eligibility
+//!   (R6.5.4, R10.6.2, R10.6.3).
+//! - BOO! window: every Salter's exchange runs in turn, with no confirm step, and players who
+//!   passed are not asked again (R10.6.6); a Salt is public, so nothing hidden shows.
 
 use crate::action::Action;
 use crate::card::CardId;
@@ -67,11 +79,15 @@ pub(crate) enum WindowNext {
     CloseAnswers,
     /// Simultaneous: all answers are in, but the window is held open for the server (R10.6.5).
     HeldOpen,
-    /// Sequential: ask this player (prompt Salt / BooSalt).
+    /// Ask this player (prompt Salt / BooSalt): sequential form, or the simultaneous Salt window
+    /// after a failed exchange for a player who had answered Pass.
     Ask(u8),
-    /// Simultaneous: this Salter must confirm or withdraw (R10.6.6).
+    /// Simultaneous: this player had answered Salt and must confirm or withdraw (R10.6.6): after
+    /// a failed exchange (Salt window), or when their chosen 5 cannot enter by itself (they
+    /// conceded, or no longer hold it).
     Confirm(u8),
-    /// Simultaneous: this Salter's chosen 5 enters at once.
+    /// Simultaneous: this Salter's chosen 5 enters at once (the first Salter of a Salt window;
+    /// every Salter of a BOO! window).
     AutoSalt(u8, CardId),
     /// The exchange waits for this player (prompt CounterSalt).
     Exchange(u8),
@@ -110,21 +126,29 @@ pub(crate) fn next(state: &State) -> Option<WindowNext> {
                     (true, true) => WindowNext::HeldOpen,
                 });
             }
-            let Some(&seat) = w.queue.get(w.cursor) else {
-                return Some(WindowNext::Done);
-            };
-            let chosen = w.answers.iter().find(|(s, _)| *s == seat).and_then(|(_, a)| a.flatten());
-            match chosen {
-                Some(card) if w.boo || w.exchanges_run == 0 => {
-                    // A Salter who conceded since is asked instead, and gets the default (Pass).
+            let chosen = |seat: u8| w.answers.iter().find(|(s, _)| *s == seat).and_then(|(_, a)| a.flatten());
+            let rest = w.queue.get(w.cursor..).unwrap_or_default();
+            if w.boo || w.exchanges_run == 0 {
+                // BOO!: the next Salter; Salt window before any exchange: the first Salter.
+                let Some((seat, card)) = rest.iter().find_map(|&s| chosen(s).map(|c| (s, c))) else {
+                    return Some(WindowNext::Done);
+                };
+                // A Salter who conceded since is asked instead, and gets the default (Pass).
+                return Some(
                     if state.players[seat as usize].hand.contains(&card) && !state.conceding.contains(&seat) {
-                        Some(WindowNext::AutoSalt(seat, card))
+                        WindowNext::AutoSalt(seat, card)
                     } else {
-                        Some(WindowNext::Confirm(seat))
-                    }
-                }
-                _ => Some(WindowNext::Confirm(seat)),
+                        WindowNext::Confirm(seat)
+                    },
+                );
             }
+            // Salt window after a failed exchange: every remaining eligible player in turn, as
+            // in the sequential form (R6.5.6); an earlier Salt answer only sets `confirm`.
+            Some(match rest.iter().copied().find(|&s| state.is_lit(s) && hand(s) > 0) {
+                Some(s) if chosen(s).is_some() => WindowNext::Confirm(s),
+                Some(s) => WindowNext::Ask(s),
+                None => WindowNext::Done,
+            })
         }
         SaltWindow::Sequential => {
             let ask = w.queue[w.cursor.min(w.queue.len())..].iter().copied().find(|&s| state.is_lit(s) && hand(s) > 0);

@@ -67,24 +67,63 @@ fn visible(state: &State, viewer: Viewer) -> HashSet<CardId> {
     s
 }
 
-/// Checks that every card view in `json` names a card in `allowed`, with the right face.
-fn check_cards(json: &Value, states: &[&State], allowed: &HashSet<CardId>, what: &str) -> Result<(), String> {
+/// Where a card view may come from: a state and the cards of it the viewer may see named with
+/// their handle in that state.
+type Source<'a> = (&'a State, HashSet<CardId>);
+
+/// The card whose handle in `st` is `h`, if any.
+fn card_with_handle(st: &State, h: u64) -> Option<CardId> {
+    (0..st.pool.len() as u16).map(CardId).find(|&c| handle(st, c).0 == h)
+}
+
+/// Checks that every card view in `json` is allowed by some source: its handle is the handle of
+/// an allowed card of that source's state, and its face is that card's face. A handle that names
+/// a card the viewer could see in one state is not enough when it is the handle the card has in
+/// another state, where the viewer cannot see it (R10.3.2).
+fn check_cards(json: &Value, sources: &[Source], what: &str) -> Result<(), String> {
     let mut cards = Vec::new();
     card_views(json, &mut cards);
     for (h, rank, suit) in cards {
-        let found = states
-            .iter()
-            .find_map(|st| (0..st.pool.len() as u16).map(CardId).find(|&c| handle(st, c).0 == h).map(|c| (*st, c)));
+        let found =
+            sources.iter().find_map(|(st, allowed)| allowed.iter().find(|&&c| handle(st, c).0 == h).map(|&c| (*st, c)));
         let Some((st, c)) = found else {
-            return Err(format!("{what}: handle {h} names no card"));
+            let named = sources.iter().find_map(|(st, _)| card_with_handle(st, h).map(|c| (st.face(c), c)));
+            return Err(match named {
+                Some((f, c)) => format!("{what}: shows {f} (card {c:?}) with a handle the viewer may not see"),
+                None => format!("{what}: handle {h} names no card"),
+            });
         };
         let f = st.face(c);
         if f.rank.label() != rank || f.suit.map(|x| format!("{x:?}").to_lowercase()) != suit {
             return Err(format!("{what}: handle {h} shown as {rank} {suit:?} but is {f}"));
         }
-        if !allowed.contains(&c) {
-            return Err(format!("{what}: shows {f} (card {c:?}), which the viewer may not see"));
-        }
+    }
+    Ok(())
+}
+
+/// True if an object at any depth of `v` has the key `key`.
+fn has_key(v: &Value, key: &str) -> bool {
+    match v {
+        Value::Object(m) => m.contains_key(key) || m.values().any(|x| has_key(x, key)),
+        Value::Array(a) => a.iter().any(|x| has_key(x, key)),
+        _ => false,
+    }
+}
+
+/// True if a number at any depth of `v` equals `n`.
+fn has_number(v: &Value, n: u64) -> bool {
+    match v {
+        Value::Number(x) => x.as_u64() == Some(n),
+        Value::Object(m) => m.values().any(|x| has_number(x, n)),
+        Value::Array(a) => a.iter().any(|x| has_number(x, n)),
+        _ => false,
+    }
+}
+
+/// R10.2.3, R10.3.2: the handle key appears nowhere in `json` (neither as a key nor its value).
+fn check_no_key(json: &Value, st: &State, what: &str) -> Result<(), String> {
+    if has_key(json, "handle_key") || st.handle_key.0.iter().any(|&k| has_number(json, k)) {
+        return Err(format!("{what}: the handle key reached a view"));
     }
     Ok(())
 }
@@ -100,26 +139,26 @@ fn check_leaks(before: &State, event: &Event, after: &State) -> Result<(), Strin
     if before.is_finished() || after.is_finished() {
         return Ok(());
     }
+    let before_dark: HashSet<CardId> = before.dark.iter().copied().collect();
+    let entered_dark: HashSet<CardId> = after.dark.iter().copied().filter(|c| !before_dark.contains(c)).collect();
     for viewer in viewers(after.players.len()) {
         let v = serde_json::to_value(view(after, viewer)).expect("view json");
-        check_cards(&v, &[after], &visible(after, viewer), &format!("view for {viewer:?}"))?;
+        check_cards(&v, &[(after, visible(after, viewer))], &format!("view for {viewer:?}"))?;
+        check_no_key(&v, after, &format!("view for {viewer:?}"))?;
         if viewer == Viewer::Spectator && v["prompt"] != Value::Null {
             return Err("a spectator's view holds a prompt".into());
         }
         if let Some(re) = redact(before, event, after, viewer) {
             let j = serde_json::to_value(&re).expect("event json");
-            // An event may name what the viewer could see just before or just after it, and
-            // every card that entered The Dark with it (R3.5.2).
-            let mut allowed = visible(before, viewer);
-            allowed.extend(visible(after, viewer));
-            let before_dark: HashSet<CardId> = before.dark.iter().copied().collect();
-            allowed.extend(after.dark.iter().copied().filter(|c| !before_dark.contains(c)));
-            check_cards(&j, &[before, after], &allowed, &format!("{} for {viewer:?}", event.type_name()))?;
-            if let Some(obj) = j.as_object()
-                && obj.contains_key("handle_key")
-            {
-                return Err("the handle key reached a view".into());
-            }
+            let what = format!("{} for {viewer:?}", event.type_name());
+            // An event may name a card with the handle it had where the viewer could see it
+            // just before the event, or with the handle it has where the viewer can see it just
+            // after; a card that entered The Dark with the event is public as it enters
+            // (R3.5.2), with its new handle.
+            let mut after_allowed = visible(after, viewer);
+            after_allowed.extend(entered_dark.iter().copied());
+            check_cards(&j, &[(before, visible(before, viewer)), (after, after_allowed)], &what)?;
+            check_no_key(&j, after, &what)?;
         }
     }
     Ok(())
@@ -194,6 +233,13 @@ fn settings_for(players: u8, simultaneous: bool, hold: bool) -> Settings {
     s
 }
 
+/// [`settings_for`] with the optional rule R6.5.2 (Salt only when targeted).
+fn settings_targeted(players: u8, simultaneous: bool, hold: bool, targeted: bool) -> Settings {
+    let mut s = settings_for(players, simultaneous, hold);
+    s.salt_targeted_only = targeted;
+    s
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -217,12 +263,16 @@ proptest! {
     }
 
     /// R10.8, R10.3.2: no view and no redacted event shows a card instance its viewer may not
-    /// see at that moment; identical faces from different decks are told apart by instance.
+    /// see at that moment, nor a handle the card has where the viewer cannot see it; identical
+    /// faces from different decks are told apart by instance; the handle key appears nowhere.
+    /// Both window forms, windows held open for the server or not, R6.5.2 on or off.
     #[test]
     fn no_view_shows_what_its_viewer_may_not_see(
-        players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>(), concede in any::<bool>()
+        players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>(), hold in any::<bool>(),
+        targeted in any::<bool>(), concede in any::<bool>()
     ) {
-        play_with(&settings_for(players, simultaneous, false), seed, true, concede).map_err(TestCaseError::fail)?;
+        let settings = settings_targeted(players, simultaneous, hold, targeted);
+        play_with(&settings, seed, true, concede).map_err(TestCaseError::fail)?;
     }
 }
 
@@ -276,4 +326,102 @@ fn r10_3_2_handles_change_when_cards_move() {
     }
     let (moved, old) = before.iter().find(|(c, _)| !state.players[active as usize].hand.contains(c)).unwrap();
     assert_ne!(handle(&state, *moved), *old, "the card moved but kept its handle");
+}
+
+/// Folds `events` from `start`, checking [`check_leaks`] on each; returns (before, event, after).
+fn checked_steps(start: &State, events: &[Event]) -> Vec<(State, Event, State)> {
+    let mut out = Vec::new();
+    let mut s = start.clone();
+    for e in events {
+        let before = s.clone();
+        apply(&mut s, e);
+        check_leaks(&before, e, &s).unwrap_or_else(|err| panic!("leak: {err}"));
+        out.push((before, e.clone(), s.clone()));
+    }
+    out
+}
+
+/// R10.3.2, R10.12, R5.5.6: the cards Sight takes are shown to their former owner as they lay in
+/// its hand (the handles it knew, never the handles they have in the caster's hand, which it
+/// could follow later) and in the neutral order, not the caster's pick order; the caster sees
+/// them as they now lie in its hand; everyone else sees a count.
+#[test]
+fn r10_3_2_sight_taken_shows_the_target_only_the_old_handles() {
+    use super::kit::{Kit, name};
+    use crate::action::Action;
+    use crate::command::Answer;
+    use crate::redact::{Cards, EffectView, ViewEvent};
+    let mut k = Kit::new(4).hand(0, &["6H", "3C"]).hand(3, &["KS", "2D", "Joker", "9H", "2S"]);
+    let start = k.state.clone();
+    let mut events = k.act(0, Action::Sight { card: k.in_hand(0, "6H"), target: 3 }).unwrap();
+    while let [seat] = k.asked()[..]
+        && matches!(k.prompt(seat).map(|p| p.kind), Some(PromptKind::Salt { .. }))
+    {
+        events.extend(k.answer(seat, Answer::Pass).unwrap());
+    }
+    let target_hand = |st: &State| st.players[3].hand.clone();
+    let seen = target_hand(&k.state);
+    let by_face = |f: &str| *seen.iter().find(|&&c| name(k.state.face(c)) == f).unwrap();
+    let (ks, d2) = (by_face("KS"), by_face("2D"));
+    // Picked King first: the pick order differs from the neutral order (2♦ before K♠).
+    let pick = vec![handle(&k.state, ks), handle(&k.state, d2)];
+    events.extend(k.answer(0, Answer::Pick { cards: pick }).unwrap());
+    let steps = checked_steps(&start, &events);
+    let (b, e, a) = steps.iter().find(|(_, e, _)| matches!(e, Event::ActionResolved { .. })).expect("resolved");
+    let taken = |v: Viewer| match redact(b, e, a, v) {
+        Some(ViewEvent::ActionResolved { effect: EffectView::SightTaken { taken, .. }, .. }) => taken,
+        other => panic!("{v:?}: expected SightTaken, got {other:?}"),
+    };
+    let Cards::Shown(to_target) = taken(Viewer::Seat { seat: 3 }) else { panic!("the target sees the cards") };
+    assert_eq!(to_target.iter().map(|v| v.handle).collect::<Vec<_>>(), vec![handle(b, d2), handle(b, ks)]);
+    assert_eq!(to_target.iter().map(|v| name(v.face)).collect::<Vec<_>>(), vec!["2D", "KS"]);
+    for v in &to_target {
+        assert!(a.players[0].hand.iter().all(|&c| handle(a, c) != v.handle), "a handle the target can follow");
+    }
+    let Cards::Shown(to_actor) = taken(Viewer::Seat { seat: 0 }) else { panic!("the caster sees the cards") };
+    assert_eq!(to_actor.iter().map(|v| v.handle).collect::<Vec<_>>(), vec![handle(a, ks), handle(a, d2)]);
+    for v in [Viewer::Seat { seat: 1 }, Viewer::Seat { seat: 2 }, Viewer::Spectator] {
+        assert_eq!(taken(v), Cards::Hidden { count: 2 }, "{v:?}");
+    }
+}
+
+/// A `Viewer::Seat` naming no seat of the table is a spectator: `redact` and `view` give it
+/// exactly what they give a spectator, and never panic.
+#[test]
+fn a_seat_beyond_the_table_sees_what_a_spectator_sees() {
+    for (players, simultaneous, seed) in [(2u8, false, 1u64), (5, true, 2), (8, true, 3)] {
+        let (events, _) = play(&settings_for(players, simultaneous, false), seed, false).unwrap();
+        let mut state = State::new();
+        for e in &events {
+            let before = state.clone();
+            apply(&mut state, e);
+            for seat in [players, players + 1, u8::MAX] {
+                let stranger = Viewer::Seat { seat };
+                assert_eq!(
+                    redact(&before, e, &state, stranger),
+                    redact(&before, e, &state, Viewer::Spectator),
+                    "{} for seat {seat} of {players}",
+                    e.type_name()
+                );
+                let (mut v, s) = (view(&state, stranger), view(&state, Viewer::Spectator));
+                v.viewer = Viewer::Spectator;
+                assert_eq!(v, s, "view for seat {seat} of {players}");
+            }
+        }
+    }
+}
+
+/// The `Debug` of a state (which may reach logs) never prints the handle key (R10.3.2).
+#[test]
+fn state_debug_hides_the_handle_key() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let state = fold(&create(&settings_for(3, true, false), &mut rng).unwrap());
+    let key = state.handle_key.0;
+    let text = format!("{state:?}");
+    assert!(text.contains("handle_key: <secret>"), "{text}");
+    for k in key {
+        assert!(!text.contains(&k.to_string()), "the key {k} is printed");
+    }
+    let pretty = format!("{state:#?}");
+    assert!(pretty.contains("<secret>") && !key.iter().any(|k| pretty.contains(&k.to_string())));
 }

@@ -6,12 +6,12 @@ use super::kit::*;
 use crate::action::Action;
 use crate::command::{Answer, Command};
 use crate::error::ErrorKind;
-use crate::event::{Effect, Event};
+use crate::event::{Effect, EndReason, Event};
 use crate::evolve::evolve;
 use crate::prompt::PromptKind;
-use crate::redact::redact;
+use crate::redact::{ViewEvent, redact};
 use crate::settings::SaltWindow;
-use crate::state::{State, Step};
+use crate::state::{GameResult, State, Step};
 use crate::view::{Awaiting, Half, Viewer, view};
 
 const SEQ: SaltWindow = SaltWindow::Sequential;
@@ -269,7 +269,8 @@ fn b9_variant_salt_fails_sequential() {
 }
 
 /// B9 variant, simultaneous: B passes, C Salts, D passes. After A's counter stands (C yields)
-/// there is no further Salter, so the Haunt resolves. Same outcome as sequential.
+/// the window goes on one player at a time as in the sequential form: D, who had passed, is
+/// asked again (no `confirm`), passes, and the Haunt resolves. Same outcome as sequential.
 #[test]
 fn b9_variant_salt_fails_simultaneous() {
     let mut k = b9(SIM, false);
@@ -279,6 +280,11 @@ fn b9_variant_salt_fails_simultaneous() {
     salt(&mut k, 2, "5D");
     salt(&mut k, 0, "5S");
     let ev = yield_(&mut k, 2);
+    assert!(!ev.iter().any(|e| matches!(e, Event::ActionResolved { .. } | Event::WindowClosed)));
+    assert_eq!(k.asked(), vec![3], "B, before C, is not asked again");
+    assert_eq!(salt_prompt(&k, 3), (false, false, strs(&["5C"])));
+    assert_eq!(view(&k.state, Viewer::Spectator).awaiting, Awaiting::Window { actor: 0 });
+    let ev = pass(&mut k, 3);
     assert!(ev.iter().any(|e| matches!(e, Event::ActionResolved { effect: Effect::Haunted { target: 1 }, .. })));
     assert_b9_variant(&k);
     assert_eq!(outcome(&k), outcome(&b9_variant_sequential()));
@@ -740,9 +746,9 @@ fn r6_5_8_failed_salt_is_spent() {
         salt(&mut k, 1, "5D");
         salt(&mut k, 0, "5S");
         yield_(&mut k, 1);
-        if w == SEQ {
-            pass(&mut k, 2);
-        }
+        // The failed Salt: the window goes on with seat 2 (in both forms, R10.6.6).
+        assert_eq!(k.asked(), vec![2], "{w:?}");
+        pass(&mut k, 2);
         assert_eq!(shadow(&k, 1), vec![ghost("9C", Some(0))], "{w:?}");
         assert_eq!(k.hand_of(1), strs(&["4D"]));
         assert_eq!(k.hand_of(0), strs(&["2C"]));
@@ -1062,6 +1068,167 @@ fn r10_6_2_simultaneous_window_hides_answers() {
     assert!(redact(b, e, a, Viewer::Seat { seat: 3 }).is_some());
 }
 
+/// What `viewer` is shown of one command: the redacted events it may see (hidden events are
+/// simply absent) and its view afterwards, as JSON.
+fn shown(
+    before: &State,
+    events: &[Event],
+    after: &State,
+    viewer: Viewer,
+) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let events = steps(before, events)
+        .iter()
+        .filter_map(|(b, e, a)| redact(b, e, a, viewer))
+        .map(|r| serde_json::to_value(r).expect("event json"))
+        .collect();
+    (events, serde_json::to_value(view(after, viewer)).expect("view json"))
+}
+
+/// Records, command after command, what each of `viewers` is shown.
+struct Trace {
+    viewers: Vec<Viewer>,
+    seen: Vec<Vec<(Vec<serde_json::Value>, serde_json::Value)>>,
+}
+
+impl Trace {
+    fn new(viewers: Vec<Viewer>) -> Self {
+        Trace { viewers, seen: Vec::new() }
+    }
+
+    /// Runs one command on `k` and records what every viewer is shown of it.
+    fn run(&mut self, k: &mut Kit, command: impl FnOnce(&mut Kit) -> Vec<Event>) -> Vec<Event> {
+        let before = k.state.clone();
+        let ev = command(k);
+        self.seen.push(self.viewers.iter().map(|&v| shown(&before, &ev, &k.state, v)).collect());
+        ev
+    }
+}
+
+/// R10.6.2, R10.6.3, R10.6.6, R6.5.4: B9 where C's Salt fails (A counters, C yields). Whether
+/// D had answered Salt or Pass while the window took answers, D is asked next (with `confirm`
+/// only if it had Salted) and everything the other viewers are shown is identical: the redacted
+/// events, the views and their `awaiting` (a window open on A's action while D is asked), for
+/// either answer D then gives.
+#[test]
+fn b9_public_shape_same_whether_d_answered_salt_or_pass() {
+    let viewers = vec![Viewer::Spectator, Viewer::Seat { seat: 0 }, Viewer::Seat { seat: 1 }, Viewer::Seat { seat: 2 }];
+    for d_then in ["pass", "salt"] {
+        let mut traces = Vec::new();
+        for d_first in ["salt", "pass"] {
+            let mut t = Trace::new(viewers.clone());
+            let mut k = b9(SIM, false);
+            t.run(&mut k, |k| haunt(k, 0, "9C", 1));
+            t.run(&mut k, |k| pass(k, 1));
+            t.run(&mut k, |k| if d_first == "salt" { salt(k, 3, "5C") } else { pass(k, 3) });
+            t.run(&mut k, |k| salt(k, 2, "5D"));
+            assert_eq!(counter_prompt(&k, 0), (2, strs(&["5S"])));
+            t.run(&mut k, |k| salt(k, 0, "5S"));
+            let ev = t.run(&mut k, |k| yield_(k, 2));
+            assert!(!ev.iter().any(|e| matches!(e, Event::WindowClosed | Event::ActionResolved { .. })));
+            // C's Salt failed: D is asked, as in the sequential form.
+            assert_eq!(k.asked(), vec![3], "{d_first}");
+            assert_eq!(salt_prompt(&k, 3), (d_first == "salt", false, strs(&["5C"])));
+            assert_eq!(view(&k.state, Viewer::Spectator).awaiting, Awaiting::Window { actor: 0 });
+            let ev = t.run(&mut k, |k| if d_then == "salt" { salt(k, 3, "5C") } else { pass(k, 3) });
+            if d_then == "salt" {
+                // A has no 5 left: it is still asked (its hand is not empty) and yields.
+                assert_eq!(counter_prompt(&k, 0), (3, vec![]));
+                let ev = t.run(&mut k, |k| yield_(k, 0));
+                assert_eq!(cancelled_by(&ev), Some(3));
+                assert_eq!(k.dark_of(), strs(&["5C", "5S", "5D", "9C"]));
+            } else {
+                assert!(ev.iter().any(|e| matches!(e, Event::ActionResolved { .. })));
+                assert_b9_variant(&k);
+            }
+            traces.push(t.seen);
+        }
+        assert_eq!(traces[0].len(), traces[1].len());
+        for (i, (a, b)) in traces[0].iter().zip(&traces[1]).enumerate() {
+            for (j, v) in viewers.iter().enumerate() {
+                assert_eq!(a[j], b[j], "D then {d_then}: command {i}, {v:?} can tell D's first answer");
+            }
+        }
+    }
+}
+
+/// R10.6.6, R6.5.4, R6.5.6: the public shape of a simultaneous Salt window depends only on
+/// public eligibility. Five players; for each first Salter F (the players before F passed),
+/// every combination of answers of the players after F, and F's Salt failing: the players
+/// after F are then asked one by one, clockwise, whatever they had answered (`confirm` set
+/// exactly for those who had Salted), and the spectator, the actor, F and the players before F
+/// are shown exactly the same events and views in every combination: both when everyone asked
+/// passes and when the first one asked Salts.
+#[test]
+fn r10_6_6_public_shape_depends_only_on_public_eligibility() {
+    let fives = ["5H", "5D", "5C", "5H"];
+    for f in 1u8..=4 {
+        for script in ["all pass", "first salts"] {
+            if script == "first salts" && f == 4 {
+                continue;
+            }
+            let mut viewers = vec![Viewer::Spectator];
+            viewers.extend((0..=f).map(|seat| Viewer::Seat { seat }));
+            let later: Vec<u8> = (f + 1..=4).collect();
+            let mut traces = Vec::new();
+            for mask in 0..1u32 << later.len() {
+                let salted = |s: u8| s == f || (s > f && mask & (1 << (s - f - 1)) != 0);
+                let mut k = table(5, SIM, false).hand(0, &["9C", "5S", "2C"]);
+                for s in 1..=4u8 {
+                    k = k.hand(s, &[fives[s as usize - 1], ["KS", "KH", "KC", "KD"][s as usize - 1]]);
+                }
+                k.at_ritual(0);
+                let mut t = Trace::new(viewers.clone());
+                t.run(&mut k, |k| haunt(k, 0, "9C", 1));
+                for s in 1..=4u8 {
+                    t.run(&mut k, |k| if salted(s) { salt(k, s, fives[s as usize - 1]) } else { pass(k, s) });
+                }
+                // F's 5 entered at once; A counters; F yields: its Salt failed.
+                assert_eq!(counter_prompt(&k, 0), (f, strs(&["5S"])), "F = {f}, mask {mask}");
+                t.run(&mut k, |k| salt(k, 0, "5S"));
+                t.run(&mut k, |k| yield_(k, f));
+                let mut asked = Vec::new();
+                loop {
+                    let a = k.asked();
+                    assert_eq!(a.len(), 1, "one prompt at a time");
+                    let s = a[0];
+                    match k.prompt(s).map(|p| p.kind) {
+                        Some(PromptKind::CounterSalt { .. }) => {
+                            t.run(&mut k, |k| yield_(k, s));
+                        }
+                        Some(PromptKind::Salt { confirm, .. }) => {
+                            assert_eq!(view(&k.state, Viewer::Spectator).awaiting, Awaiting::Window { actor: 0 });
+                            assert_eq!(confirm, salted(s), "F = {f}, mask {mask}: confirm of seat {s}");
+                            asked.push(s);
+                            if script == "first salts" {
+                                t.run(&mut k, |k| salt(k, s, fives[s as usize - 1]));
+                            } else {
+                                t.run(&mut k, |k| pass(k, s));
+                            }
+                        }
+                        _ => break,
+                    }
+                }
+                if script == "all pass" {
+                    assert_eq!(asked, later, "F = {f}, mask {mask}: every later player, clockwise");
+                    assert_eq!(shadow(&k, 1), vec![ghost("9C", Some(0))]);
+                } else {
+                    assert_eq!(asked, vec![f + 1], "F = {f}, mask {mask}");
+                    assert_eq!(cancelled_by(&k.events), Some(f + 1));
+                }
+                traces.push(t.seen);
+            }
+            for (m, tr) in traces.iter().enumerate().skip(1) {
+                assert_eq!(tr.len(), traces[0].len(), "F = {f}, {script}, mask {m}");
+                for (i, (a, b)) in traces[0].iter().zip(tr).enumerate() {
+                    for (j, v) in viewers.iter().enumerate() {
+                        assert_eq!(a[j], b[j], "F = {f}, {script}, mask {m}, command {i}: {v:?} tells hidden answers");
+                    }
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // R10.7.1: time-outs inside windows.
 // ---------------------------------------------------------------------------------------------
@@ -1074,7 +1241,8 @@ fn timeout_closes_simultaneous_window() {
     haunt(&mut k, 0, "9C", 1);
     salt(&mut k, 2, "5D");
     let ev = k.send(Command::Timeout).unwrap();
-    assert!(matches!(ev.first(), Some(Event::AnswersClosed)));
+    // R10.7.1: the unanswered seats' time-out is recorded first.
+    assert_eq!(ev[..2], [Event::TimedOut { seats: vec![1, 3] }, Event::AnswersClosed]);
     assert!(ev.iter().any(|e| matches!(e, Event::Salted { seat: 2, .. })));
     assert!(!ev.iter().any(|e| matches!(e, Event::Salted { seat: 1 | 3, .. })));
     assert_eq!(counter_prompt(&k, 0), (2, strs(&["5S"])));
@@ -1085,6 +1253,7 @@ fn timeout_closes_simultaneous_window() {
     let mut k = b9(SIM, false);
     haunt(&mut k, 0, "9C", 1);
     let ev = k.send(Command::Timeout).unwrap();
+    assert_eq!(ev[..2], [Event::TimedOut { seats: vec![1, 2, 3] }, Event::AnswersClosed]);
     assert!(ev.iter().any(|e| matches!(e, Event::ActionResolved { .. })));
     assert_eq!(shadow(&k, 1), vec![ghost("9C", Some(0))]);
 }
@@ -1096,7 +1265,7 @@ fn timeout_in_sequential_window_passes() {
     let mut k = b9(SEQ, false);
     haunt(&mut k, 0, "9C", 1);
     let ev = k.send(Command::Timeout).unwrap();
-    assert_eq!(ev, vec![Event::Passed { seat: 1 }]);
+    assert_eq!(ev, vec![Event::TimedOut { seats: vec![1] }, Event::Passed { seat: 1 }]);
     assert_eq!(k.asked(), vec![2]);
 }
 
@@ -1110,7 +1279,7 @@ fn timeout_in_exchange_yields() {
     pass(&mut k, 1);
     salt(&mut k, 2, "5D");
     let ev = k.send(Command::Timeout).unwrap();
-    assert!(matches!(ev.first(), Some(Event::Yielded { seat: 0 })));
+    assert_eq!(ev[..2], [Event::TimedOut { seats: vec![0] }, Event::Yielded { seat: 0 }]);
     assert_eq!(cancelled_by(&ev), Some(2));
     let mut k = b9(SEQ, false);
     haunt(&mut k, 0, "9C", 1);
@@ -1118,7 +1287,7 @@ fn timeout_in_exchange_yields() {
     salt(&mut k, 2, "5D");
     salt(&mut k, 0, "5S");
     let ev = k.send(Command::Timeout).unwrap();
-    assert_eq!(ev, vec![Event::Yielded { seat: 2 }]);
+    assert_eq!(ev, vec![Event::TimedOut { seats: vec![2] }, Event::Yielded { seat: 2 }]);
     assert_eq!(k.asked(), vec![3]);
     // Confirm prompt: the time-out withdraws (D keeps its 5).
     let mut k = b9(SIM, false);
@@ -1132,4 +1301,63 @@ fn timeout_in_exchange_yields() {
     k.send(Command::Timeout).unwrap();
     assert_eq!(k.hand_of(3), strs(&["5C"]));
     assert_eq!(shadow(&k, 1), vec![ghost("9C", Some(0))]);
+}
+
+/// R10.7.1, R10.6.4, R10.8: `timed_out` marks a time-out just before the default answer. During
+/// the game only the timed-out player sees it (and only its own seat in it); the others and
+/// spectators see the default exactly as an answer given by hand (a Pass: nothing at all).
+/// Viewer::Everything, and everyone after the game, get the full event. The mark opens no
+/// decision point: prompt ids are unchanged by it. Its type name is `timed_out`.
+#[test]
+fn r10_7_1_timed_out_is_shown_only_to_the_timed_out_player() {
+    // Sequential: B's Salt prompt times out.
+    let mut k = b9(SEQ, false);
+    haunt(&mut k, 0, "9C", 1);
+    let before = k.state.clone();
+    let id = k.prompt(1).unwrap().id;
+    let ev = k.send(Command::Timeout).unwrap();
+    assert_eq!(ev, vec![Event::TimedOut { seats: vec![1] }, Event::Passed { seat: 1 }]);
+    let st = steps(&before, &ev);
+    let (b, e, a) = &st[0];
+    assert_eq!(crate::prompt::prompt_for(a, 1).map(|p| p.id), Some(id), "the mark keeps the prompt id");
+    assert_eq!(redact(b, e, a, Viewer::Seat { seat: 1 }), Some(ViewEvent::TimedOut { seats: vec![1] }));
+    for v in [Viewer::Spectator, Viewer::Seat { seat: 0 }, Viewer::Seat { seat: 2 }, Viewer::Seat { seat: 3 }] {
+        assert_eq!(redact(b, e, a, v), None, "{v:?}");
+    }
+    assert_eq!(redact(b, e, a, Viewer::Everything), Some(ViewEvent::Full(e.clone())));
+    let mut finished = b.clone();
+    finished.result = Some(GameResult { winner: Some(0), reason: EndReason::LastLit, placings: vec![1, 2, 3, 4] });
+    assert_eq!(redact(&finished, e, a, Viewer::Spectator), Some(ViewEvent::Full(e.clone())));
+    assert_eq!(e.type_name(), "timed_out");
+    assert_eq!(serde_json::to_value(e).unwrap()["type"], "timed_out");
+    // Simultaneous: B and D have not answered; each sees only its own time-out.
+    let mut k = b9(SIM, false);
+    haunt(&mut k, 0, "9C", 1);
+    salt(&mut k, 2, "5D");
+    let ids: Vec<_> = [1u8, 2, 3].iter().map(|&s| k.prompt(s).unwrap().id).collect();
+    let before = k.state.clone();
+    let ev = k.send(Command::Timeout).unwrap();
+    assert_eq!(ev[..2], [Event::TimedOut { seats: vec![1, 3] }, Event::AnswersClosed]);
+    let st = steps(&before, &ev);
+    let (b, e, a) = &st[0];
+    let after_ids: Vec<_> = [1u8, 2, 3].iter().map(|&s| crate::prompt::prompt_for(a, s).unwrap().id).collect();
+    assert_eq!(after_ids, ids, "the mark keeps the window's prompt ids");
+    for s in [1u8, 3] {
+        assert_eq!(redact(b, e, a, Viewer::Seat { seat: s }), Some(ViewEvent::TimedOut { seats: vec![s] }));
+    }
+    for v in [Viewer::Spectator, Viewer::Seat { seat: 0 }, Viewer::Seat { seat: 2 }] {
+        assert_eq!(redact(b, e, a, v), None, "{v:?}");
+    }
+    // A window held open after every answer came in: the deadline times out nobody.
+    let mut s = settings(4);
+    s.salt_window = SIM;
+    s.hold_windows = true;
+    let mut k = Kit::with(s).hand(0, &["9C", "2C"]).hand(1, &["5D"]).hand(2, &["5H"]).hand(3, &["3C"]).ritual(0);
+    haunt(&mut k, 0, "9C", 1);
+    for seat in 1..=3 {
+        pass(&mut k, seat);
+    }
+    let ev = k.send(Command::Timeout).unwrap();
+    assert!(matches!(ev.first(), Some(Event::AnswersClosed)), "{ev:?}");
+    assert!(!ev.iter().any(|e| matches!(e, Event::TimedOut { .. })));
 }

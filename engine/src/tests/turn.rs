@@ -681,7 +681,8 @@ fn r4_5_burden_default_newest_cards() {
     let p = k.prompt(0).unwrap();
     assert_eq!(p.default, Answer::Pick { cards: vec![k.in_hand(0, "QC"), k.in_hand(0, "KC")] });
     let ev = k.send(Command::Timeout).unwrap();
-    assert!(matches!(&ev[0], Event::BurdenDiscarded { seat: 0, cards } if names(&k, cards) == strs(&["QC", "KC"])));
+    assert_eq!(ev[0], Event::TimedOut { seats: vec![0] });
+    assert!(matches!(&ev[1], Event::BurdenDiscarded { seat: 0, cards } if names(&k, cards) == strs(&["QC", "KC"])));
     assert_eq!(k.dark_of(), strs(&["KC", "QC"]));
     assert_eq!(k.hand_of(0), strs(&["7C", "8C", "9C", "10C", "JC"]));
 }
@@ -1166,18 +1167,21 @@ fn b1_pools_for_two_and_three_players() {
 // R10.7.1: time-outs
 // ---------------------------------------------------------------------------------------------
 
-/// R10.7.1, R10.5: `Timeout` applies the open prompt's default: HauntingChoice → Endure,
-/// Ritual → End (Abstain), Salt → Pass, CounterSalt → Yield.
+/// R10.7.1, R10.5: `Timeout` records the time-out (`timed_out` naming the seat) and then applies
+/// the open prompt's default: HauntingChoice → Endure, Ritual → End (Abstain), Salt → Pass,
+/// CounterSalt → Yield.
 #[test]
 fn r10_7_1_timeout_applies_the_default() {
     // HauntingChoice: Endure.
     let mut k = Kit::new(3).shadow(0, &[("8H", Some(1))]).candle(0, &["9C", "8D", "7C"]).turn_start(0, 1).settled();
     let ev = k.send(Command::Timeout).unwrap();
+    assert_eq!(ev[0], Event::TimedOut { seats: vec![0] });
     assert_eq!(endured(&k, &ev), strs(&["9C"]));
     // Ritual: End, abstaining (no action yet).
     assert_eq!(k.prompt(0).unwrap().default, Answer::EndRitual);
     let ev = k.send(Command::Timeout).unwrap();
-    assert!(matches!(ev[0], Event::RitualEnded { seat: 0, abstained: true }));
+    assert_eq!(ev[0], Event::TimedOut { seats: vec![0] });
+    assert!(matches!(ev[1], Event::RitualEnded { seat: 0, abstained: true }));
     assert_eq!(k.state.turn.active, 1);
     // Salt: Pass; CounterSalt: Yield (the Salt stands).
     let mut k = Kit::new(3).hand(0, &["7D", "9C"]).hand(1, &["5H", "2C"]).hand(2, &["5D"]).ritual(0);
@@ -1186,14 +1190,14 @@ fn r10_7_1_timeout_applies_the_default() {
     assert_eq!(k.asked(), vec![1]);
     assert_eq!(k.prompt(1).unwrap().default, Answer::Pass);
     let ev = k.send(Command::Timeout).unwrap();
-    assert!(matches!(ev[0], Event::Passed { seat: 1 }));
+    assert_eq!(ev[..2], [Event::TimedOut { seats: vec![1] }, Event::Passed { seat: 1 }]);
     assert_eq!(k.asked(), vec![2]);
     let five = k.in_hand(2, "5D");
     k.answer(2, Answer::Salt { card: five }).unwrap();
     assert_eq!(k.asked(), vec![0]);
     assert_eq!(k.prompt(0).unwrap().default, Answer::Yield);
     let ev = k.send(Command::Timeout).unwrap();
-    assert!(matches!(ev[0], Event::Yielded { seat: 0 }));
+    assert_eq!(ev[..2], [Event::TimedOut { seats: vec![0] }, Event::Yielded { seat: 0 }]);
     assert!(kinds(&ev).contains(&"action_cancelled"));
     assert_eq!(k.dark_of(), strs(&["5D", "7D"]));
     assert!(k.shadow_of(1).is_empty());
