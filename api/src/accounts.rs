@@ -72,6 +72,19 @@ impl AccountEvent {
     }
 }
 
+/// A bot token as recorded in the account stream.
+#[derive(Debug, Clone)]
+pub struct BotTokenRecord {
+    /// Token id.
+    pub jti: String,
+    /// Scopes.
+    pub scopes: Vec<String>,
+    /// Expiry.
+    pub expires_at: DateTime<Utc>,
+    /// Revoked since.
+    pub revoked: bool,
+}
+
 /// An account folded from its stream.
 #[derive(Debug, Clone, Default)]
 pub struct Account {
@@ -83,8 +96,8 @@ pub struct Account {
     pub password_hash: String,
     /// Used refresh-token ids.
     pub used_refresh: Vec<String>,
-    /// Issued bot tokens: (jti, label, scopes, expiry, revoked).
-    pub bot_tokens: Vec<(String, String, Vec<String>, DateTime<Utc>, bool)>,
+    /// Issued bot tokens.
+    pub bot_tokens: Vec<BotTokenRecord>,
     /// Stream version.
     pub version: i64,
 }
@@ -120,12 +133,12 @@ pub async fn load(store: &dyn EventStore, name: &str) -> Result<Option<Account>,
                 a.password_hash = password_hash;
             }
             AccountEvent::RefreshUsed { jti } => a.used_refresh.push(jti),
-            AccountEvent::BotTokenIssued { jti, label, scopes, expires_at } => {
-                a.bot_tokens.push((jti, label, scopes, expires_at, false))
+            AccountEvent::BotTokenIssued { jti, scopes, expires_at, .. } => {
+                a.bot_tokens.push(BotTokenRecord { jti, scopes, expires_at, revoked: false })
             }
             AccountEvent::BotTokenRevoked { jti } => {
-                for t in a.bot_tokens.iter_mut().filter(|t| t.0 == jti) {
-                    t.4 = true;
+                for t in a.bot_tokens.iter_mut().filter(|t| t.jti == jti) {
+                    t.revoked = true;
                 }
             }
         }

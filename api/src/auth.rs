@@ -137,7 +137,10 @@ pub async fn authenticate(state: &AppState, req: &HttpRequest) -> Result<Caller,
             let account = accounts::load(state.store.as_ref(), &claims.sub)
                 .await?
                 .ok_or_else(|| Problem::unauthenticated("the account no longer exists"))?;
-            let live = account.bot_tokens.iter().any(|t| t.0 == claims.jti && !t.4);
+            let live = account
+                .bot_tokens
+                .iter()
+                .any(|t| t.jti == claims.jti && !t.revoked && t.expires_at > Utc::now() && t.scopes == claims.scopes);
             if !live {
                 return Err(Problem::unauthenticated("this bot token was revoked"));
             }

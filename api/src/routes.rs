@@ -214,7 +214,7 @@ pub async fn revoke_bot_token(state: Data, caller: Caller, id: web::Path<String>
     let a = accounts::load(state.store.as_ref(), &caller.name)
         .await?
         .ok_or_else(|| Problem::unauthenticated("no account"))?;
-    if !a.bot_tokens.iter().any(|t| t.0 == *id) {
+    if !a.bot_tokens.iter().any(|t| t.jti == *id) {
         return Err(Problem::not_found("no such token"));
     }
     accounts::append(state.store.as_ref(), &a, AccountEvent::BotTokenRevoked { jti: id.into_inner() }).await.map_err(

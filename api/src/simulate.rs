@@ -1,8 +1,9 @@
 //! `flicker simulate`: random playouts with figures (games/s, mean turns, wins by seat, the
 //! longest game) and invariant checks.
 
+use flicker_engine::pool::MAX_PLAYERS;
 use flicker_engine::replay::write_replay;
-use flicker_engine::settings::{SaltWindow, Settings};
+use flicker_engine::settings::{MIN_ROUND_LIMIT, SaltWindow, Settings};
 use flicker_engine::sim::play_random;
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
@@ -13,28 +14,29 @@ use std::time::Instant;
 /// Arguments of `flicker simulate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Players per table (2-64).
-    #[arg(long, default_value_t = 4)]
+    /// Players per table, 2 to 64 (R0.2).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=MAX_PLAYERS as i64))]
     players: u8,
-    /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    /// Number of games (at least 1).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
-    /// Seed of the ChaCha generators, so that runs repeat. Without it, the OS generator seeds them.
+    /// Seed of the ChaCha generators, so that runs repeat. Without it, the OS generator seeds them
+    /// (the seed used is printed on the first line of the output).
     #[arg(long)]
     seed: Option<u64>,
     /// Re-verify every invariant after every event (slower; the speed figure is then not comparable).
     #[arg(long)]
     check: bool,
-    /// Salt windows: simultaneous (default) or sequential (R10.6.6).
+    /// Form of the Salt windows (R10.6.6).
     #[arg(long, value_enum, default_value = "simultaneous")]
     salt_window: WindowArg,
-    /// Round limit before the Guttering (R7.9.2, at least 10).
-    #[arg(long, default_value_t = 40)]
+    /// Rounds before the Guttering, at least 10 (R7.9.2).
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u16).range(MIN_ROUND_LIMIT as i64..))]
     round_limit: u16,
     /// Write the replay (JSON Lines) of the longest game to this file.
     #[arg(long)]
     export: Option<PathBuf>,
-    /// Write the replay of the first failing game to this file (default: failure.jsonl).
+    /// Write the replay of the first failing game to this file.
     #[arg(long, default_value = "failure.jsonl")]
     failure_export: PathBuf,
 }
@@ -57,6 +59,14 @@ pub fn run(a: Args) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let seed = a.seed.unwrap_or_else(|| rand::rngs::SysRng.try_next_u64_or_random());
+    println!(
+        "simulate: {} players, {} games, seed {seed}, salt window {:?}, round limit {}{} (repeat with --seed {seed})",
+        a.players,
+        a.games,
+        settings.salt_window,
+        settings.round_limit,
+        if a.check { ", --check" } else { "" }
+    );
     let mut master = ChaCha8Rng::seed_from_u64(seed);
     let n = a.players as usize;
     let mut wins = vec![0u32; n];
@@ -108,13 +118,6 @@ pub fn run(a: Args) -> ExitCode {
     }
     let secs = started.elapsed().as_secs_f64();
     let ok = (a.games - failures).max(1) as f64;
-    println!(
-        "simulate: {} players, {} games, seed {seed}, salt window {:?}{}",
-        a.players,
-        a.games,
-        settings.salt_window,
-        if a.check { ", --check" } else { "" }
-    );
     println!(
         "games/s:          {:.0}{}",
         a.games as f64 / secs,
