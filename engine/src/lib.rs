@@ -19,6 +19,7 @@
 //! | [`prompt`] | pending decisions and defaults (R10.4, R10.5) |
 //! | [`view`], [`redact`], [`handle`] | per-viewer projections (R10.3, R10.8) |
 //! | [`hooks`] | the points where classes will plug in (section 8) |
+//! | [`gathering`] | gathering arithmetic: circles, pools per circle, stages (R9) |
 //! | [`position`] | practice positions: a game from a given deal (R10.13) |
 //! | [`replay`] | the JSON Lines replay format |
 //! | [`bot`] | the random bot |
@@ -36,6 +37,7 @@ pub mod error;
 pub mod event;
 pub mod evolve;
 pub mod game;
+pub mod gathering;
 pub mod handle;
 pub mod hooks;
 pub mod invariants;
