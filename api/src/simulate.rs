@@ -4,7 +4,7 @@
 use flicker_engine::pool::MAX_PLAYERS;
 use flicker_engine::replay::write_replay;
 use flicker_engine::settings::{MIN_ROUND_LIMIT, SaltWindow, Settings};
-use flicker_engine::sim::play_random;
+use flicker_engine::sim::{Policy, play};
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
@@ -30,6 +30,9 @@ pub struct Args {
     /// Form of the Salt windows (R10.6.6).
     #[arg(long, value_enum, default_value = "simultaneous")]
     salt_window: WindowArg,
+    /// The bot policy that plays every seat.
+    #[arg(long, value_enum, default_value = "random")]
+    bot: BotArg,
     /// Rounds before the Guttering, at least 10 (R7.9.2).
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u16).range(MIN_ROUND_LIMIT as i64..))]
     round_limit: u16,
@@ -39,6 +42,14 @@ pub struct Args {
     /// Write the replay of the first failing game to this file.
     #[arg(long, default_value = "failure.jsonl")]
     failure_export: PathBuf,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+enum BotArg {
+    /// Uniform within each prompt's constraints.
+    Random,
+    /// Simple sensible play from the seat's own view.
+    Heuristic,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -60,9 +71,10 @@ pub fn run(a: Args) -> ExitCode {
     }
     let seed = a.seed.unwrap_or_else(|| rand::rngs::SysRng.try_next_u64_or_random());
     println!(
-        "simulate: {} players, {} games, seed {seed}, salt window {:?}, round limit {}{} (repeat with --seed {seed})",
+        "simulate: {} players, {} games, bot policy {:?}, seed {seed}, salt window {:?}, round limit {}{} (repeat with --seed {seed})",
         a.players,
         a.games,
+        a.bot,
         settings.salt_window,
         settings.round_limit,
         if a.check { ", --check" } else { "" }
@@ -80,7 +92,11 @@ pub fn run(a: Args) -> ExitCode {
     for g in 0..a.games {
         let mut table = ChaCha8Rng::seed_from_u64(master.next_u64());
         let mut bot = ChaCha8Rng::seed_from_u64(master.next_u64());
-        match play_random(&settings, &mut table, &mut bot, a.check, 1_000_000) {
+        let policy = match a.bot {
+            BotArg::Random => Policy::Random,
+            BotArg::Heuristic => Policy::Heuristic,
+        };
+        match play(&settings, &[policy], &mut table, &mut bot, a.check, 1_000_000) {
             Ok(p) => {
                 turns_total += p.turns as u64;
                 commands_total += p.commands as u64;

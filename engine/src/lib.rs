@@ -22,7 +22,7 @@
 //! | [`gathering`] | gathering arithmetic: circles, pools per circle, stages (R9) |
 //! | [`position`] | practice positions: a game from a given deal (R10.13) |
 //! | [`replay`] | the JSON Lines replay format |
-//! | [`bot`] | the random bot |
+//! | [`bot`], [`heuristic`] | the random bot and the heuristic bot |
 //! | [`invariants`] | invariants checked by simulations and tests |
 //! | [`game`] | the generic [`game::Decider`] trait |
 
@@ -39,6 +39,7 @@ pub mod evolve;
 pub mod game;
 pub mod gathering;
 pub mod handle;
+pub mod heuristic;
 pub mod hooks;
 pub mod invariants;
 pub mod legal;

@@ -37,11 +37,33 @@ pub struct PlayoutError {
     pub events: Vec<Event>,
 }
 
+/// Which bot plays every seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// [`crate::bot::random_answer`]: uniform within each prompt's constraints.
+    #[default]
+    Random,
+    /// [`crate::heuristic::heuristic_answer`]: simple sensible play from the seat's view.
+    Heuristic,
+}
+
 /// Plays one game with the random bot in every seat. `rng` is the table's generator (deal,
 /// Scare, shuffles); `bot` the bots'. With `check`, every invariant is verified after every
 /// event (slow); without it only at the end.
 pub fn play_random<R: Rng + ?Sized, B: Rng + ?Sized>(
     settings: &Settings,
+    rng: &mut R,
+    bot: &mut B,
+    check: bool,
+    max_commands: u32,
+) -> Result<Playout, PlayoutError> {
+    play(settings, &[Policy::Random], rng, bot, check, max_commands)
+}
+
+/// Plays one game; seat `s` is played by `policies[s % policies.len()]` (see [`play_random`]).
+pub fn play<R: Rng + ?Sized, B: Rng + ?Sized>(
+    settings: &Settings,
+    policies: &[Policy],
     rng: &mut R,
     bot: &mut B,
     check: bool,
@@ -74,7 +96,16 @@ pub fn play_random<R: Rng + ?Sized, B: Rng + ?Sized>(
         // In a simultaneous window, seats that have answered already wait; when all have
         // answered and the window is held open, the server closes it.
         let cmd = match open.iter().find(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })) {
-            Some(p) => Command::Answer { seat: p.seat, prompt: Some(p.id), answer: random_answer(p, bot) },
+            Some(p) => {
+                let answer = match policies[p.seat as usize % policies.len()] {
+                    Policy::Random => random_answer(p, bot),
+                    Policy::Heuristic => {
+                        let v = crate::view::view(&state, crate::view::Viewer::Seat { seat: p.seat });
+                        crate::heuristic::heuristic_answer(p, &v, bot)
+                    }
+                };
+                Command::Answer { seat: p.seat, prompt: Some(p.id), answer }
+            }
             None => Command::CloseWindow,
         };
         commands += 1;
@@ -95,4 +126,33 @@ pub fn play_random<R: Rng + ?Sized, B: Rng + ?Sized>(
     invariants::check_settled(&state).map_err(|m| fail(&state, &events, m))?;
     let turns = events.iter().filter(|e| matches!(e, Event::TurnStarted { .. })).count() as u32;
     Ok(Playout { events, state, turns, commands })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::ChaCha8Rng;
+
+    /// The heuristic bot beats the random bot heads-up far more often than not.
+    #[test]
+    fn the_heuristic_bot_beats_the_random_bot() {
+        let settings = Settings::new(2);
+        let mut wins = 0;
+        let games = 300;
+        for g in 0..games {
+            // Alternate seats so that seat order does not decide.
+            let policies =
+                if g % 2 == 0 { [Policy::Heuristic, Policy::Random] } else { [Policy::Random, Policy::Heuristic] };
+            let mut rng = ChaCha8Rng::seed_from_u64(g);
+            let mut bot = ChaCha8Rng::seed_from_u64(g + 1_000_000);
+            let p = play(&settings, &policies, &mut rng, &mut bot, false, 1_000_000).expect("game");
+            let winner = p.state.result().and_then(|r| r.winner);
+            if winner == Some((g % 2) as u8) {
+                wins += 1;
+            }
+        }
+        println!("heuristic won {wins} of {games}");
+        assert!(wins * 100 > games * 60, "heuristic won only {wins} of {games}");
+    }
 }

@@ -1,0 +1,212 @@
+//! The heuristic bot: plays from what its seat may see (its [`View`] and open [`Prompt`]),
+//! never from the state. It keeps its own Shadow clear of Possession (three ghosts of one suit,
+//! R7.3), prefers removals that Siphon (R5.4, they refill its Candle), pushes neighbours toward
+//! Possession with its Haunts, Salts actions that hurt it, and keeps 5s and Aces in its Burden.
+//! Simple rules, no search: a baseline opponent that plays sensibly, unlike the random bot.
+
+use crate::action::{Action, MediumMode};
+use crate::card::{Face, Rank, Suit};
+use crate::command::Answer;
+use crate::handle::CardRef;
+use crate::prompt::{Prompt, PromptKind, UseOption};
+use crate::view::{GhostView, View, Viewer};
+use rand::Rng;
+
+fn seat_of(view: &View) -> Option<u8> {
+    match view.viewer {
+        Viewer::Seat { seat } => Some(seat),
+        _ => None,
+    }
+}
+
+fn shadow(view: &View, seat: u8) -> &[GhostView] {
+    view.players.get(seat as usize).map_or(&[], |p| p.shadow.as_slice())
+}
+
+/// Ghost counts per suit (♠, ♥, ♣, ♦) in a Shadow.
+fn suit_counts(ghosts: &[GhostView]) -> [usize; 4] {
+    let mut c = [0; 4];
+    for g in ghosts {
+        if let Some(s) = g.suit {
+            c[(4 - s.tier()) as usize] += 1;
+        }
+    }
+    c
+}
+
+fn count_of(ghosts: &[GhostView], suit: Option<Suit>) -> usize {
+    suit.map_or(0, |s| suit_counts(ghosts)[(4 - s.tier()) as usize])
+}
+
+/// How much a ghost threatens its owner: the number of ghosts sharing its suit.
+fn threat(ghosts: &[GhostView], handle: CardRef) -> usize {
+    ghosts.iter().find(|g| g.card.handle == handle).map_or(0, |g| count_of(ghosts, g.suit))
+}
+
+/// The heuristic answer to `prompt`, seen from `view` (the view of the prompt's seat).
+pub fn heuristic_answer<R: Rng + ?Sized>(prompt: &Prompt, view: &View, rng: &mut R) -> Answer {
+    let me = seat_of(view).unwrap_or(prompt.seat);
+    let mine = shadow(view, me);
+    match &prompt.kind {
+        PromptKind::HauntingChoice { aces, panic, ghosts } => {
+            if let Some(a) = aces.first()
+                && *ghosts >= 2
+            {
+                return Answer::Reprieve { ace: a.handle };
+            }
+            // Panic on the most threatening low ghost when several would burn a lot.
+            if *ghosts >= 3
+                && let Some(g) = panic.iter().min_by_key(|g| (usize::MAX - threat(mine, g.handle), g.face.value()))
+            {
+                return Answer::Panic { ghost: g.handle };
+            }
+            match aces.first() {
+                Some(a) => Answer::Reprieve { ace: a.handle },
+                None => Answer::Endure,
+            }
+        }
+        PromptKind::Ritual { options, budget } if *budget > 0 => ritual(view, me, options).unwrap_or(Answer::EndRitual),
+        PromptKind::Ritual { .. } => Answer::EndRitual,
+        PromptKind::Salt { actor, action, fives, boo, .. } => {
+            let hurts = *boo || salt_worthy(view, me, *actor, action);
+            match fives.first() {
+                Some(f) if hurts => Answer::Salt { card: f.handle },
+                _ => Answer::Pass,
+            }
+        }
+        PromptKind::CounterSalt { fives, .. } => match fives.first() {
+            Some(f) => Answer::Salt { card: f.handle },
+            None => Answer::Yield,
+        },
+        PromptKind::SightPick { hand, count, .. } => {
+            let mut h = hand.clone();
+            h.sort_by_key(|c| std::cmp::Reverse(keep_value(c.face)));
+            Answer::Pick { cards: h.iter().take(*count).map(|c| c.handle).collect() }
+        }
+        PromptKind::MediumPick { choices } => Answer::Pick {
+            cards: choices.iter().max_by_key(|c| keep_value(c.face)).map(|c| c.handle).into_iter().collect(),
+        },
+        PromptKind::BurdenDiscard { count, hand } => {
+            let mut h = hand.clone();
+            h.sort_by_key(|c| keep_value(c.face));
+            Answer::Pick { cards: h.iter().take(*count).map(|c| c.handle).collect() }
+        }
+        PromptKind::DeathSplit { .. } | PromptKind::TurnOrderChoice => {
+            let _ = rng.next_u32();
+            prompt.default.clone()
+        }
+    }
+}
+
+/// How much the bot wants to keep a card: 5s (Salt) and Aces (Reprieve) most, then Kings and
+/// Jokers, then by value.
+fn keep_value(f: Face) -> u8 {
+    match f.rank {
+        Rank::Five => 30,
+        Rank::Ace => 28,
+        Rank::King | Rank::Joker => 25,
+        Rank::Seven => 22,
+        r => r.value(),
+    }
+}
+
+/// Whether an action of `actor` is worth a Salt for `me`.
+fn salt_worthy(view: &View, me: u8, actor: u8, action: &str) -> bool {
+    let targets_me = view
+        .action
+        .as_ref()
+        .map(|a| match &a.action {
+            Action::Haunt { target, .. }
+            | Action::Scare { target, .. }
+            | Action::Sight { target, .. }
+            | Action::Mirror { target, .. }
+            | Action::Greed { target, .. } => *target == me && actor != me,
+            Action::Possess { destination, .. } => *destination == me,
+            Action::Recall { owner, .. } => *owner == me && actor != me,
+            Action::Drain { .. } => true,
+            _ => false,
+        })
+        .unwrap_or(false);
+    if !targets_me {
+        return false;
+    }
+    match (action, view.action.as_ref().map(|a| &a.action)) {
+        // A Haunt that would give me a second or third ghost of one suit.
+        ("haunt", Some(Action::Haunt { card, .. })) => count_of(shadow(view, me), card.face.suit) >= 1,
+        ("greed", _) => false,
+        _ => true,
+    }
+}
+
+fn ritual(view: &View, me: u8, options: &[crate::prompt::CardOptions]) -> Option<Answer> {
+    let mine = shadow(view, me);
+    let worst = suit_counts(mine).into_iter().max().unwrap_or(0);
+    let ghost_face = |h: CardRef| mine.iter().find(|g| g.card.handle == h).map(|g| g.card.face);
+    let mut best: Option<(i32, Answer)> = None;
+    let mut consider = |score: i32, a: Action<CardRef>| {
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, Answer::Act { action: a }));
+        }
+    };
+    for o in options {
+        let card = o.card.handle;
+        let cf = o.card.face;
+        for u in &o.uses {
+            match u {
+                UseOption::Banish { ghosts } => {
+                    for &g in ghosts {
+                        let gf = ghost_face(g).unwrap_or(cf);
+                        let siphon = gf.suit != Some(Suit::Spades)
+                            && (gf.rank == cf.rank || (gf.rank.is_face() && gf.suit == cf.suit));
+                        let score =
+                            40 + 15 * threat(mine, g) as i32 + if siphon { 20 } else { 0 } - keep_value(cf) as i32;
+                        consider(score, Action::Banish { card, ghost: g });
+                    }
+                }
+                UseOption::Cleanse { ghosts } => {
+                    for &g in ghosts {
+                        consider(35 + 15 * threat(mine, g) as i32, Action::Cleanse { card, ghost: g });
+                    }
+                }
+                UseOption::Purge if mine.len() >= 2 => consider(30 + 10 * mine.len() as i32, Action::Purge { card }),
+                UseOption::Possess { ghosts, destinations } => {
+                    if let Some(&g) = ghosts.iter().max_by_key(|&&g| threat(mine, g)) {
+                        let gs = mine.iter().find(|x| x.card.handle == g).and_then(|x| x.suit);
+                        if let Some(&d) = destinations.iter().max_by_key(|&&d| count_of(shadow(view, d), gs)) {
+                            consider(
+                                30 + 15 * threat(mine, g) as i32,
+                                Action::Possess { card, ghost: g, destination: d },
+                            );
+                        }
+                    }
+                }
+                UseOption::Haunt { targets } => {
+                    // Push a neighbour toward three of a suit; spend low cards, never a 5 or Ace.
+                    if let Some(&t) = targets.iter().max_by_key(|&&t| count_of(shadow(view, t), cf.suit)) {
+                        let pressure = count_of(shadow(view, t), cf.suit) as i32;
+                        let score = 20 + 12 * pressure - keep_value(cf) as i32 / 2;
+                        consider(score, Action::Haunt { card, target: t });
+                    }
+                }
+                UseOption::Rekindle => {
+                    let candle = view.players.get(me as usize).map_or(0, |p| p.candle_size);
+                    if candle < 10 {
+                        consider(25, Action::Rekindle { card });
+                    }
+                }
+                UseOption::Greed { targets } if targets.contains(&me) => {
+                    consider(15, Action::Greed { card, target: me })
+                }
+                UseOption::Drain => consider(18, Action::Drain { card }),
+                UseOption::Boo => consider(16, Action::Boo { card }),
+                UseOption::Medium { .. } => consider(8, Action::Medium { card, mode: MediumMode::Search }),
+                _ => {}
+            }
+        }
+    }
+    // Abstain rather than play something pointless, unless the Shadow is dangerous.
+    match best {
+        Some((score, a)) if score > 10 || worst >= 2 => Some(a),
+        _ => None,
+    }
+}
