@@ -49,6 +49,12 @@ pub struct Claims {
     pub scopes: Vec<String>,
 }
 
+#[derive(Debug, Serialize, Deserialize)]
+struct CursorClaims {
+    s: String,
+    n: usize,
+}
+
 /// The signing keys.
 pub struct Keys {
     enc: EncodingKey,
@@ -74,6 +80,31 @@ impl Keys {
         decode::<Claims>(token, &self.dec, &Validation::default())
             .map(|d| d.claims)
             .map_err(|e| Problem::unauthenticated(format!("invalid token: {e}")))
+    }
+
+    /// An opaque, signed cursor: position `n` in the event sequence named by `scope` (table,
+    /// viewer and whether the game had ended), so it cannot be forged or used in another sequence.
+    pub fn cursor(&self, scope: &str, n: usize) -> String {
+        encode(&Header::default(), &CursorClaims { s: scope.to_string(), n }, &self.enc).expect("HS256 signing")
+    }
+
+    /// Reads a cursor made by [`Keys::cursor`] for the same `scope`.
+    pub fn read_cursor(&self, scope: &str, cursor: &str) -> Result<usize, Problem> {
+        let mut v = Validation::default();
+        v.required_spec_claims.clear();
+        v.validate_exp = false;
+        let c = decode::<CursorClaims>(cursor, &self.dec, &v)
+            .map_err(|_| Problem::invalid("that cursor is not one this server gave"))?
+            .claims;
+        if c.s != scope {
+            return Err(Problem::new(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "cursor-mismatch",
+                "Cursor from another sequence",
+                "that cursor belongs to another viewer's sequence, or to the sequence before the game ended (when the complete record replaced it); page again from the start",
+            ));
+        }
+        Ok(c.n)
     }
 
     /// A new token of `kind` for `name`.

@@ -1,6 +1,6 @@
 //! Prometheus metrics served at `/metrics`.
 
-use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, Opts, Registry, TextEncoder};
+use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder};
 
 /// The process's metrics.
 pub struct Metrics {
@@ -9,8 +9,6 @@ pub struct Metrics {
     pub requests: IntCounterVec,
     /// Request durations by method and route, seconds.
     pub durations: HistogramVec,
-    /// Accepted answers.
-    pub answers: IntCounter,
 }
 
 impl Metrics {
@@ -27,11 +25,9 @@ impl Metrics {
             &["method", "route"],
         )
         .expect("metric");
-        let answers = IntCounter::new("flicker_answers_total", "Answers handled").expect("metric");
         registry.register(Box::new(requests.clone())).expect("register");
         registry.register(Box::new(durations.clone())).expect("register");
-        registry.register(Box::new(answers.clone())).expect("register");
-        Metrics { registry, requests, durations, answers }
+        Metrics { registry, requests, durations }
     }
 
     /// The text exposition format.

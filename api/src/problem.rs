@@ -115,7 +115,11 @@ impl ResponseError for Problem {
         StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status_code()).content_type("application/problem+json").json(self)
+        let mut r = HttpResponse::build(self.status_code());
+        if self.status == 401 {
+            r.insert_header((actix_web::http::header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        r.content_type("application/problem+json").json(self)
     }
 }
 
@@ -130,6 +134,9 @@ impl From<crate::store::StoreError> for Problem {
 pub fn json_error(err: actix_web::error::JsonPayloadError, _req: &actix_web::HttpRequest) -> actix_web::Error {
     use actix_web::error::JsonPayloadError as J;
     let p = match &err {
+        J::Overflow { .. } | J::OverflowKnownLength { .. } => {
+            Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large", "Payload too large", err.to_string())
+        }
         J::ContentType => Problem::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "unsupported-media-type",
@@ -152,4 +159,21 @@ pub fn query_error(err: actix_web::error::QueryPayloadError, _req: &actix_web::H
 /// Maps path errors to problems.
 pub fn path_error(err: actix_web::error::PathError, _req: &actix_web::HttpRequest) -> actix_web::Error {
     Problem::not_found(err.to_string()).into()
+}
+
+/// Parses an optional JSON body: an empty body gives the default; anything else must be valid
+/// JSON of the expected shape (a malformed body is refused, never taken as absent).
+pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> Result<T, Problem> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(body).map_err(|e| {
+        if e.to_string().contains("unknown field") {
+            Problem::unknown_field(e.to_string())
+        } else if e.is_data() {
+            Problem::invalid(e.to_string())
+        } else {
+            Problem::malformed(e.to_string())
+        }
+    })
 }

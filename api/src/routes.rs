@@ -8,7 +8,6 @@ use crate::store::{Metadata, StoreError};
 use crate::tables::{self, TableEvent, TableInfo, table_event, viewer_for};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
-use base64::Engine as _;
 use chrono::{Duration, Utc};
 use flicker_engine::{Answer, Command, Prompt, PromptId, Settings, View, ViewEvent};
 use serde::{Deserialize, Serialize};
@@ -27,7 +26,8 @@ pub struct RegisterBody {
     pub name: String,
     /// At least 8 characters.
     pub password: String,
-    /// `player` (default), `organiser`, `bot` or `spectator`.
+    /// `player` (default), `bot`, `spectator`, or `organiser` (needs the header `X-Organiser-Key`
+    /// with the server's `FLICKER_ORGANISER_KEY`).
     #[serde(default = "default_role")]
     pub role: Role,
 }
@@ -49,7 +49,17 @@ pub struct AccountView {
 #[utoipa::path(tag = "accounts", request_body = RegisterBody,
     responses((status = 201, body = AccountView), (status = 400, body = Problem), (status = 409, description = "name taken", body = Problem)))]
 #[post("/api/v1/accounts")]
-pub async fn register(state: Data, body: web::Json<RegisterBody>) -> Result<HttpResponse, Problem> {
+pub async fn register(state: Data, req: HttpRequest, body: web::Json<RegisterBody>) -> Result<HttpResponse, Problem> {
+    if body.role == Role::Organiser {
+        // Organisers are not self-appointed: the server's FLICKER_ORGANISER_KEY is required.
+        let key = std::env::var("FLICKER_ORGANISER_KEY").ok().filter(|k| !k.is_empty());
+        let given = req.headers().get("X-Organiser-Key").and_then(|v| v.to_str().ok());
+        if key.is_none() || given != key.as_deref() {
+            return Err(Problem::forbidden(
+                "registering an organiser needs the server's organiser key (X-Organiser-Key)",
+            ));
+        }
+    }
     let a = accounts::register(state.store.as_ref(), &body.name, &body.password, body.role).await?;
     Ok(HttpResponse::Created().json(AccountView { name: a.name, role: body.role }))
 }
@@ -211,6 +221,9 @@ pub async fn issue_bot_token(
     responses((status = 204), (status = 404, body = Problem)))]
 #[delete("/api/v1/tokens/{id}")]
 pub async fn revoke_bot_token(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    if !caller.scopes.is_empty() {
+        return Err(Problem::forbidden("a bot token cannot revoke tokens; log in"));
+    }
     let a = accounts::load(state.store.as_ref(), &caller.name)
         .await?
         .ok_or_else(|| Problem::unauthenticated("no account"))?;
@@ -267,6 +280,9 @@ fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Setti
     let obj = v.as_object_mut().ok_or_else(|| Problem::invalid("settings must be an object"))?;
     if obj.contains_key("players") {
         return Err(Problem::invalid("give the seat count as 'players' at the top level"));
+    }
+    if obj.contains_key("hold_windows") {
+        return Err(Problem::invalid("hold_windows is set by the server (R10.6.5), not by clients"));
     }
     obj.insert("players".into(), players.into());
     let s: Settings = serde_json::from_value(v).map_err(|e| {
@@ -379,13 +395,13 @@ pub async fn take_seat(
     state: Data,
     caller: Caller,
     id: web::Path<String>,
-    body: Option<web::Json<SeatBody>>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
     if caller.role == Role::Spectator {
         return Err(Problem::forbidden("spectators cannot take seats"));
     }
-    let want = body.map(|b| b.into_inner()).unwrap_or_default().seat;
+    let want = crate::problem::optional_json::<SeatBody>(&body)?.seat;
     let mut taken = None;
     state
         .tables
@@ -501,6 +517,14 @@ fn my_seat(snap: &tables::Snapshot, caller: &Caller, seat: Option<u8>) -> Result
     }
 }
 
+/// A hash of an answer request (seat, prompt, answer), stored with its idempotency key.
+fn request_hash(body: &AnswerBody) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_string(&(body.seat, body.prompt_id, &body.answer)).expect("json").hash(&mut h);
+    format!("{:016x}", h.finish())
+}
+
 fn idempotency_key(req: &HttpRequest) -> Result<String, Problem> {
     let k = req
         .headers()
@@ -538,10 +562,14 @@ pub async fn answer(
     caller.require("play")?;
     let key = idempotency_key(&req)?;
     let body = body.into_inner();
+    // The seat is checked before anything else, so an answer for a seat one does not hold
+    // learns nothing (not even whether a key was used).
+    my_seat(&*state.tables.load(state.store.as_ref(), &id).await?, &caller, body.seat)?;
+    let hash = request_hash(&body);
     let mut seat_used = None;
     let (snap, replayed) = state
         .tables
-        .command(state.store.as_ref(), &id, &caller.name, Some(&key), |snap| {
+        .command(state.store.as_ref(), &id, &caller.name, Some((&key, &hash)), |snap| {
             let seat = my_seat(snap, &caller, body.seat)?;
             seat_used = Some(seat);
             tables::decide(snap, &Command::Answer { seat, prompt: Some(body.prompt_id), answer: body.answer.clone() })
@@ -560,7 +588,6 @@ pub async fn answer(
             actix_web::http::header::HeaderValue::from_static("true"),
         );
     }
-    state.metrics.answers.inc();
     Ok(resp)
 }
 
@@ -572,10 +599,10 @@ pub async fn concede(
     state: Data,
     caller: Caller,
     id: web::Path<String>,
-    body: Option<web::Json<SeatBody>>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
-    let want = body.map(|b| b.into_inner()).unwrap_or_default().seat;
+    let want = crate::problem::optional_json::<SeatBody>(&body)?.seat;
     let (snap, _) = state
         .tables
         .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
@@ -618,17 +645,6 @@ pub struct EventsPage {
     pub next: Option<String>,
 }
 
-fn cursor(n: usize) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("c1:{n}"))
-}
-
-fn parse_cursor(c: &str) -> Result<usize, Problem> {
-    let bad = || Problem::invalid("that cursor is not one this server gave");
-    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(c).map_err(|_| bad())?;
-    let s = String::from_utf8(raw).map_err(|_| bad())?;
-    s.strip_prefix("c1:").and_then(|n| n.parse().ok()).ok_or_else(bad)
-}
-
 /// Pages through the game's events as *your* sequence (R10.8): only what you may see, each
 /// redacted for you. Cursors are opaque and count nothing hidden. After the game ends, the
 /// complete record.
@@ -644,7 +660,8 @@ pub async fn list_events(
     caller.require("read")?;
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
     let viewer = viewer_for(&snap, Some(&caller.name), q.seat)?;
-    let after = q.after.as_deref().map(parse_cursor).transpose()?.unwrap_or(0);
+    let scope = format!("{id}:{viewer:?}");
+    let after = q.after.as_deref().map(|c| state.keys.read_cursor(&scope, c)).transpose()?.unwrap_or(0);
     let limit = q.limit.unwrap_or(100);
     if !(1..=500).contains(&limit) {
         return Err(Problem::invalid("limit is 1 to 500"));
@@ -655,7 +672,7 @@ pub async fn list_events(
         .enumerate()
         .skip(after)
         .take(limit)
-        .map(|(i, event)| EventItem { cursor: cursor(i + 1), event })
+        .map(|(i, event)| EventItem { cursor: state.keys.cursor(&scope, i + 1), event })
         .collect();
     let next = events.last().map(|e| e.cursor.clone()).or(q.after.clone());
     Ok(etagged(&EventsPage { events, next }))
@@ -702,9 +719,18 @@ pub async fn readyz(state: Data) -> HttpResponse {
     }
 }
 
-/// Prometheus metrics.
-#[utoipa::path(tag = "operations", responses((status = 200, content_type = "text/plain", body = String)))]
+/// Prometheus metrics (operators only: bearer `FLICKER_METRICS_TOKEN`).
+#[utoipa::path(tag = "operations", responses((status = 200, content_type = "text/plain", body = String), (status = 401, body = Problem), (status = 403, body = Problem)))]
 #[get("/metrics")]
-pub async fn metrics(state: Data) -> HttpResponse {
-    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render())
+pub async fn metrics(state: Data, req: HttpRequest) -> Result<HttpResponse, Problem> {
+    // Request counts and timings could show when hidden answers arrive (R10.6.4), so metrics
+    // are for operators only: `Authorization: Bearer <FLICKER_METRICS_TOKEN>`.
+    let Some(token) = std::env::var("FLICKER_METRICS_TOKEN").ok().filter(|t| !t.is_empty()) else {
+        return Err(Problem::forbidden("metrics are disabled: set FLICKER_METRICS_TOKEN on the server"));
+    };
+    let given = req.headers().get(actix_web::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    if given != Some(format!("Bearer {token}").as_str()) {
+        return Err(Problem::unauthenticated("metrics need 'Authorization: Bearer <FLICKER_METRICS_TOKEN>'"));
+    }
+    Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render()))
 }

@@ -195,21 +195,51 @@ impl Tables {
         store: &dyn EventStore,
         table_id: &str,
         actor: &str,
-        idempotency_key: Option<&str>,
+        idempotency: Option<(&str, &str)>,
         mut decide_events: F,
     ) -> Result<(Arc<Snapshot>, bool), Problem>
     where
         F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, Problem>,
     {
         let stream = stream_of(table_id);
+        // The key is scoped to the account, so nobody can probe or block another's keys; the
+        // request hash refuses the key's reuse for a different request.
+        let scoped = idempotency.map(|(k, h)| (format!("{actor}:{k}"), h.to_string()));
+        let replayed = |version: i64| async move {
+            let first = store.read_stream(&stream_of(table_id), version).await?;
+            let same = first.first().and_then(|e| e.metadata.request_hash.clone()) == scoped_hash(idempotency);
+            if same {
+                Ok::<_, Problem>(())
+            } else {
+                Err(Problem::new(
+                    actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    "idempotency-key-reused",
+                    "Idempotency key reused",
+                    "this Idempotency-Key was used for a different request",
+                ))
+            }
+        };
         for _ in 0..5 {
-            if let Some(key) = idempotency_key
-                && store.find_idempotency_key(&stream, key).await?.is_some()
+            if let Some((key, _)) = &scoped
+                && let Some(v) = store.find_idempotency_key(&stream, key).await?
             {
+                replayed(v).await?;
                 return Ok((self.load(store, table_id).await?, true));
             }
             let snap = self.load(store, table_id).await?;
-            let mut events = decide_events(&snap)?;
+            let mut events = match decide_events(&snap) {
+                Ok(e) => e,
+                Err(p) => {
+                    // A retry racing its original: the original may have landed meanwhile.
+                    if let Some((key, _)) = &scoped
+                        && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                    {
+                        replayed(v).await?;
+                        return Ok((self.load(store, table_id).await?, true));
+                    }
+                    return Err(p);
+                }
+            };
             if events.is_empty() {
                 return Ok((snap, false));
             }
@@ -218,7 +248,8 @@ impl Tables {
                 e.metadata.actor = Some(actor.to_string());
                 e.metadata.correlation_id = Some(correlation.clone());
                 if i == 0 {
-                    e.metadata.idempotency_key = idempotency_key.map(String::from);
+                    e.metadata.idempotency_key = scoped.as_ref().map(|(k, _)| k.clone());
+                    e.metadata.request_hash = scoped.as_ref().map(|(_, h)| h.clone());
                 }
             }
             match store.append(&stream, snap.version, events).await {
@@ -230,6 +261,10 @@ impl Tables {
         }
         Err(Problem::conflict("busy", "Busy", "the table changed too often while acting; try again"))
     }
+}
+
+fn scoped_hash(idempotency: Option<(&str, &str)>) -> Option<String> {
+    idempotency.map(|(_, h)| h.to_string())
 }
 
 /// The engine command for an answer, with engine errors as problems.

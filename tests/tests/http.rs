@@ -62,6 +62,9 @@ struct Server {
     db: Db,
 }
 
+const METRICS_TOKEN: &str = "metrics-secret-for-tests";
+const ORGANISER_KEY: &str = "organiser-key-for-tests";
+
 fn uuid() -> String {
     format!("{:032x}", rand::random::<u128>())
 }
@@ -76,6 +79,8 @@ impl Server {
         let child = Command::new(binary())
             .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
             .env("FLICKER_LOG", "warn")
+            .env("FLICKER_METRICS_TOKEN", METRICS_TOKEN)
+            .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -635,6 +640,74 @@ fn docs_health_and_metrics_are_served() {
     }
     assert_eq!(c.get(s.url("/healthz")).send().unwrap().status(), StatusCode::OK);
     assert_eq!(c.get(s.url("/readyz")).send().unwrap().status(), StatusCode::OK);
-    let m = c.get(s.url("/metrics")).send().unwrap().text().unwrap();
+    // Metrics are for operators only (request counts and timings could show hidden answers).
+    assert_eq!(c.get(s.url("/metrics")).send().unwrap().status(), StatusCode::UNAUTHORIZED);
+    let m = c.get(s.url("/metrics")).bearer_auth(METRICS_TOKEN).send().unwrap().text().unwrap();
     assert!(m.contains("flicker_http_requests_total"), "{m}");
+}
+
+/// Idempotency keys are scoped to their account and to one request; optional bodies are
+/// parsed strictly; the server owns hold_windows; organisers need the server's key; a bot token
+/// cannot revoke tokens; cursors are signed and tied to their viewer's sequence.
+#[test]
+fn contract_hardening() {
+    let s = Server::start(Db::sqlite());
+    let (_, token) = account(&s, "player");
+    let id = table(&s, &[&token, &token], 2, json!({"settings": {"first_player": {"mode": "first", "seat": 0}}}));
+    let p = prompt_of(&s, &token, &id, Some(0)).unwrap();
+    let key = uuid();
+    let end = json!({"seat": 0, "prompt_id": p.id, "answer": {"answer": "end_ritual"}});
+    assert_eq!(answer(&s, &token, &id, end.clone(), &key).0, StatusCode::OK);
+    // The same key for another request: refused.
+    let other = json!({"seat": 1, "prompt_id": p.id, "answer": {"answer": "end_ritual"}});
+    let (st, v, _) = answer(&s, &token, &id, other, &key);
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(v["type"], "/problems/idempotency-key-reused");
+    // Another account's answer for a seat it does not hold, with the same key: wrong seat (no
+    // replay oracle).
+    let (_, stranger) = account(&s, "player");
+    let (st, v, _) = answer(&s, &stranger, &id, end, &key);
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    // A malformed optional body is refused, not taken as empty.
+    let (_, fresh) = account(&s, "player");
+    let (_, t, _) = post(&s, &fresh, "/api/v1/tables", json!({"players": 2}));
+    let tid = t["table"]["table_id"].as_str().unwrap();
+    let (st, v, _) = post(&s, &fresh, &format!("/api/v1/tables/{tid}/seats"), json!({"seet": 1}));
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["type"], "/problems/unknown-field");
+    let (_, t, _) = get(&s, &fresh, &format!("/api/v1/tables/{tid}"));
+    assert_eq!(t["table"]["seats"], json!([null, null]), "a refused request changed the table");
+    // hold_windows belongs to the server.
+    let (st, v, _) = post(&s, &fresh, "/api/v1/tables", json!({"players": 2, "settings": {"hold_windows": true}}));
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    // Organisers need the server's key.
+    let c = client();
+    let r = c
+        .post(s.url("/api/v1/accounts"))
+        .json(&json!({"name": format!("o{}", &uuid()[..8]), "password": "password-1", "role": "organiser"}))
+        .send()
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let r = c
+        .post(s.url("/api/v1/accounts"))
+        .header("X-Organiser-Key", ORGANISER_KEY)
+        .json(&json!({"name": format!("o{}", &uuid()[..8]), "password": "password-1", "role": "organiser"}))
+        .send()
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    // A bot token cannot revoke tokens.
+    let (_, bot, _) = post(&s, &token, "/api/v1/tokens", json!({"label": "b"}));
+    let bt = bot["token"].as_str().unwrap();
+    let r = c.delete(s.url(&format!("/api/v1/tokens/{}", bot["id"].as_str().unwrap()))).bearer_auth(bt).send().unwrap();
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    // Cursors: signed, and tied to the viewer's sequence.
+    let (_, page, _) = get(&s, &token, &format!("/api/v1/tables/{id}/events?seat=0&limit=2"));
+    let cur = page["next"].as_str().unwrap().to_string();
+    let (st, _, _) = get(&s, &token, &format!("/api/v1/tables/{id}/events?seat=0&after={cur}"));
+    assert_eq!(st, StatusCode::OK);
+    let (st, v, _) = get(&s, &token, &format!("/api/v1/tables/{id}/events?seat=1&after={cur}"));
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["type"], "/problems/cursor-mismatch");
+    let (st, v, _) = get(&s, &token, &format!("/api/v1/tables/{id}/events?seat=0&after=YzE6Mw"));
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
 }

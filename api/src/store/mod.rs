@@ -26,9 +26,13 @@ pub struct Metadata {
     /// Id of the message that caused this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub causation_id: Option<String>,
-    /// The client's `Idempotency-Key` (on the first event of an append only).
+    /// The client's `Idempotency-Key`, scoped to its account as `account:key` (on the first
+    /// event of an append only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+    /// A hash of the request that carried the key, to refuse the key's reuse for another request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_hash: Option<String>,
 }
 
 /// An event to append.

@@ -74,6 +74,8 @@ fn row_to_event(r: &sqlx::postgres::PgRow) -> Result<StoredEvent, StoreError> {
 impl EventStore for PgStore {
     async fn append(&self, stream: &str, expected: i64, events: Vec<NewEvent>) -> Result<Appended, StoreError> {
         let mut tx = self.pool.begin().await?;
+        // Acknowledged only once durable, whatever the server's default.
+        sqlx::query("SET LOCAL synchronous_commit = on").execute(&mut *tx).await?;
         let current: i64 = sqlx::query("SELECT COALESCE(MAX(stream_version), 0) FROM events WHERE stream_id = $1")
             .bind(stream)
             .fetch_one(&mut *tx)

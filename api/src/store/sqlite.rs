@@ -81,17 +81,44 @@ async fn write_batch(
     pool: &SqlitePool,
     batch: &[AppendRequest],
 ) -> Result<Vec<Result<Appended, StoreError>>, StoreError> {
-    let mut tx = pool.begin().await?;
+    // BEGIN IMMEDIATE takes the write lock at once (no failed upgrade from a read lock).
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let mut versions: HashMap<String, i64> = HashMap::new();
     let mut results = Vec::with_capacity(batch.len());
     let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
     for req in batch {
+        // Each request in its own savepoint: a failure rolls back that request only.
+        sqlx::query("SAVEPOINT request").execute(&mut *tx).await?;
+        match write_one(&mut tx, req, &mut versions, &now).await {
+            Ok(r) => {
+                sqlx::query("RELEASE request").execute(&mut *tx).await?;
+                results.push(r);
+            }
+            Err(e) => {
+                sqlx::query("ROLLBACK TO request").execute(&mut *tx).await?;
+                sqlx::query("RELEASE request").execute(&mut *tx).await?;
+                versions.remove(&req.stream);
+                results.push(Err(StoreError::Other(format!("append failed: {e}"))));
+            }
+        }
+    }
+    tx.commit().await?;
+    Ok(results)
+}
+
+async fn write_one(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    req: &AppendRequest,
+    versions: &mut HashMap<String, i64>,
+    now: &str,
+) -> Result<Result<Appended, StoreError>, sqlx::Error> {
+    {
         let current = match versions.get(&req.stream) {
             Some(v) => *v,
             None => {
                 let v: i64 = sqlx::query("SELECT COALESCE(MAX(stream_version), 0) FROM events WHERE stream_id = $1")
                     .bind(&req.stream)
-                    .fetch_one(&mut *tx)
+                    .fetch_one(&mut **tx)
                     .await?
                     .get(0);
                 versions.insert(req.stream.clone(), v);
@@ -99,25 +126,23 @@ async fn write_batch(
             }
         };
         if current != req.expected {
-            results.push(Err(StoreError::Conflict {
+            return Ok(Err(StoreError::Conflict {
                 stream: req.stream.clone(),
                 expected: req.expected,
                 actual: current,
             }));
-            continue;
         }
         let mut duplicate = false;
         for key in req.events.iter().filter_map(|e| e.metadata.idempotency_key.as_deref()) {
             let found = sqlx::query("SELECT 1 FROM events WHERE stream_id = $1 AND idempotency_key = $2")
                 .bind(&req.stream)
                 .bind(key)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut **tx)
                 .await?;
             duplicate |= found.is_some();
         }
         if duplicate {
-            results.push(Err(StoreError::Duplicate { stream: req.stream.clone() }));
-            continue;
+            return Ok(Err(StoreError::Duplicate { stream: req.stream.clone() }));
         }
         let mut version = current;
         let mut position = 0;
@@ -134,16 +159,14 @@ async fn write_batch(
             .bind(serde_json::to_string(&e.payload).expect("json"))
             .bind(serde_json::to_string(&e.metadata).expect("json"))
             .bind(e.metadata.idempotency_key.as_deref())
-            .bind(&now)
-            .fetch_one(&mut *tx)
+            .bind(now)
+            .fetch_one(&mut **tx)
             .await?
             .get(0);
         }
         versions.insert(req.stream.clone(), version);
-        results.push(Ok(Appended { version, position }));
+        Ok(Ok(Appended { version, position }))
     }
-    tx.commit().await?;
-    Ok(results)
 }
 
 fn row_to_event(r: &sqlx::sqlite::SqliteRow) -> Result<StoredEvent, StoreError> {
