@@ -77,9 +77,15 @@ impl Keys {
 
     /// Verifies a token and returns its claims.
     pub fn verify(&self, token: &str) -> Result<Claims, Problem> {
-        decode::<Claims>(token, &self.dec, &Validation::default())
-            .map(|d| d.claims)
-            .map_err(|e| Problem::unauthenticated(format!("invalid token: {e}")))
+        decode::<Claims>(token, &self.dec, &Validation::default()).map(|d| d.claims).map_err(|e| {
+            let why = match e.kind() {
+                jsonwebtoken::errors::ErrorKind::ExpiredSignature => {
+                    "the token has expired; refresh it or log in again"
+                }
+                _ => "the token is not valid (malformed, or not signed by this server)",
+            };
+            Problem::unauthenticated(why)
+        })
     }
 
     /// An opaque, signed cursor: position `n` in the event sequence named by `scope` (table,

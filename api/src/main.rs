@@ -20,6 +20,9 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "flicker", version, about, long_about = None)]
 struct Cli {
+    /// Serving options, also accepted without the `serve` subcommand.
+    #[command(flatten)]
+    serve: ServeArgs,
     #[command(subcommand)]
     command: Option<Cmd>,
 }
@@ -36,7 +39,7 @@ enum Cmd {
     Openapi,
 }
 
-#[derive(Parser, Debug, Default)]
+#[derive(clap::Args, Debug, Default)]
 struct ServeArgs {
     /// Listen address.
     #[arg(long, env = "FLICKER_ADDR", default_value = "127.0.0.1:8080")]
@@ -56,7 +59,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Serve(a)) => serve(a),
-        None => serve(ServeArgs::parse_from(["serve"])),
+        None => serve(cli.serve),
     }
 }
 
@@ -64,7 +67,8 @@ fn serve(a: ServeArgs) -> ExitCode {
     // Structured logs on stderr: `FLICKER_LOG` filters (default `info`); `FLICKER_LOG_FORMAT=json`
     // writes one JSON object per line for log collectors.
     let filter = tracing_subscriber::EnvFilter::try_from_env("FLICKER_LOG").unwrap_or_else(|_| "info".into());
-    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi);
     if std::env::var("FLICKER_LOG_FORMAT").is_ok_and(|f| f == "json") {
         logs.json().init();
     } else {

@@ -95,6 +95,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(routes::readyz)
         .service(routes::metrics)
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::ApiDoc::openapi()))
+        .route(
+            "/docs",
+            web::get()
+                .to(|| async { HttpResponse::PermanentRedirect().insert_header(("Location", "/docs/")).finish() }),
+        )
         .route("/", web::get().to(|| async { HttpResponse::Ok().content_type("text/html; charset=utf-8").body(INDEX) }))
         .default_service(web::to(|| async { Err::<HttpResponse, Problem>(Problem::not_found("no such route")) }));
 }
@@ -129,7 +134,8 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
             })
             .configure(configure)
     })
-    .bind(addr)?;
+    .bind(addr)
+    .map_err(|e| std::io::Error::other(format!("listening on {addr}: {e}")))?;
     for a in server.addrs() {
         println!("flicker: serving on http://{a} (API docs at http://{a}/docs/), event store: {}", store.kind());
     }

@@ -19,7 +19,7 @@ pub enum MediumMode {
 /// Seats are seat indices (R0.2).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action<C> {
     /// R5.2: play a number card into a neighbour's Shadow as a ghost.
     Haunt {

@@ -329,7 +329,10 @@ pub enum ViewEvent {
         placings: Vec<u8>,
     },
     /// The unredacted event, for a complete view (after the game, R10.8).
-    Full(Event),
+    Full {
+        /// The event as stored (`type` and `payload`).
+        event: Event,
+    },
 }
 
 /// R10.8: `event` as `viewer` may see it, or `None` when the event is hidden from that viewer.
@@ -338,7 +341,7 @@ pub enum ViewEvent {
 /// A `Viewer::Seat` naming no seat of the table sees what a spectator sees.
 pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> Option<ViewEvent> {
     if viewer == Viewer::Everything || before.is_finished() {
-        return Some(ViewEvent::Full(event.clone()));
+        return Some(ViewEvent::Full { event: event.clone() });
     }
     let seats = before.players.len().max(after.players.len());
     let me = match viewer {

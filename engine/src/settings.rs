@@ -40,7 +40,7 @@ pub enum SaltWindow {
 /// R2.6: who takes the first turn.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case", tag = "mode")]
+#[serde(rename_all = "snake_case", tag = "mode", deny_unknown_fields)]
 pub enum FirstPlayer {
     /// The server draws the first player uniformly (recorded in the creation event).
     #[default]
