@@ -48,6 +48,9 @@ pub fn validate(settings: &Settings) -> Result<(), RuleError> {
             format!("a table seats 2 to {MAX_PLAYERS} players, not {n}"),
         ));
     }
+    if !(1..=2).contains(&settings.last_lit) {
+        return Err(RuleError::new(ErrorKind::BadSettings, "R9.1.2", "last_lit (A) is 1 or 2"));
+    }
     if settings.round_limit < MIN_ROUND_LIMIT {
         return Err(RuleError::new(
             ErrorKind::BadSettings,
@@ -467,7 +470,10 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
         return None;
     }
     // R7.7.1: exactly one player Lit (checked after every elimination).
-    if !matches!(state.step, Step::Eliminating(_)) && state.lit_count() <= 1 {
+    // R9.5.2, R9.5.5: a qualifying circle with A = 2 stops as soon as two players are Lit
+    // (at once when it starts with two).
+    if !matches!(state.step, Step::Eliminating(_)) && state.lit_count() <= state.settings_ref().last_lit.max(1) as usize
+    {
         return Some(vec![game_ended_last_lit(state)]);
     }
     // R10.10.2: prompts of a conceding player are answered at once with their default.
@@ -576,15 +582,18 @@ fn pass_turn(state: &State) -> Vec<Event> {
     start_turn(state, next, round)
 }
 
+/// R7.7.1, R9.5.1-R9.5.2: the Lit players are the Last Lit; one alone wins. With A = 2 the two
+/// Last Lit share placing 1, provisionally: their standing comes from the later stage (R9.5.4).
 fn game_ended_last_lit(state: &State) -> Event {
-    let winner = state.players.iter().position(|p| p.lit).map(|s| s as u8);
+    let last_lit: Vec<u8> = (0..state.n()).filter(|&s| state.is_lit(s)).collect();
+    let winner = (last_lit.len() == 1).then(|| last_lit[0]);
     let placings = state
         .players
         .iter()
         .enumerate()
-        .map(|(s, p)| if Some(s as u8) == winner { 1 } else { p.placing.unwrap_or(1) })
+        .map(|(s, p)| if last_lit.contains(&(s as u8)) { 1 } else { p.placing.unwrap_or(1) })
         .collect();
-    Event::GameEnded { winner, reason: EndReason::LastLit, placings }
+    Event::GameEnded { winner, reason: EndReason::LastLit, placings, last_lit }
 }
 
 /// R7.9.4: Lit players ranked by Candle size, then hand size (larger better), then fewer ghosts.
@@ -606,5 +615,8 @@ fn game_ended_guttered(state: &State) -> Event {
         .collect();
     let firsts: Vec<usize> = lit.iter().copied().filter(|&s| placings[s] == 1).collect();
     let winner = (firsts.len() == 1).then(|| firsts[0] as u8);
-    Event::GameEnded { winner, reason: EndReason::Guttered, placings }
+    // R7.9.4-R7.9.5: the best-placed go on (the best two with A = 2; equal players all go).
+    let advance = state.settings_ref().last_lit.max(1);
+    let last_lit = lit.iter().copied().filter(|&s| placings[s] <= advance).map(|s| s as u8).collect();
+    Event::GameEnded { winner, reason: EndReason::Guttered, placings, last_lit }
 }

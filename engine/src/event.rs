@@ -346,6 +346,9 @@ pub enum Event {
         reason: EndReason,
         /// Final placing of every seat (1 = best; equal values are shared placings).
         placings: Vec<u8>,
+        /// R9.5: the players the circle sends on (its Last Lit); the winner alone when there is one.
+        #[serde(default)]
+        last_lit: Vec<u8>,
     },
 }
 

@@ -289,11 +289,16 @@ pub fn apply(state: &mut State, event: &Event) {
             };
             state.step = resume;
         }
-        Event::GameEnded { winner, reason, placings } => {
+        Event::GameEnded { winner, reason, placings, last_lit } => {
             for (p, &pl) in state.players.iter_mut().zip(placings) {
                 p.placing = Some(pl);
             }
-            state.result = Some(GameResult { winner: *winner, reason: *reason, placings: placings.clone() });
+            state.result = Some(GameResult {
+                winner: *winner,
+                reason: *reason,
+                placings: placings.clone(),
+                last_lit: last_lit.clone(),
+            });
             state.step = Step::Finished;
         }
     }

@@ -327,6 +327,8 @@ pub enum ViewEvent {
         reason: EndReason,
         /// Placings per seat.
         placings: Vec<u8>,
+        /// The circle's Last Lit.
+        last_lit: Vec<u8>,
     },
     /// The unredacted event, for a complete view (after the game, R10.8).
     Full {
@@ -493,8 +495,11 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
             shares: shares.iter().map(|(s, g)| (*s, posts(g))).collect(),
             out_of_play: out_of_play.len(),
         },
-        Event::GameEnded { winner, reason, placings } => {
-            ViewEvent::GameEnded { winner: *winner, reason: *reason, placings: placings.clone() }
-        }
+        Event::GameEnded { winner, reason, placings, last_lit } => ViewEvent::GameEnded {
+            winner: *winner,
+            reason: *reason,
+            placings: placings.clone(),
+            last_lit: last_lit.clone(),
+        },
     })
 }

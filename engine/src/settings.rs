@@ -85,11 +85,19 @@ pub struct Settings {
     /// R10.6.6: simultaneous (default) or sequential Salt windows.
     #[serde(default)]
     pub salt_window: SaltWindow,
+    /// R9.1.2, R9.5: the number of Last Lit a circle sends on. 1 (default): play to one winner.
+    /// 2: a qualifying circle stops as soon as two players are Lit (R9.5.2).
+    #[serde(default = "default_last_lit")]
+    pub last_lit: u8,
     /// R10.6.5: when true, a simultaneous window whose answers are all in stays open until the
     /// server sends `CloseWindow` (it does so once the minimum window has passed). The server
     /// sets this when `reaction_window_min_ms > 0`.
     #[serde(default)]
     pub hold_windows: bool,
+}
+
+fn default_last_lit() -> u8 {
+    1
 }
 
 fn default_round_limit() -> u16 {
@@ -108,6 +116,7 @@ impl Settings {
             salt_targeted_only: false,
             first_player: FirstPlayer::Random,
             round_limit: default_round_limit(),
+            last_lit: default_last_lit(),
             salt_window: SaltWindow::Simultaneous,
             hold_windows: false,
         }

@@ -156,6 +156,9 @@ pub struct GameResult {
     pub reason: EndReason,
     /// Final placing per seat (R7.7.3).
     pub placings: Vec<u8>,
+    /// R9.5: the circle's Last Lit.
+    #[serde(default)]
+    pub last_lit: Vec<u8>,
 }
 
 /// The secret key of the card handles (R10.3.2). A newtype so that the `Debug` of [`State`]

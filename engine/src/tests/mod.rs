@@ -5,6 +5,7 @@ mod actions;
 mod elimination;
 pub mod kit;
 mod properties;
+mod qualifying;
 mod reactions;
 mod smoke;
 mod turn;

@@ -248,10 +248,11 @@ proptest! {
     #[test]
     fn random_games_conserve_cards_and_fold_to_the_live_state(
         players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>(), hold in any::<bool>(),
-        concede in any::<bool>()
+        concede in any::<bool>(), a2 in any::<bool>()
     ) {
-        let (events, live) =
-            play_with(&settings_for(players, simultaneous, hold), seed, false, concede).map_err(TestCaseError::fail)?;
+        let mut settings = settings_for(players, simultaneous, hold);
+        settings.last_lit = if a2 { 2 } else { 1 };
+        let (events, live) = play_with(&settings, seed, false, concede).map_err(TestCaseError::fail)?;
         prop_assert!(live.is_finished());
         let folded = fold(&events);
         prop_assert_eq!(&folded, &live);

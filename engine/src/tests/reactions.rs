@@ -1326,7 +1326,8 @@ fn r10_7_1_timed_out_is_shown_only_to_the_timed_out_player() {
     }
     assert_eq!(redact(b, e, a, Viewer::Everything), Some(ViewEvent::Full { event: e.clone() }));
     let mut finished = b.clone();
-    finished.result = Some(GameResult { winner: Some(0), reason: EndReason::LastLit, placings: vec![1, 2, 3, 4] });
+    finished.result =
+        Some(GameResult { winner: Some(0), reason: EndReason::LastLit, placings: vec![1, 2, 3, 4], last_lit: vec![0] });
     assert_eq!(redact(&finished, e, a, Viewer::Spectator), Some(ViewEvent::Full { event: e.clone() }));
     assert_eq!(e.type_name(), "timed_out");
     assert_eq!(serde_json::to_value(e).unwrap()["type"], "timed_out");

@@ -1,0 +1,88 @@
+//! Qualifying circles (R9.5): with A = 2 a circle stops as soon as two players are Lit; a
+//! circle that starts with two or fewer ends at once; the Guttering sends the best two.
+
+use super::kit::*;
+use crate::decide::create;
+use crate::event::{EndReason, Event};
+use crate::replay::fold;
+use crate::settings::Settings;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+/// R9.5.2, R9.5.4: with A = 2 the circle ends the moment exactly two players are Lit; both are
+/// its Last Lit, there is no winner, and the eliminated player keeps its placing.
+#[test]
+fn r9_5_2_a_qualifying_circle_stops_at_two_lit() {
+    let mut s = settings(3);
+    s.last_lit = 2;
+    // Seat 0 is Possessed at its Am I Alive?: three hearts.
+    let mut k = Kit::with(s).shadow(0, &[("2H", None), ("3H", None), ("4H", None)]).am_i_alive(0).settled();
+    // Seat 0 splits its ghosts (the default split), then the circle closes with two Lit.
+    k.send(crate::command::Command::Timeout).unwrap();
+    assert!(!k.lit(0));
+    let r = k.state.result.clone().expect("the circle ended");
+    assert_eq!(r.winner, None);
+    assert_eq!(r.reason, EndReason::LastLit);
+    assert_eq!(r.last_lit, vec![1, 2]);
+    assert_eq!(r.placings, vec![3, 1, 1]);
+    assert!(k.prompt(1).is_none() && k.prompt(2).is_none());
+}
+
+/// R9.5.5: a circle that starts with no more players than advance ends at once without a turn;
+/// all its players are its Last Lit.
+#[test]
+fn r9_5_5_a_circle_of_two_with_a_2_ends_before_any_turn() {
+    let mut s = Settings::new(2);
+    s.last_lit = 2;
+    let events = create(&s, &mut ChaCha8Rng::seed_from_u64(4)).unwrap();
+    assert!(!events.iter().any(|e| matches!(e, Event::TurnStarted { .. })));
+    let st = fold(&events);
+    let r = st.result().expect("ended");
+    assert_eq!(r.last_lit, vec![0, 1]);
+    assert_eq!(r.winner, None);
+}
+
+/// R7.7.1: with A = 1 the Last Lit is the winner alone.
+#[test]
+fn r7_7_1_last_lit_is_the_winner_with_a_1() {
+    let mut k = Kit::new(2).shadow(0, &[("2H", None), ("3H", None), ("4H", None)]).am_i_alive(0).settled();
+    let r = k.state.result.clone().expect("ended");
+    assert_eq!((r.winner, r.last_lit.clone()), (Some(1), vec![1]));
+    let _ = &mut k;
+}
+
+/// R7.9.5: at the hard end of a circle with A = 2, its Last Lit are the two best-placed; equal
+/// players that would make more than two all go on.
+#[test]
+fn r7_9_5_guttering_with_a_2_sends_the_best_two() {
+    let mut s = settings(4);
+    s.last_lit = 2;
+    s.round_limit = 10;
+    // Candle sizes 9, 7, 5, 3: the best two are seats 0 and 1.
+    let mut k = Kit::with(s).candle_size(0, 9).candle_size(1, 7).candle_size(2, 5).candle_size(3, 3);
+    k.state.turn.round = 20;
+    k.state.turn.active = 3;
+    k.state.step = crate::state::Step::PassTurn;
+    k.settle();
+    let r = k.state.result.clone().expect("hard end");
+    assert_eq!(r.reason, EndReason::Guttered);
+    assert_eq!(r.last_lit, vec![0, 1]);
+    // With seats 1 and 2 equal, three players go on.
+    let mut s = settings(4);
+    s.last_lit = 2;
+    s.round_limit = 10;
+    let mut k = Kit::with(s).candle_size(0, 9).candle_size(1, 5).candle_size(2, 5).candle_size(3, 3);
+    k.state.turn.round = 20;
+    k.state.turn.active = 3;
+    k.state.step = crate::state::Step::PassTurn;
+    k.settle();
+    assert_eq!(k.state.result.clone().unwrap().last_lit, vec![0, 1, 2]);
+}
+
+/// R9.1.2: A is 1 or 2.
+#[test]
+fn r9_1_2_last_lit_is_1_or_2() {
+    let mut s = Settings::new(4);
+    s.last_lit = 3;
+    assert_eq!(create(&s, &mut ChaCha8Rng::seed_from_u64(1)).unwrap_err().rule, "R9.1.2");
+}
