@@ -21,36 +21,9 @@ use crate::state::{Ghost, State, Step};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
-/// Parses `7H`, `10S`, `QC`, `AD`, `Joker`.
+/// Parses `7H`, `10S`, `QC`, `AD`, `Joker` (the practice-position card syntax).
 pub fn face(s: &str) -> Face {
-    if s.eq_ignore_ascii_case("joker") {
-        return Face::joker();
-    }
-    let (r, su) = s.split_at(s.len() - 1);
-    let rank = match r {
-        "A" => Rank::Ace,
-        "2" => Rank::Two,
-        "3" => Rank::Three,
-        "4" => Rank::Four,
-        "5" => Rank::Five,
-        "6" => Rank::Six,
-        "7" => Rank::Seven,
-        "8" => Rank::Eight,
-        "9" => Rank::Nine,
-        "10" => Rank::Ten,
-        "J" => Rank::Jack,
-        "Q" => Rank::Queen,
-        "K" => Rank::King,
-        _ => panic!("bad rank in {s}"),
-    };
-    let suit = match su {
-        "S" => Suit::Spades,
-        "H" => Suit::Hearts,
-        "C" => Suit::Clubs,
-        "D" => Suit::Diamonds,
-        _ => panic!("bad suit in {s}"),
-    };
-    Face::new(rank, suit)
+    crate::position::parse_card(s).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Short text of a face, as [`face`] parses it.
