@@ -55,28 +55,25 @@ fn r7_7_1_last_lit_is_the_winner_with_a_1() {
 /// players that would make more than two all go on.
 #[test]
 fn r7_9_5_guttering_with_a_2_sends_the_best_two() {
-    let mut s = settings(4);
-    s.last_lit = 2;
-    s.round_limit = 10;
-    // Candle sizes 9, 7, 5, 3: the best two are seats 0 and 1.
-    let mut k = Kit::with(s).candle_size(0, 9).candle_size(1, 7).candle_size(2, 5).candle_size(3, 3);
-    k.state.turn.round = 20;
-    k.state.turn.active = 3;
-    k.state.step = crate::state::Step::PassTurn;
-    k.settle();
-    let r = k.state.result.clone().expect("hard end");
+    // Four players with these Candle sizes reach the hard end (round 2L + 1) with A = 2.
+    let hard_end = |sizes: [usize; 4]| {
+        let mut s = settings(4);
+        s.last_lit = 2;
+        s.round_limit = 10;
+        let mut k = Kit::with(s);
+        for (seat, &n) in sizes.iter().enumerate() {
+            k = k.candle_size(seat as u8, n);
+        }
+        k.state.turn.round = 20;
+        k.state.turn.active = 3;
+        k.state.step = crate::state::Step::PassTurn;
+        k.settle();
+        k.state.result.clone().expect("hard end")
+    };
+    let r = hard_end([9, 7, 5, 3]);
     assert_eq!(r.reason, EndReason::Guttered);
-    assert_eq!(r.last_lit, vec![0, 1]);
-    // With seats 1 and 2 equal, three players go on.
-    let mut s = settings(4);
-    s.last_lit = 2;
-    s.round_limit = 10;
-    let mut k = Kit::with(s).candle_size(0, 9).candle_size(1, 5).candle_size(2, 5).candle_size(3, 3);
-    k.state.turn.round = 20;
-    k.state.turn.active = 3;
-    k.state.step = crate::state::Step::PassTurn;
-    k.settle();
-    assert_eq!(k.state.result.clone().unwrap().last_lit, vec![0, 1, 2]);
+    assert_eq!(r.last_lit, vec![0, 1], "the best two go on");
+    assert_eq!(hard_end([9, 5, 5, 3]).last_lit, vec![0, 1, 2], "equal players all go on");
 }
 
 /// R9.1.2: A is 1 or 2.
