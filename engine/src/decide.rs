@@ -13,7 +13,7 @@ use crate::hooks;
 use crate::pool::{MAX_PLAYERS, build_pool, pool_size};
 use crate::prompt::{Open, default_answer, default_split, open_for, open_prompts, split_neighbours};
 use crate::resolve;
-use crate::settings::{FirstPlayer, MIN_ROUND_LIMIT, RulesetId, Settings};
+use crate::settings::{FirstPlayer, MIN_ROUND_LIMIT, RulesetId, Settings, Surplus};
 use crate::state::{ActionStage, State, Step};
 use crate::window::{self, WindowNext};
 use rand::seq::SliceRandom;
@@ -34,8 +34,12 @@ pub fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<E
     let mut stack: Vec<CardId> = (0..pool.len() as u16).map(CardId).collect();
     stack.shuffle(rng);
     let candles: Vec<Vec<CardId>> = stack[..size.dealt].chunks(crate::pool::CANDLE_SIZE).map(|c| c.to_vec()).collect();
-    let dark = stack[size.dealt..].to_vec();
-    create_dealt(settings, pool, candles, dark, rng)
+    let surplus = stack[size.dealt..].to_vec();
+    let (dark, set_aside) = match settings.surplus {
+        Surplus::TheDark => (surplus, Vec::new()),
+        Surplus::OutOfPlay => (Vec::new(), surplus),
+    };
+    create_dealt(settings, pool, candles, dark, set_aside, rng)
 }
 
 /// Checks the settings (see [`create`] for the errors).
@@ -84,6 +88,7 @@ pub(crate) fn create_dealt<R: Rng + ?Sized>(
     pool: Vec<crate::card::CardInstance>,
     candles: Vec<Vec<CardId>>,
     dark: Vec<CardId>,
+    set_aside: Vec<CardId>,
     rng: &mut R,
 ) -> Result<Vec<Event>, RuleError> {
     validate(settings)?;
@@ -99,6 +104,7 @@ pub(crate) fn create_dealt<R: Rng + ?Sized>(
         pool,
         candles,
         dark,
+        set_aside,
         first_player,
         handle_key: [rng.next_u64(), rng.next_u64()],
     }));

@@ -178,6 +178,10 @@ pub struct GameCreated {
     pub candles: Vec<Vec<CardId>>,
     /// R2.4: the surplus in the order placed face up; the last is the top of The Dark.
     pub dark: Vec<CardId>,
+    /// R9.8.2: the surplus set aside face down instead (a later gathering stage); hidden
+    /// until the game ends. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<CardId>,
     /// R2.6: the first player, or `None` while the tiebreaker winner is asked.
     pub first_player: Option<u8>,
     /// Key for the card handles of views (R10.3.2). Drawn from the server's generator; it is

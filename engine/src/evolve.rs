@@ -39,6 +39,7 @@ pub fn apply(state: &mut State, event: &Event) {
                 .map(|c| PlayerState { candle: c.iter().copied().collect(), lit: true, ..Default::default() })
                 .collect();
             state.dark = g.dark.clone();
+            state.out_of_play = g.set_aside.clone();
             // R2.5: each player draws the top 3 cards of their Candle.
             for p in 0..n {
                 for _ in 0..STARTING_HAND {

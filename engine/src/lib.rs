@@ -69,6 +69,6 @@ pub use game::{Decider, FinalFlicker};
 pub use handle::{CardRef, CardView, PromptId};
 pub use prompt::{Prompt, PromptKind, prompt_for, prompts};
 pub use redact::{ViewEvent, redact};
-pub use settings::{FirstPlayer, RulesetId, SaltWindow, Settings};
+pub use settings::{FirstPlayer, RulesetId, SaltWindow, Settings, Surplus};
 pub use state::{GameResult, State};
 pub use view::{View, Viewer, view};

@@ -151,7 +151,7 @@ pub fn create_from_position<R: Rng + ?Sized>(
     // The Dark: random cards beneath, then the named ones with the first named on top.
     let mut dark: Vec<CardId> = rest.collect();
     dark.extend(dark_top.into_iter().rev());
-    create_dealt(settings, pool, candles, dark, rng)
+    create_dealt(settings, pool, candles, dark, Vec::new(), rng)
 }
 
 #[cfg(test)]

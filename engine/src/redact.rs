@@ -172,6 +172,9 @@ pub enum ViewEvent {
         candle_size: usize,
         /// R2.4: The Dark as placed face up (last is top).
         dark: Vec<CardView>,
+        /// R9.8.2: cards set aside face down (a later gathering stage): a count.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        set_aside: usize,
         /// R2.5: the viewer's own starting hand.
         #[serde(skip_serializing_if = "Option::is_none")]
         hand: Option<Vec<CardView>>,
@@ -366,6 +369,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 jokers: size.jokers,
                 candle_size: crate::pool::CANDLE_SIZE,
                 dark: posts(&g.dark),
+                set_aside: g.set_aside.len(),
                 hand: me.map(|m| posts(&after.players[m as usize].hand)),
                 first_player: g.first_player,
             }
@@ -502,4 +506,8 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
             last_lit: last_lit.clone(),
         },
     })
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

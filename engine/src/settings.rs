@@ -37,6 +37,19 @@ pub enum SaltWindow {
     Sequential,
 }
 
+/// R2.4, R9.8.2: where the pool's surplus goes at the deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Surplus {
+    /// R2.4: placed face up as The Dark (an opening-stage game, or `final_dark: as_new_game`).
+    #[default]
+    TheDark,
+    /// R9.8.2: a later gathering stage: The Dark starts empty and the surplus goes out of play
+    /// face down (hidden until the game ends).
+    OutOfPlay,
+}
+
 /// R2.6: who takes the first turn.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -94,6 +107,10 @@ pub struct Settings {
     /// sets this when `reaction_window_min_ms > 0`.
     #[serde(default)]
     pub hold_windows: bool,
+    /// R2.4, R9.8.2: where the surplus goes (default: The Dark). The server sets `out_of_play`
+    /// for the later stages of a gathering whose `final_dark` is `empty`.
+    #[serde(default)]
+    pub surplus: Surplus,
 }
 
 fn default_last_lit() -> u8 {
@@ -119,6 +136,7 @@ impl Settings {
             last_lit: default_last_lit(),
             salt_window: SaltWindow::Simultaneous,
             hold_windows: false,
+            surplus: Surplus::TheDark,
         }
     }
 }

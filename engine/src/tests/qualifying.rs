@@ -83,3 +83,33 @@ fn r9_1_2_last_lit_is_1_or_2() {
     s.last_lit = 3;
     assert_eq!(create(&s, &mut ChaCha8Rng::seed_from_u64(1)).unwrap_err().rule, "R9.1.2");
 }
+
+/// R9.8.2: a later stage of a gathering starts with an empty Dark; the surplus is set aside
+/// face down (out of play), shown to viewers only as a count, and counted by card conservation.
+#[test]
+fn r9_8_2_a_later_stage_sets_the_surplus_aside_face_down() {
+    let mut s = Settings::new(3);
+    s.surplus = crate::settings::Surplus::OutOfPlay;
+    let events = create(&s, &mut ChaCha8Rng::seed_from_u64(9)).unwrap();
+    let Event::GameCreated(g) = &events[0] else { panic!("creation first") };
+    let size = crate::pool::pool_size(3);
+    assert!(g.dark.is_empty(), "R9.8.2: The Dark starts empty");
+    assert_eq!(g.set_aside.len(), size.total - size.dealt);
+    assert!(!g.set_aside.is_empty(), "an odd player count has a surplus");
+    let st = fold(&events);
+    assert!(st.dark.is_empty());
+    assert_eq!(st.out_of_play, g.set_aside);
+    crate::invariants::check(&st).unwrap();
+    // A spectator sees a count, never the cards.
+    let shown =
+        crate::redact::redact(&crate::state::State::new(), &events[0], &fold(&events[..1]), crate::Viewer::Spectator)
+            .expect("public event");
+    let json = serde_json::to_value(&shown).unwrap();
+    assert_eq!(json["set_aside"], serde_json::json!(g.set_aside.len()));
+    assert_eq!(json["dark"], serde_json::json!([]));
+    // The default (an opening stage) places the surplus as The Dark (R2.4).
+    let g0 = create(&Settings::new(3), &mut ChaCha8Rng::seed_from_u64(9)).unwrap();
+    let Event::GameCreated(g0) = &g0[0] else { panic!() };
+    assert_eq!(g0.dark.len(), size.total - size.dealt);
+    assert!(g0.set_aside.is_empty());
+}
