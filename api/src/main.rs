@@ -3,6 +3,11 @@
 
 mod accounts;
 mod auth;
+mod bots;
+mod clocks;
+mod driver;
+mod gathering_routes;
+mod gatherings;
 mod metrics;
 mod openapi;
 mod problem;

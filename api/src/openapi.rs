@@ -1,7 +1,7 @@
 //! The OpenAPI 3.1 document (utoipa), served at `/openapi.json`, with Swagger UI (vendored, no
 //! internet needed) at `/docs/`. The committed copy `openapi/openapi.json` is checked for drift.
 
-use crate::routes;
+use crate::{gathering_routes, routes};
 use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
@@ -14,12 +14,17 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         routes::create_table, routes::get_table, routes::take_seat, routes::start,
         routes::get_prompt, routes::answer, routes::concede, routes::list_events, routes::export_replay,
         routes::healthz, routes::readyz, routes::metrics,
+        gathering_routes::create_gathering, gathering_routes::list_gatherings, gathering_routes::get_gathering,
+        gathering_routes::configure, gathering_routes::register, gathering_routes::withdraw, gathering_routes::add_bots,
+        gathering_routes::control, gathering_routes::get_bracket, gathering_routes::get_circles,
+        gathering_routes::get_standings,
     ),
     modifiers(&Security),
     tags(
         (name = "accounts", description = "Accounts, access and refresh tokens, bot tokens"),
         (name = "tables", description = "Tables: single games for practice and testing"),
         (name = "play", description = "Prompts, answers and each viewer's events"),
+        (name = "gatherings", description = "Gatherings: registration, circles, stages, the Final Ritual, standings (RULES.md section 9)"),
         (name = "operations", description = "Health, readiness, metrics"),
     )
 )]

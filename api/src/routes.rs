@@ -259,6 +259,16 @@ pub struct CreateTableBody {
     /// A practice position to start from (R10.13), e.g. `"7H 8D KS / 2C | 5H 5D 9S"`.
     #[serde(default)]
     pub position: Option<String>,
+    /// R10.7.2: prompt clocks (default 60 s decisions, 15 s reactions).
+    #[serde(default)]
+    pub clocks: Option<crate::clocks::Clocks>,
+    /// R10.6.5: minimum open time of simultaneous windows, 0-10,000 ms (default 0 on practice
+    /// tables).
+    #[serde(default)]
+    pub reaction_window_min_ms: Option<u32>,
+    /// Pause before a built-in bot answers, 0-10,000 ms (default 0).
+    #[serde(default)]
+    pub bot_delay_ms: Option<u32>,
 }
 
 fn yes() -> bool {
@@ -312,7 +322,15 @@ pub async fn create_table(
     if !body.practice {
         return Err(Problem::invalid("tables created directly are practice tables; gatherings create the others"));
     }
-    let settings = settings_from(body.players, &body.settings)?;
+    let mut settings = settings_from(body.players, &body.settings)?;
+    let clocks = body.clocks.unwrap_or_default();
+    clocks.validate().map_err(Problem::invalid)?;
+    let min_window = body.reaction_window_min_ms.unwrap_or(0);
+    let bot_delay = body.bot_delay_ms.unwrap_or(0);
+    if min_window > 10_000 || bot_delay > 10_000 {
+        return Err(Problem::invalid("reaction_window_min_ms and bot_delay_ms are 0 to 10000"));
+    }
+    settings.hold_windows = min_window > 0;
     if let Some(p) = &body.position {
         // Checked now so a bad position is refused before anything is stored.
         flicker_engine::position::create_from_position(&settings, p, &mut rand::rng())?;
@@ -324,6 +342,11 @@ pub async fn create_table(
         settings,
         practice: true,
         position: body.position.clone(),
+        gathering: None,
+        seated: Vec::new(),
+        clocks,
+        reaction_window_min_ms: min_window,
+        bot_delay_ms: bot_delay,
     };
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
     state.store.append(&tables::stream_of(&table_id), 0, vec![table_event(&ev, meta)]).await?;
@@ -378,6 +401,9 @@ pub struct SeatBody {
     /// The seat wanted (default: the first free one).
     #[serde(default)]
     pub seat: Option<u8>,
+    /// Seat a built-in bot with this policy instead of yourself (the table's creator only).
+    #[serde(default)]
+    pub bot: Option<crate::bots::BotKind>,
 }
 
 /// The seat taken.
@@ -401,7 +427,8 @@ pub async fn take_seat(
     if caller.role == Role::Spectator {
         return Err(Problem::forbidden("spectators cannot take seats"));
     }
-    let want = crate::problem::optional_json::<SeatBody>(&body)?.seat;
+    let body = crate::problem::optional_json::<SeatBody>(&body)?;
+    let (want, bot) = (body.seat, body.bot);
     let mut taken = None;
     state
         .tables
@@ -426,7 +453,16 @@ pub async fn take_seat(
                     as u8,
             };
             taken = Some(seat);
-            Ok(vec![table_event(&TableEvent::SeatTaken { seat, account: caller.name.clone() }, Metadata::default())])
+            let ev = match bot {
+                Some(kind) => {
+                    if snap.info.creator != caller.name {
+                        return Err(Problem::forbidden("only the table's creator may seat a built-in bot"));
+                    }
+                    TableEvent::BotSeated { seat, name: format!("{}-bot#{}", kind.name(), seat), bot: kind }
+                }
+                None => TableEvent::SeatTaken { seat, account: caller.name.clone() },
+            };
+            Ok(vec![table_event(&ev, Metadata::default())])
         })
         .await?;
     Ok(HttpResponse::Ok().json(SeatTakenResponse { seat: taken.expect("seat") }))
@@ -564,7 +600,9 @@ pub async fn answer(
     let body = body.into_inner();
     // The seat is checked before anything else, so an answer for a seat one does not hold
     // learns nothing (not even whether a key was used).
-    my_seat(&*state.tables.load(state.store.as_ref(), &id).await?, &caller, body.seat)?;
+    let current = state.tables.load(state.store.as_ref(), &id).await?;
+    my_seat(&current, &caller, body.seat)?;
+    gathering_allows_play(&state, &current).await?;
     let hash = request_hash(&body);
     let mut seat_used = None;
     let (snap, replayed) = state
@@ -589,6 +627,26 @@ pub async fn answer(
         );
     }
     Ok(resp)
+}
+
+/// Refuses play at a table whose gathering is paused (409 `gathering-paused`) or cancelled
+/// (409 `gathering-cancelled`).
+async fn gathering_allows_play(state: &AppState, snap: &tables::Snapshot) -> Result<(), Problem> {
+    let Some(g) = &snap.info.gathering else { return Ok(()) };
+    let Some(g) = state.gatherings.get(state.store.as_ref(), &g.gathering_id).await? else { return Ok(()) };
+    match g.status {
+        crate::gatherings::Status::Paused => Err(Problem::conflict(
+            "gathering-paused",
+            "Gathering paused",
+            "the organiser paused the gathering; answers are taken again once it resumes",
+        )),
+        crate::gatherings::Status::Cancelled => Err(Problem::conflict(
+            "gathering-cancelled",
+            "Gathering cancelled",
+            "the organiser cancelled the gathering",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Concedes (R10.10) for your seat.

@@ -3,9 +3,9 @@
 use crate::auth::Keys;
 use crate::metrics::Metrics;
 use crate::problem::{self, Problem};
-use crate::routes;
 use crate::store::{EventStore, Metadata, NewEvent, StoreError};
 use crate::tables::Tables;
+use crate::{gathering_routes, routes};
 use actix_web::dev::Service;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use std::sync::Arc;
@@ -23,6 +23,10 @@ pub struct AppState {
     pub tables: Tables,
     /// Metrics.
     pub metrics: Metrics,
+    /// The gathering cache.
+    pub gatherings: crate::gatherings::GatheringCache,
+    /// The table driver (clocks, bots, gathering triggers).
+    pub driver: crate::driver::Driver,
 }
 
 /// The JWT secret: `FLICKER_JWT_SECRET` if set, else one generated once and kept in the store's
@@ -63,6 +67,8 @@ pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, St
         keys: Keys::from_secret(&secret),
         tables: Tables::default(),
         metrics: Metrics::new(),
+        gatherings: Default::default(),
+        driver: Default::default(),
     }))
 }
 
@@ -91,6 +97,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(routes::concede)
         .service(routes::list_events)
         .service(routes::export_replay)
+        .service(gathering_routes::create_gathering)
+        .service(gathering_routes::list_gatherings)
+        .service(gathering_routes::get_gathering)
+        .service(gathering_routes::configure)
+        .service(gathering_routes::register)
+        .service(gathering_routes::withdraw)
+        .service(gathering_routes::add_bots)
+        .service(gathering_routes::get_bracket)
+        .service(gathering_routes::get_circles)
+        .service(gathering_routes::get_standings)
+        .service(gathering_routes::control)
         .service(routes::healthz)
         .service(routes::readyz)
         .service(routes::metrics)
@@ -110,6 +127,7 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
         .await
         .map_err(|e| std::io::Error::other(format!("opening the event store: {e}")))?;
     let data = state(store.clone()).await.map_err(|e| std::io::Error::other(e.to_string()))?;
+    crate::driver::spawn(data.clone());
     let server = HttpServer::new(move || {
         let data = data.clone();
         App::new()

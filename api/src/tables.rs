@@ -3,6 +3,8 @@
 //! load the stream (cached, then caught up from the store), run the engine's `decide`, and append
 //! with the expected version; a conflicting append is retried on the fresh state.
 
+use crate::bots::BotKind;
+use crate::clocks::{ClockMark, Clocks};
 use crate::problem::Problem;
 use crate::store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use flicker_engine::event::EVENT_SCHEMA_VERSION;
@@ -28,6 +30,30 @@ pub enum TableEvent {
         practice: bool,
         /// The practice position it starts from, if any (R10.13).
         position: Option<String>,
+        /// The gathering circle this table plays, if any (R9.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gathering: Option<TableGathering>,
+        /// Seats filled at creation (a gathering circle), in seat order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        seated: Vec<SeatHolder>,
+        /// R10.7.2: prompt clocks.
+        #[serde(default)]
+        clocks: Clocks,
+        /// R10.6.5: minimum open time of a simultaneous window, in ms (0: none).
+        #[serde(default)]
+        reaction_window_min_ms: u32,
+        /// Pause before a built-in bot answers, in ms (for people watching).
+        #[serde(default)]
+        bot_delay_ms: u32,
+    },
+    /// The creator seated a built-in bot.
+    BotSeated {
+        /// The seat.
+        seat: u8,
+        /// Its display name (contains `#`, which account names cannot).
+        name: String,
+        /// Its policy.
+        bot: BotKind,
     },
     /// A seat was taken.
     SeatTaken {
@@ -36,6 +62,27 @@ pub enum TableEvent {
         /// The account.
         account: String,
     },
+}
+
+/// R9.3: the gathering circle a table plays.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TableGathering {
+    /// The gathering's id.
+    pub gathering_id: String,
+    /// Stage number, from 1.
+    pub stage: u32,
+    /// Circle number within the stage, from 1.
+    pub circle: u32,
+}
+
+/// Who holds a seat: an account, or a built-in bot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatHolder {
+    /// Account name, or the bot's display name (`heuristic-bot#07`).
+    pub name: String,
+    /// The built-in bot's policy (absent: an account, person or external bot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<BotKind>,
 }
 
 /// What the platform knows of a table besides the game.
@@ -52,10 +99,22 @@ pub struct TableInfo {
     pub practice: bool,
     /// Practice position (R10.13), if any.
     pub position: Option<String>,
-    /// Account holding each seat (`null`: free).
+    /// Account (or built-in bot name) holding each seat (`null`: free).
     pub seats: Vec<Option<String>>,
+    /// The built-in bot's policy at each seat (`null`: no built-in bot).
+    pub bots: Vec<Option<BotKind>>,
     /// `open` (taking seats), `playing` or `finished`.
     pub status: String,
+    /// The gathering circle this table plays, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gathering: Option<TableGathering>,
+    /// R10.7.2: prompt clocks.
+    pub clocks: Clocks,
+    /// R10.6.5: minimum open time of a simultaneous window, in ms.
+    pub reaction_window_min_ms: u32,
+    /// Pause before a built-in bot answers, in ms.
+    #[serde(skip)]
+    pub bot_delay_ms: u32,
 }
 
 /// A table folded from its stream.
@@ -69,6 +128,9 @@ pub struct Snapshot {
     pub state: State,
     /// The game's events, in order.
     pub events: Vec<Event>,
+    /// R10.7.3: when the open decision point opened and its deadline (server-side; `None`
+    /// before the start and after the end).
+    pub clock: Option<ClockMark>,
 }
 
 impl Snapshot {
@@ -77,20 +139,49 @@ impl Snapshot {
         let tagged = serde_json::json!({"type": e.event_type, "payload": e.payload});
         if let Ok(t) = serde_json::from_value::<TableEvent>(tagged.clone()) {
             match t {
-                TableEvent::TableCreated { table_id, creator, settings, practice, position } => {
+                TableEvent::TableCreated {
+                    table_id,
+                    creator,
+                    settings,
+                    practice,
+                    position,
+                    gathering,
+                    seated,
+                    clocks,
+                    reaction_window_min_ms,
+                    bot_delay_ms,
+                } => {
+                    let n = settings.players as usize;
+                    let mut seats = vec![None; n];
+                    let mut bots = vec![None; n];
+                    for (i, h) in seated.into_iter().enumerate().take(n) {
+                        seats[i] = Some(h.name);
+                        bots[i] = h.bot;
+                    }
                     self.info = TableInfo {
                         table_id,
                         creator,
-                        seats: vec![None; settings.players as usize],
+                        seats,
+                        bots,
                         settings,
                         practice,
                         position,
                         status: "open".into(),
+                        gathering,
+                        clocks,
+                        reaction_window_min_ms,
+                        bot_delay_ms,
                     };
                 }
                 TableEvent::SeatTaken { seat, account } => {
                     if let Some(s) = self.info.seats.get_mut(seat as usize) {
                         *s = Some(account);
+                    }
+                }
+                TableEvent::BotSeated { seat, name, bot } => {
+                    if let Some(s) = self.info.seats.get_mut(seat as usize) {
+                        *s = Some(name);
+                        self.info.bots[seat as usize] = Some(bot);
                     }
                 }
             }
@@ -100,6 +191,12 @@ impl Snapshot {
             serde_json::from_value(tagged).map_err(|err| StoreError::Other(format!("table event: {err}")))?;
         flicker_engine::apply(&mut self.state, &ev);
         self.events.push(ev);
+        if let Some(c) = &e.metadata.clock {
+            self.clock = Some(c.clone());
+        }
+        if self.state.is_finished() {
+            self.clock = None;
+        }
         self.info.status = if self.state.is_finished() { "finished".into() } else { "playing".into() };
         Ok(())
     }
@@ -169,10 +266,16 @@ impl Tables {
                     practice: false,
                     position: None,
                     seats: Vec::new(),
+                    bots: Vec::new(),
                     status: "open".into(),
+                    gathering: None,
+                    clocks: Clocks::default(),
+                    reaction_window_min_ms: 0,
+                    bot_delay_ms: 0,
                 },
                 state: State::new(),
                 events: Vec::new(),
+                clock: None,
             },
         };
         for e in &new {
@@ -243,6 +346,12 @@ impl Tables {
             if events.is_empty() {
                 return Ok((snap, false));
             }
+            // R10.7.3: a new decision point gets its deadline now, stored with the events.
+            if let Some(mark) = crate::clocks::mark_for(&snap, &events)
+                && let Some(last) = events.last_mut()
+            {
+                last.metadata.clock = Some(mark);
+            }
             let correlation = uuid::Uuid::new_v4().to_string();
             for (i, e) in events.iter_mut().enumerate() {
                 e.metadata.actor = Some(actor.to_string());
@@ -304,4 +413,56 @@ pub fn events_for(snap: &Snapshot, viewer: Viewer) -> Vec<flicker_engine::ViewEv
         }
     }
     out
+}
+
+/// Creates a table whose game starts at once (a gathering circle): `created` and the engine's
+/// creation events in one append at version 0, with the first decision point's clock.
+/// `StoreError::Conflict` when the table already exists.
+pub async fn create_with_game(
+    store: &dyn EventStore,
+    table_id: &str,
+    created: &TableEvent,
+    game: &[Event],
+    actor: &str,
+) -> Result<(), StoreError> {
+    let meta = Metadata { actor: Some(actor.to_string()), ..Default::default() };
+    let first = table_event(created, meta.clone());
+    let mut blank = Snapshot {
+        version: 0,
+        info: TableInfo {
+            table_id: table_id.into(),
+            creator: String::new(),
+            settings: Settings::new(2),
+            practice: false,
+            position: None,
+            seats: Vec::new(),
+            bots: Vec::new(),
+            status: "open".into(),
+            gathering: None,
+            clocks: Clocks::default(),
+            reaction_window_min_ms: 0,
+            bot_delay_ms: 0,
+        },
+        state: State::new(),
+        events: Vec::new(),
+        clock: None,
+    };
+    blank.apply(&StoredEvent {
+        position: 0,
+        stream_id: stream_of(table_id),
+        stream_version: 1,
+        event_type: first.event_type.clone(),
+        schema_version: first.schema_version,
+        payload: first.payload.clone(),
+        metadata: first.metadata.clone(),
+        recorded_at: chrono::Utc::now(),
+    })?;
+    let mut events = vec![first];
+    events.extend(game.iter().map(|e| engine_event(e, meta.clone())));
+    if let Some(mark) = crate::clocks::mark_for(&blank, &events[1..])
+        && let Some(last) = events.last_mut()
+    {
+        last.metadata.clock = Some(mark);
+    }
+    store.append(&stream_of(table_id), 0, events).await.map(|_| ())
 }

@@ -183,6 +183,14 @@ pub enum PromptKind {
     },
 }
 
+impl PromptKind {
+    /// R10.7.2: whether this is a reaction prompt (catalogue rows 6-14: Salt, BOO! Salt and
+    /// counter-Salt here), whose default clock is the short one.
+    pub fn is_reaction(&self) -> bool {
+        matches!(self, PromptKind::Salt { .. } | PromptKind::CounterSalt { .. })
+    }
+}
+
 /// An open prompt (R10.4.2): the seat that must answer, the kind with its legal answers, and
 /// the default answer the engine applies on time-out (R10.5). The deadline is the server's.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -159,3 +159,22 @@ pub(crate) fn next(state: &State) -> Option<WindowNext> {
         }
     }
 }
+
+/// R10.6.5, R10.6.6 (server clocks): the phase of a simultaneous window, for the server that
+/// runs its deadline and minimum open time. `None` when no simultaneous window is taking answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimultaneousWindow {
+    /// Answers are still expected.
+    Answering,
+    /// Every answer is in; the window waits for the server's `CloseWindow` (settings.hold_windows).
+    HeldOpen,
+}
+
+/// The phase of the simultaneous window open now, if any (see [`SimultaneousWindow`]).
+pub fn simultaneous_window(state: &State) -> Option<SimultaneousWindow> {
+    match next(state) {
+        Some(WindowNext::AnswerAll) => Some(SimultaneousWindow::Answering),
+        Some(WindowNext::HeldOpen) => Some(SimultaneousWindow::HeldOpen),
+        _ => None,
+    }
+}

@@ -33,6 +33,10 @@ pub struct Metadata {
     /// A hash of the request that carried the key, to refuse the key's reuse for another request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_hash: Option<String>,
+    /// R10.7.3: set on the last event of an append that opened a new decision point: when it
+    /// opened and its deadline (server-side; never shown in events).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clocks::ClockMark>,
 }
 
 /// An event to append.

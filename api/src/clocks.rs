@@ -1,0 +1,133 @@
+//! Server clocks (R10.7): every decision point gets a deadline from the server clock when it
+//! opens, stored in the metadata of the event that opened it, so that clocks resume after a
+//! restart. The fold never reads a clock; only the time-out command changes the game.
+
+use crate::store::NewEvent;
+use crate::tables::Snapshot;
+use chrono::{DateTime, Utc};
+use flicker_engine::window::simultaneous_window;
+use flicker_engine::{Event, State};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// R10.7.2: seconds per prompt family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Clocks {
+    /// Prompts 1-5 and 15-23 (turn order, Haunting, Ritual, picks, splits, Burden), in seconds:
+    /// 1 to 86,400 (default 60).
+    #[serde(default = "default_decision")]
+    pub decision_secs: u32,
+    /// Reaction prompts 6-14 (Salt, BOO! Salt, counter-Salt, class reactions) and simultaneous
+    /// windows, in seconds: 1 to 86,400 (default 15).
+    #[serde(default = "default_reaction")]
+    pub reaction_secs: u32,
+}
+
+fn default_decision() -> u32 {
+    60
+}
+fn default_reaction() -> u32 {
+    15
+}
+
+impl Default for Clocks {
+    fn default() -> Self {
+        Clocks { decision_secs: default_decision(), reaction_secs: default_reaction() }
+    }
+}
+
+impl Clocks {
+    /// Checks the ranges (1 to 86,400 seconds each).
+    pub fn validate(&self) -> Result<(), String> {
+        let ok = |s: u32| (1..=86_400).contains(&s);
+        if ok(self.decision_secs) && ok(self.reaction_secs) {
+            Ok(())
+        } else {
+            Err("clocks are 1 to 86400 seconds each (R10.7.2)".into())
+        }
+    }
+}
+
+/// R10.7.3: when the open decision point opened and when it times out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockMark {
+    /// When it opened (server clock, UTC).
+    pub opened_at: DateTime<Utc>,
+    /// Its deadline, before any gathering pause (UTC).
+    pub deadline: DateTime<Utc>,
+    /// A simultaneous window (one deadline for the whole window, R10.6.6).
+    #[serde(default)]
+    pub window: bool,
+}
+
+/// The engine events among stored ones (platform events are skipped).
+fn engine_events(events: &[NewEvent]) -> Vec<Event> {
+    events
+        .iter()
+        .filter_map(|e| serde_json::from_value(serde_json::json!({"type": e.event_type, "payload": e.payload})).ok())
+        .collect()
+}
+
+/// The clock mark for an append of `events` onto `snap`, or `None` when the decision point does
+/// not change (an answer inside a simultaneous window that stays open) or the game is over.
+pub fn mark_for(snap: &Snapshot, events: &[NewEvent]) -> Option<ClockMark> {
+    let engine = engine_events(events);
+    if engine.is_empty() {
+        return None;
+    }
+    let mut after: State = snap.state.clone();
+    for e in &engine {
+        flicker_engine::apply(&mut after, e);
+    }
+    if after.is_finished() {
+        return None;
+    }
+    let closed = engine.iter().any(|e| matches!(e, Event::AnswersClosed | Event::TimedOut { .. }));
+    let window = simultaneous_window(&after).is_some();
+    if window && simultaneous_window(&snap.state).is_some() && !closed && !snap.events.is_empty() {
+        return None;
+    }
+    let open = flicker_engine::prompts(&after);
+    let reaction = window || open.first().is_some_and(|p| p.kind.is_reaction());
+    let clocks = snap.info.clocks;
+    let secs = if reaction { clocks.reaction_secs } else { clocks.decision_secs };
+    let now = Utc::now();
+    Some(ClockMark { opened_at: now, deadline: now + chrono::Duration::seconds(secs as i64), window })
+}
+
+/// Shifts `at` later by the part of each pause `(from, to)` that falls after `since`
+/// (a paused gathering stops its clocks; `to = None`: still paused, so never due).
+pub fn shifted(
+    at: DateTime<Utc>,
+    since: DateTime<Utc>,
+    pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
+) -> Option<DateTime<Utc>> {
+    let mut t = at;
+    for (from, to) in pauses {
+        let to = (*to)?;
+        if to <= since {
+            continue;
+        }
+        let from = (*from).max(since);
+        t += to - from;
+    }
+    Some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    /// R10.7.3: a pause after the prompt opened pushes its deadline back by the pause; a pause
+    /// before it opened does not; an open pause stops the clock.
+    #[test]
+    fn pauses_shift_deadlines() {
+        let t = |s| Utc.timestamp_opt(s, 0).unwrap();
+        assert_eq!(shifted(t(100), t(40), &[(t(50), Some(t(70)))]), Some(t(120)));
+        assert_eq!(shifted(t(100), t(40), &[(t(10), Some(t(30)))]), Some(t(100)));
+        assert_eq!(shifted(t(100), t(40), &[(t(30), Some(t(50)))]), Some(t(110)));
+        assert_eq!(shifted(t(100), t(40), &[(t(50), None)]), None);
+    }
+}

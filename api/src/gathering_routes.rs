@@ -1,0 +1,355 @@
+//! HTTP handlers for gatherings (RULES.md section 9): organiser commands (create, configure,
+//! fill with bots, start, pause, resume, cancel), players' registration, and the public reads
+//! (summary, bracket, circles, standings). Thin: the rules live in the engine and in
+//! [`crate::gatherings`].
+
+use crate::accounts::Role;
+use crate::auth::Caller;
+use crate::bots::BotKind;
+use crate::gatherings::standings::{Standing, standings};
+use crate::gatherings::views::{Bracket, CircleView, GatheringSummary, bracket, summary};
+use crate::gatherings::{self, Gathering, GatheringEvent, GatheringSettings, Registrant, Status};
+use crate::problem::Problem;
+use crate::server::AppState;
+use crate::store::{Metadata, NewEvent, StoreError};
+use actix_web::{HttpResponse, delete, get, post, put, web};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use utoipa::{IntoParams, ToSchema};
+
+type Data = web::Data<AppState>;
+
+/// The stream listing every gathering's id, in creation order.
+const INDEX: &str = "index-gatherings";
+
+/// The most players a gathering takes.
+pub const MAX_PLAYERS: usize = 10_000;
+
+/// Body of `POST /api/v1/gatherings`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Friday Flicker", "settings": {"advance": 2, "clocks": {"decision_secs": 60, "reaction_secs": 15}}}))]
+pub struct CreateGatheringBody {
+    /// 1-80 characters.
+    pub name: String,
+    /// Settings (R9.1, R10.11); defaults when absent.
+    #[serde(default)]
+    pub settings: Option<GatheringSettings>,
+}
+
+async fn get(state: &AppState, id: &str) -> Result<Arc<Gathering>, Problem> {
+    state
+        .gatherings
+        .get(state.store.as_ref(), id)
+        .await?
+        .ok_or_else(|| Problem::not_found(format!("no gathering {id}")))
+}
+
+fn organiser_of(caller: &Caller, g: &Gathering) -> Result<(), Problem> {
+    caller.require("play")?;
+    if caller.name != g.organiser {
+        return Err(Problem::forbidden("only the gathering's organiser may do this"));
+    }
+    Ok(())
+}
+
+fn not_started(g: &Gathering) -> Result<(), Problem> {
+    if g.status != Status::Registering {
+        return Err(Problem::conflict("gathering-started", "Gathering started", "the gathering has already started"));
+    }
+    Ok(())
+}
+
+/// Appends at the version read; a concurrent change gets 409 `conflict` (nothing changed).
+async fn append(state: &AppState, g: &Gathering, events: &[GatheringEvent], actor: &str) -> Result<(), Problem> {
+    gatherings::append(state.store.as_ref(), g, events, actor).await.map_err(|e| match e {
+        StoreError::Conflict { .. } => {
+            Problem::conflict("conflict", "Conflict", "the gathering changed meanwhile; read it and try again")
+        }
+        e => e.into(),
+    })
+}
+
+fn settings_problem(msg: String) -> Problem {
+    Problem::invalid(msg)
+}
+
+/// Creates a gathering (organisers only). It takes registrations until its organiser starts it.
+#[utoipa::path(tag = "gatherings", request_body = CreateGatheringBody, security(("bearer" = [])),
+    responses((status = 201, body = GatheringSummary), (status = 400, body = Problem), (status = 401, body = Problem), (status = 403, body = Problem)))]
+#[post("/api/v1/gatherings")]
+pub async fn create_gathering(
+    state: Data,
+    caller: Caller,
+    body: web::Json<CreateGatheringBody>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    if caller.role != Role::Organiser {
+        return Err(Problem::forbidden("only organiser accounts create gatherings"));
+    }
+    let name = body.name.trim();
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(Problem::invalid("name has 1 to 80 characters"));
+    }
+    let settings = body.settings.clone().unwrap_or_default();
+    settings.validate().map_err(settings_problem)?;
+    let id = uuid::Uuid::new_v4().to_string();
+    let ev = GatheringEvent::GatheringCreated {
+        gathering_id: id.clone(),
+        name: name.to_string(),
+        organiser: caller.name.clone(),
+        settings,
+    };
+    state.store.append(&gatherings::stream_of(&id), 0, vec![gatherings::to_new(&ev, &caller.name)]).await?;
+    list_in_index(&state, &id).await?;
+    let g = get(&state, &id).await?;
+    Ok(HttpResponse::Created().json(summary(&g)))
+}
+
+async fn list_in_index(state: &AppState, id: &str) -> Result<(), Problem> {
+    for _ in 0..20 {
+        let version = state.store.read_stream(INDEX, 1).await?.len() as i64;
+        let ev = NewEvent {
+            event_type: "gathering_listed".into(),
+            schema_version: 1,
+            payload: serde_json::json!({ "gathering_id": id }),
+            metadata: Metadata::default(),
+        };
+        match state.store.append(INDEX, version, vec![ev]).await {
+            Ok(_) => return Ok(()),
+            Err(StoreError::Conflict { .. }) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Problem::conflict("busy", "Busy", "too many gatherings created at once; try again"))
+}
+
+/// Query of `GET /api/v1/gatherings`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Only gatherings in this status (`registering`, `running`, `paused`, `finished`, `cancelled`).
+    pub status: Option<Status>,
+    /// At most this many, newest first, 1-200 (default 50).
+    pub limit: Option<usize>,
+}
+
+/// Lists gatherings, newest first (public).
+#[utoipa::path(tag = "gatherings", params(ListQuery),
+    responses((status = 200, body = Vec<GatheringSummary>), (status = 400, body = Problem)))]
+#[get("/api/v1/gatherings")]
+pub async fn list_gatherings(state: Data, q: web::Query<ListQuery>) -> Result<HttpResponse, Problem> {
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(Problem::invalid("limit is 1 to 200"));
+    }
+    let index = state.store.read_stream(INDEX, 1).await?;
+    let mut out = Vec::new();
+    for e in index.iter().rev() {
+        let Some(id) = e.payload["gathering_id"].as_str() else { continue };
+        let Ok(g) = get(&state, id).await else { continue };
+        if q.status.is_none_or(|s| s == g.status) {
+            out.push(summary(&g));
+        }
+        if out.len() >= limit {
+            break;
+        }
+    }
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// Reads a gathering: settings, status, registrants, winner, progress (public).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = GatheringSummary), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}")]
+pub async fn get_gathering(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// Replaces the settings before the start (organiser).
+#[utoipa::path(tag = "gatherings", request_body = GatheringSettings, security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = GatheringSummary), (status = 400, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[put("/api/v1/gatherings/{id}/settings")]
+pub async fn configure(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<GatheringSettings>,
+) -> Result<HttpResponse, Problem> {
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    not_started(&g)?;
+    body.validate().map_err(settings_problem)?;
+    append(&state, &g, &[GatheringEvent::GatheringConfigured { settings: body.into_inner() }], &caller.name).await?;
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// Registers the caller (a player or a bot account) before the start.
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
+    responses((status = 201, body = GatheringSummary), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[post("/api/v1/gatherings/{id}/registrations")]
+pub async fn register(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    if !matches!(caller.role, Role::Player | Role::Bot) {
+        return Err(Problem::forbidden("only player and bot accounts register to play"));
+    }
+    let g = get(&state, &id).await?;
+    not_started(&g)?;
+    if g.players.iter().any(|p| p.name == caller.name) {
+        return Err(Problem::conflict("already-registered", "Already registered", "you are registered already"));
+    }
+    if g.players.len() >= MAX_PLAYERS {
+        return Err(Problem::conflict("gathering-full", "Gathering full", format!("at most {MAX_PLAYERS} players")));
+    }
+    let r = Registrant { name: caller.name.clone(), bot: None, program: caller.role == Role::Bot };
+    append(&state, &g, &[GatheringEvent::PlayerRegistered(r)], &caller.name).await?;
+    Ok(HttpResponse::Created().json(summary(&*get(&state, &id).await?)))
+}
+
+/// Withdraws a registration before the start (R9.10.2): the player themself, or the organiser.
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id"), ("name" = String, Path, description = "player name")),
+    responses((status = 200, body = GatheringSummary), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[delete("/api/v1/gatherings/{id}/registrations/{name}")]
+pub async fn withdraw(state: Data, caller: Caller, path: web::Path<(String, String)>) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let (id, name) = path.into_inner();
+    let g = get(&state, &id).await?;
+    if caller.name != name && caller.name != g.organiser {
+        return Err(Problem::forbidden("only the player or the organiser may withdraw a registration"));
+    }
+    if g.status != Status::Registering {
+        return Err(Problem::conflict(
+            "gathering-started",
+            "Gathering started",
+            "after the start a player may only concede at their table (R9.10.2)",
+        ));
+    }
+    if !g.players.iter().any(|p| p.name == name) {
+        return Err(Problem::not_found(format!("{name} is not registered")));
+    }
+    append(&state, &g, &[GatheringEvent::PlayerWithdrew { name }], &caller.name).await?;
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// Body of `POST /api/v1/gatherings/{id}/bots`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"count": 20, "kind": "heuristic"}))]
+pub struct AddBotsBody {
+    /// How many built-in bots to add, 1 to 10,000.
+    pub count: usize,
+    /// Their policy (default `heuristic`).
+    #[serde(default = "heuristic")]
+    pub kind: BotKind,
+}
+
+fn heuristic() -> BotKind {
+    BotKind::Heuristic
+}
+
+/// Fills seats with built-in bots before the start (organiser). Bots are named
+/// `heuristic-bot#01`, `random-bot#02`… (`#` keeps them apart from accounts).
+#[utoipa::path(tag = "gatherings", request_body = AddBotsBody, security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id")),
+    responses((status = 201, body = GatheringSummary), (status = 400, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[post("/api/v1/gatherings/{id}/bots")]
+pub async fn add_bots(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<AddBotsBody>,
+) -> Result<HttpResponse, Problem> {
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    not_started(&g)?;
+    if body.count == 0 || g.players.len() + body.count > MAX_PLAYERS {
+        return Err(Problem::invalid(format!("count is at least 1 and the gathering holds at most {MAX_PLAYERS}")));
+    }
+    let existing = g.players.iter().filter(|p| p.bot.is_some()).count();
+    let width = (existing + body.count).to_string().len().max(2);
+    let events: Vec<GatheringEvent> = (1..=body.count)
+        .map(|i| {
+            GatheringEvent::PlayerRegistered(Registrant {
+                name: format!("{}-bot#{:0width$}", body.kind.name(), existing + i),
+                bot: Some(body.kind),
+                program: false,
+            })
+        })
+        .collect();
+    append(&state, &g, &events, &caller.name).await?;
+    Ok(HttpResponse::Created().json(summary(&*get(&state, &id).await?)))
+}
+
+/// Organiser commands on a running gathering.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    /// Close registration, draw stage 1 and start every circle (R9.2).
+    Start,
+    /// Stop clocks and bots; answers are refused until resumed.
+    Pause,
+    /// Restart clocks (deadlines move back by the pause) and bots.
+    Resume,
+    /// End with no winner.
+    Cancel,
+}
+
+/// Starts, pauses, resumes or cancels a gathering (organiser). `action`: `start`, `pause`,
+/// `resume` or `cancel`.
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id"), ("action" = Control, Path, description = "start, pause, resume or cancel")),
+    responses((status = 200, body = GatheringSummary), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[post("/api/v1/gatherings/{id}/{action}")]
+pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Control)>) -> Result<HttpResponse, Problem> {
+    let (id, action) = path.into_inner();
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    let wrong = |what: &str| Problem::conflict("wrong-status", "Wrong status", what.to_string());
+    let events = match action {
+        Control::Start => {
+            not_started(&g)?;
+            vec![GatheringEvent::GatheringStarted]
+        }
+        Control::Pause if g.status == Status::Running => vec![GatheringEvent::GatheringPaused],
+        Control::Pause => return Err(wrong("only a running gathering can be paused")),
+        Control::Resume if g.status == Status::Paused => vec![GatheringEvent::GatheringResumed],
+        Control::Resume => return Err(wrong("only a paused gathering can be resumed")),
+        Control::Cancel if !g.over() => vec![
+            GatheringEvent::GatheringCancelled { reason: format!("cancelled by {}", caller.name) },
+            GatheringEvent::GatheringEnded { winner: None, reason: "cancelled".into() },
+        ],
+        Control::Cancel => return Err(wrong("the gathering is over already")),
+    };
+    append(&state, &g, &events, &caller.name).await?;
+    if matches!(action, Control::Start | Control::Resume) {
+        crate::driver::trigger_reconcile(state.clone(), id.clone());
+    }
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// The bracket: each stage's circles, tables, players, Last Lit, and the winner (public).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = Bracket), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/bracket")]
+pub async fn get_bracket(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    Ok(HttpResponse::Ok().json(bracket(&*get(&state, &id).await?)))
+}
+
+/// The circles of the stage being played (public): where to watch.
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = Vec<CircleView>), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/circles")]
+pub async fn get_circles(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let b = bracket(&*get(&state, &id).await?);
+    Ok(HttpResponse::Ok().json(b.stages.last().map(|s| s.circles.clone()).unwrap_or_default()))
+}
+
+/// R9.9: standings across stages, best first, readable at any time (public).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = Vec<Standing>), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/standings")]
+pub async fn get_standings(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    Ok(HttpResponse::Ok().json(standings(&*get(&state, &id).await?)))
+}
