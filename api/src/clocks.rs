@@ -115,6 +115,38 @@ pub fn shifted(
     Some(t)
 }
 
+/// A clock as shown to a viewer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ClockView {
+    /// The deadline, moved back by any gathering pause since the decision opened (`null`
+    /// while paused).
+    pub deadline: Option<DateTime<Utc>>,
+    /// The table's gathering is paused: the clock stands still.
+    pub paused: bool,
+}
+
+/// The clock of `snap`'s open decision point as `viewer_seat` may see it (R10.6.2: inside a
+/// sequential reaction window only the asked seat sees the deadline, since a deadline that
+/// restarts per player would count the players asked). `pauses` are the gathering's.
+pub fn view_for(
+    snap: &Snapshot,
+    viewer_seat: Option<u8>,
+    paused: bool,
+    pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
+) -> Option<ClockView> {
+    let mark = snap.clock.as_ref()?;
+    if snap.state.is_finished() {
+        return None;
+    }
+    let open = flicker_engine::prompts(&snap.state);
+    let private_reaction = !mark.window && open.first().is_some_and(|p| p.kind.is_reaction());
+    if private_reaction && !open.iter().any(|p| Some(p.seat) == viewer_seat) {
+        return None;
+    }
+    let deadline = if paused { None } else { shifted(mark.deadline, mark.opened_at, pauses) };
+    Some(ClockView { deadline, paused })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

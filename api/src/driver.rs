@@ -78,12 +78,12 @@ async fn run(app: web::Data<AppState>) -> Result<(), store::StoreError> {
             ensure_task(&app, t);
         } else if let Some(g) = e.stream_id.strip_prefix("gathering-") {
             // The organiser's pause, resume and cancel reach the tables at once.
-            if matches!(e.event_type.as_str(), "gathering_paused" | "gathering_resumed" | "gathering_cancelled") {
-                if let Ok(Some(gat)) = app.gatherings.get(app.store.as_ref(), g).await {
-                    for s in &gat.stages {
-                        for (c, _) in &s.circles {
-                            poke(&app, &c.table_id);
-                        }
+            if matches!(e.event_type.as_str(), "gathering_paused" | "gathering_resumed" | "gathering_cancelled")
+                && let Ok(Some(gat)) = app.gatherings.get(app.store.as_ref(), g).await
+            {
+                for s in &gat.stages {
+                    for (c, _) in &s.circles {
+                        poke(&app, &c.table_id);
                     }
                 }
             }

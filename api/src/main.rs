@@ -6,6 +6,7 @@ mod auth;
 mod bots;
 mod clocks;
 mod driver;
+mod gathering_cmd;
 mod gathering_routes;
 mod gatherings;
 mod metrics;
@@ -42,6 +43,8 @@ enum Cmd {
     Replay(replay_cmd::Args),
     /// Print the OpenAPI document.
     Openapi,
+    /// Drive gatherings on a running server (`flicker gathering run --players 20`).
+    Gathering(gathering_cmd::Args),
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
             print!("{}", openapi::json());
             ExitCode::SUCCESS
         }
+        Some(Cmd::Gathering(a)) => gathering_cmd::run(a),
         Some(Cmd::Serve(a)) => serve(a),
         None => serve(cli.serve),
     }

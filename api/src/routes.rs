@@ -27,7 +27,8 @@ pub struct RegisterBody {
     /// At least 8 characters.
     pub password: String,
     /// `player` (default), `bot`, `spectator`, or `organiser` (needs the header `X-Organiser-Key`
-    /// with the server's `FLICKER_ORGANISER_KEY`).
+    /// with the server's organiser key: `FLICKER_ORGANISER_KEY`, or the key the server generated
+    /// and wrote beside its SQLite file, `flicker.db.organiser-key`).
     #[serde(default = "default_role")]
     pub role: Role,
 }
@@ -51,10 +52,10 @@ pub struct AccountView {
 #[post("/api/v1/accounts")]
 pub async fn register(state: Data, req: HttpRequest, body: web::Json<RegisterBody>) -> Result<HttpResponse, Problem> {
     if body.role == Role::Organiser {
-        // Organisers are not self-appointed: the server's FLICKER_ORGANISER_KEY is required.
-        let key = std::env::var("FLICKER_ORGANISER_KEY").ok().filter(|k| !k.is_empty());
+        // Organisers are not self-appointed: the server's organiser key is required
+        // (FLICKER_ORGANISER_KEY, or the generated one written beside the SQLite file).
         let given = req.headers().get("X-Organiser-Key").and_then(|v| v.to_str().ok());
-        if key.is_none() || given != key.as_deref() {
+        if given != Some(state.organiser_key.as_str()) {
             return Err(Problem::forbidden(
                 "registering an organiser needs the server's organiser key (X-Organiser-Key)",
             ));
@@ -283,6 +284,29 @@ pub struct TableResponse {
     /// The caller's view of the game (absent before the start).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub view: Option<View>,
+    /// R10.7: the open decision point's clock, when the caller may see it (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clocks::ClockView>,
+}
+
+/// The clock of a table as `viewer` may see it.
+async fn clock_for(
+    state: &AppState,
+    snap: &tables::Snapshot,
+    viewer: Option<flicker_engine::Viewer>,
+) -> Option<crate::clocks::ClockView> {
+    let seat = match viewer {
+        Some(flicker_engine::Viewer::Seat { seat }) => Some(seat),
+        _ => None,
+    };
+    let (paused, pauses) = match &snap.info.gathering {
+        Some(g) => match state.gatherings.get(state.store.as_ref(), &g.gathering_id).await.ok().flatten() {
+            Some(g) => (g.status == crate::gatherings::Status::Paused, g.pauses.clone()),
+            None => (false, Vec::new()),
+        },
+        None => (false, Vec::new()),
+    };
+    crate::clocks::view_for(snap, seat, paused, &pauses)
 }
 
 fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Settings, Problem> {
@@ -351,7 +375,7 @@ pub async fn create_table(
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
     state.store.append(&tables::stream_of(&table_id), 0, vec![table_event(&ev, meta)]).await?;
     let snap = state.tables.load(state.store.as_ref(), &table_id).await?;
-    Ok(HttpResponse::Created().json(TableResponse { table: snap.info.clone(), view: None }))
+    Ok(HttpResponse::Created().json(TableResponse { table: snap.info.clone(), view: None, clock: None }))
 }
 
 /// Query of table reads: which of your seats to look from.
@@ -374,12 +398,10 @@ pub async fn get_table(
 ) -> Result<HttpResponse, Problem> {
     caller.require("read")?;
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    let view = if snap.events.is_empty() {
-        None
-    } else {
-        Some(flicker_engine::view(&snap.state, viewer_for(&snap, Some(&caller.name), q.seat)?))
-    };
-    Ok(etagged(&TableResponse { table: snap.info.clone(), view }))
+    let viewer = viewer_for(&snap, Some(&caller.name), q.seat)?;
+    let view = if snap.events.is_empty() { None } else { Some(flicker_engine::view(&snap.state, viewer)) };
+    let clock = clock_for(&state, &snap, Some(viewer)).await;
+    Ok(etagged(&TableResponse { table: snap.info.clone(), view, clock }))
 }
 
 /// A response with an ETag computed from its content, so it counts nothing hidden.
@@ -494,8 +516,10 @@ pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result
             Ok(created.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
         })
         .await?;
-    let view = flicker_engine::view(&snap.state, viewer_for(&snap, Some(&caller.name), None)?);
-    Ok(HttpResponse::Ok().json(TableResponse { table: snap.info.clone(), view: Some(view) }))
+    let viewer = viewer_for(&snap, Some(&caller.name), None)?;
+    let view = flicker_engine::view(&snap.state, viewer);
+    let clock = clock_for(&state, &snap, Some(viewer)).await;
+    Ok(HttpResponse::Ok().json(TableResponse { table: snap.info.clone(), view: Some(view), clock }))
 }
 
 /// Your open prompt.
@@ -505,6 +529,9 @@ pub struct PromptResponse {
     pub seat: Option<u8>,
     /// The open prompt of that seat, if any, with its legal answers and default.
     pub prompt: Option<Prompt>,
+    /// R10.4.2, R10.7: its clock (the deadline after which the default applies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clocks::ClockView>,
 }
 
 /// Reads your open prompt and its legal answers (R10.4.2).
@@ -524,7 +551,11 @@ pub async fn get_prompt(
         _ => None,
     };
     let prompt = seat.and_then(|s| flicker_engine::prompt_for(&snap.state, s));
-    Ok(etagged(&PromptResponse { seat, prompt }))
+    let clock = match (&prompt, seat) {
+        (Some(_), Some(s)) => clock_for(&state, &snap, Some(flicker_engine::Viewer::Seat { seat: s })).await,
+        _ => None,
+    };
+    Ok(etagged(&PromptResponse { seat, prompt, clock }))
 }
 
 /// Body of `POST /api/v1/tables/{id}/answers`.
@@ -618,8 +649,12 @@ pub async fn answer(
         None => my_seat(&snap, &caller, body.seat).ok(),
     };
     let viewer = viewer_for(&snap, Some(&caller.name), seat)?;
-    let mut resp =
-        etagged(&TableResponse { table: snap.info.clone(), view: Some(flicker_engine::view(&snap.state, viewer)) });
+    let clock = clock_for(&state, &snap, Some(viewer)).await;
+    let mut resp = etagged(&TableResponse {
+        table: snap.info.clone(),
+        view: Some(flicker_engine::view(&snap.state, viewer)),
+        clock,
+    });
     if replayed {
         resp.headers_mut().insert(
             actix_web::http::header::HeaderName::from_static("idempotent-replay"),
@@ -669,8 +704,12 @@ pub async fn concede(
         })
         .await?;
     let viewer = viewer_for(&snap, Some(&caller.name), want)?;
-    Ok(HttpResponse::Ok()
-        .json(TableResponse { table: snap.info.clone(), view: Some(flicker_engine::view(&snap.state, viewer)) }))
+    let clock = clock_for(&state, &snap, Some(viewer)).await;
+    Ok(HttpResponse::Ok().json(TableResponse {
+        table: snap.info.clone(),
+        view: Some(flicker_engine::view(&snap.state, viewer)),
+        clock,
+    }))
 }
 
 /// Query of `GET /api/v1/tables/{id}/events`.

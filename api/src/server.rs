@@ -27,6 +27,47 @@ pub struct AppState {
     pub gatherings: crate::gatherings::GatheringCache,
     /// The table driver (clocks, bots, gathering triggers).
     pub driver: crate::driver::Driver,
+    /// The key that registering an organiser needs (`X-Organiser-Key`).
+    pub organiser_key: String,
+}
+
+/// The organiser key: `FLICKER_ORGANISER_KEY` if set, else one generated once and kept in the
+/// store's `system-organiser-key` stream (shared by every process on one database).
+async fn organiser_key(store: &dyn EventStore) -> Result<String, StoreError> {
+    if let Ok(k) = std::env::var("FLICKER_ORGANISER_KEY")
+        && !k.is_empty()
+    {
+        return Ok(k);
+    }
+    let stream = "system-organiser-key";
+    for _ in 0..3 {
+        if let Some(e) = store.read_stream(stream, 1).await?.first() {
+            return Ok(e.payload["organiser_key"].as_str().unwrap_or_default().to_string());
+        }
+        let key: String = (0..32).map(|_| format!("{:x}", rand::random::<u8>() & 0xf)).collect();
+        let ev = NewEvent {
+            event_type: "organiser_key_generated".into(),
+            schema_version: 1,
+            payload: serde_json::json!({ "organiser_key": key }),
+            metadata: Metadata { actor: Some("system".into()), ..Default::default() },
+        };
+        match store.append(stream, 0, vec![ev]).await {
+            Ok(_) | Err(StoreError::Conflict { .. }) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(StoreError::Other("could not establish the organiser key".into()))
+}
+
+/// Where the server writes its generated organiser key for local tools: beside the SQLite file
+/// (`flicker.db` -> `flicker.db.organiser-key`); `None` for PostgreSQL.
+pub fn organiser_key_file(database_url: &str) -> Option<std::path::PathBuf> {
+    if database_url.starts_with("postgres") {
+        return None;
+    }
+    let path =
+        database_url.strip_prefix("sqlite://").or_else(|| database_url.strip_prefix("sqlite:")).unwrap_or(database_url);
+    Some(std::path::PathBuf::from(format!("{path}.organiser-key")))
 }
 
 /// The JWT secret: `FLICKER_JWT_SECRET` if set, else one generated once and kept in the store's
@@ -62,6 +103,7 @@ async fn jwt_secret(store: &dyn EventStore) -> Result<Vec<u8>, StoreError> {
 /// Builds the shared state on an open store.
 pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, StoreError> {
     let secret = jwt_secret(store.as_ref()).await?;
+    let organiser_key = organiser_key(store.as_ref()).await?;
     Ok(web::Data::new(AppState {
         store,
         keys: Keys::from_secret(&secret),
@@ -69,6 +111,7 @@ pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, St
         metrics: Metrics::new(),
         gatherings: Default::default(),
         driver: Default::default(),
+        organiser_key,
     }))
 }
 
@@ -128,6 +171,13 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
         .map_err(|e| std::io::Error::other(format!("opening the event store: {e}")))?;
     let data = state(store.clone()).await.map_err(|e| std::io::Error::other(e.to_string()))?;
     crate::driver::spawn(data.clone());
+    if std::env::var("FLICKER_ORGANISER_KEY").map_or(true, |k| k.is_empty())
+        && let Some(path) = organiser_key_file(database_url)
+    {
+        write_private(&path, &data.organiser_key)
+            .map_err(|e| std::io::Error::other(format!("writing {}: {e}", path.display())))?;
+        println!("flicker: organiser key in {} (or set FLICKER_ORGANISER_KEY)", path.display());
+    }
     let server = HttpServer::new(move || {
         let data = data.clone();
         App::new()
@@ -158,4 +208,14 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
         println!("flicker: serving on http://{a} (API docs at http://{a}/docs/), event store: {}", store.kind());
     }
     server.run().await
+}
+
+/// Writes `content` to `path`, readable by its owner only.
+fn write_private(path: &std::path::Path, content: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    opts.open(path)?.write_all(content.as_bytes())
 }
