@@ -462,3 +462,6 @@ impl GatheringCache {
         Ok(Some(g))
     }
 }
+
+#[cfg(test)]
+mod tests;
