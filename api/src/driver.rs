@@ -36,6 +36,8 @@ enum Due {
     CloseWindow,
     /// R10.7.1: the deadline has passed; apply the defaults.
     Timeout,
+    /// R10.7.4: this seat's Ritual prompts timed out too often in a row: it concedes.
+    Abandon(u8),
 }
 
 /// Starts the driver on the server's runtime.
@@ -164,6 +166,13 @@ fn needs_answer(p: &Prompt) -> bool {
 fn next_due(snap: &Snapshot, pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)]) -> Option<(DateTime<Utc>, Due)> {
     let clock = snap.clock.as_ref()?;
     let since = clock.opened_at;
+    let limit = snap.info.abandonment;
+    if limit > 0
+        && let Some(seat) = (0..snap.ritual_timeouts.len() as u8)
+            .find(|&s| snap.ritual_timeouts[s as usize] >= limit && snap.state.may_concede(s))
+    {
+        return Some((Utc::now(), Due::Abandon(seat)));
+    }
     let mut best: Option<(DateTime<Utc>, Due)> = None;
     let mut consider = |at: Option<DateTime<Utc>>, due: Due| {
         if let Some(at) = at
@@ -255,6 +264,7 @@ async fn command(app: &AppState, planned: &Snapshot, what: &Due, default: bool) 
         }
         Due::CloseWindow => ("system:clock".to_string(), Command::CloseWindow),
         Due::Timeout => ("system:clock".to_string(), Command::Timeout),
+        Due::Abandon(seat) => ("system:clock".to_string(), Command::Concede { seat: *seat }),
     };
     let r = app
         .tables
@@ -266,6 +276,10 @@ async fn command(app: &AppState, planned: &Snapshot, what: &Due, default: bool) 
         })
         .await;
     match r {
+        Ok((after, _)) if after.version == version => {
+            tracing::warn!(table = %planned.info.table_id, ?what, "driver action changed nothing");
+            false
+        }
         Ok(_) => true,
         Err(p) => {
             tracing::warn!(table = %planned.info.table_id, ?what, problem = %p, "driver action refused");

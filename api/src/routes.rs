@@ -270,6 +270,10 @@ pub struct CreateTableBody {
     /// Pause before a built-in bot answers, 0-10,000 ms (default 0).
     #[serde(default)]
     pub bot_delay_ms: Option<u32>,
+    /// R10.7.4: consecutive Ritual time-outs that count as a concession, 0-20 (default 3; 0:
+    /// never).
+    #[serde(default)]
+    pub abandonment: Option<u8>,
 }
 
 fn yes() -> bool {
@@ -355,6 +359,10 @@ pub async fn create_table(
         return Err(Problem::invalid("reaction_window_min_ms and bot_delay_ms are 0 to 10000"));
     }
     settings.hold_windows = min_window > 0;
+    let abandonment = body.abandonment.unwrap_or(3);
+    if abandonment > 20 {
+        return Err(Problem::invalid("abandonment is 0 to 20 (R10.7.4)"));
+    }
     if let Some(p) = &body.position {
         // Checked now so a bad position is refused before anything is stored.
         flicker_engine::position::create_from_position(&settings, p, &mut rand::rng())?;
@@ -371,6 +379,7 @@ pub async fn create_table(
         clocks,
         reaction_window_min_ms: min_window,
         bot_delay_ms: bot_delay,
+        abandonment,
     };
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
     state.store.append(&tables::stream_of(&table_id), 0, vec![table_event(&ev, meta)]).await?;

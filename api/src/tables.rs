@@ -45,6 +45,9 @@ pub enum TableEvent {
         /// Pause before a built-in bot answers, in ms (for people watching).
         #[serde(default)]
         bot_delay_ms: u32,
+        /// R10.7.4: consecutive Ritual time-outs that count as a concession (0: never).
+        #[serde(default = "default_abandonment")]
+        abandonment: u8,
     },
     /// The creator seated a built-in bot.
     BotSeated {
@@ -62,6 +65,10 @@ pub enum TableEvent {
         /// The account.
         account: String,
     },
+}
+
+fn default_abandonment() -> u8 {
+    3
 }
 
 /// R9.3: the gathering circle a table plays.
@@ -115,6 +122,8 @@ pub struct TableInfo {
     /// Pause before a built-in bot answers, in ms.
     #[serde(skip)]
     pub bot_delay_ms: u32,
+    /// R10.7.4: consecutive Ritual time-outs that count as a concession (0: never).
+    pub abandonment: u8,
 }
 
 /// A table folded from its stream.
@@ -131,6 +140,8 @@ pub struct Snapshot {
     /// R10.7.3: when the open decision point opened and its deadline (server-side; `None`
     /// before the start and after the end).
     pub clock: Option<ClockMark>,
+    /// R10.7.4: each seat's Ritual prompts timed out in a row.
+    pub ritual_timeouts: Vec<u8>,
 }
 
 impl Snapshot {
@@ -150,6 +161,7 @@ impl Snapshot {
                     clocks,
                     reaction_window_min_ms,
                     bot_delay_ms,
+                    abandonment,
                 } => {
                     let n = settings.players as usize;
                     let mut seats = vec![None; n];
@@ -171,7 +183,9 @@ impl Snapshot {
                         clocks,
                         reaction_window_min_ms,
                         bot_delay_ms,
+                        abandonment,
                     };
+                    self.ritual_timeouts = vec![0; n];
                 }
                 TableEvent::SeatTaken { seat, account } => {
                     if let Some(s) = self.info.seats.get_mut(seat as usize) {
@@ -189,6 +203,22 @@ impl Snapshot {
         }
         let ev: Event =
             serde_json::from_value(tagged).map_err(|err| StoreError::Other(format!("table event: {err}")))?;
+        // R10.7.4: a Ritual that ends right after its seat's time-out mark timed out; an action
+        // or an end given by hand resets the count.
+        match &ev {
+            Event::RitualEnded { seat, .. } => {
+                let timed_out = matches!(self.events.last(), Some(Event::TimedOut { seats }) if seats == &[*seat]);
+                if let Some(n) = self.ritual_timeouts.get_mut(*seat as usize) {
+                    *n = if timed_out { n.saturating_add(1) } else { 0 };
+                }
+            }
+            Event::ActionDeclared { actor, .. } => {
+                if let Some(n) = self.ritual_timeouts.get_mut(*actor as usize) {
+                    *n = 0;
+                }
+            }
+            _ => {}
+        }
         flicker_engine::apply(&mut self.state, &ev);
         self.events.push(ev);
         if let Some(c) = &e.metadata.clock {
@@ -272,10 +302,12 @@ impl Tables {
                     clocks: Clocks::default(),
                     reaction_window_min_ms: 0,
                     bot_delay_ms: 0,
+                    abandonment: 3,
                 },
                 state: State::new(),
                 events: Vec::new(),
                 clock: None,
+                ritual_timeouts: Vec::new(),
             },
         };
         for e in &new {
@@ -442,10 +474,12 @@ pub async fn create_with_game(
             clocks: Clocks::default(),
             reaction_window_min_ms: 0,
             bot_delay_ms: 0,
+            abandonment: 3,
         },
         state: State::new(),
         events: Vec::new(),
         clock: None,
+        ritual_timeouts: Vec::new(),
     };
     blank.apply(&StoredEvent {
         position: 0,

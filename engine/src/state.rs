@@ -257,6 +257,12 @@ impl State {
         self.players.len() as u8
     }
 
+    /// R10.10: whether `seat` is Lit and has not asked to concede (a concession may still be
+    /// sent for it). The server's abandonment rule (R10.7.4) reads this.
+    pub fn may_concede(&self, seat: u8) -> bool {
+        self.is_lit(seat) && !self.conceding.contains(&seat)
+    }
+
     pub(crate) fn is_lit(&self, seat: u8) -> bool {
         self.players.get(seat as usize).is_some_and(|p| p.lit)
     }

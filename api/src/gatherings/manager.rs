@@ -89,6 +89,7 @@ async fn create_circle_table(
         clocks: g.settings.clocks,
         reaction_window_min_ms: min_window_ms(g, any_person),
         bot_delay_ms: g.settings.bot_delay_ms,
+        abandonment: g.settings.abandonment,
     };
     let game = flicker_engine::create(&settings, &mut rand::rng()).map_err(|e| StoreError::Other(e.to_string()))?;
     match tables::create_with_game(store, &draw.table_id, &created, &game, ACTOR).await {

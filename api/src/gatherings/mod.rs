@@ -66,6 +66,10 @@ pub struct GatheringSettings {
     /// Pause before a built-in bot answers, 0 to 10,000 ms (default 0), so people can watch.
     #[serde(default)]
     pub bot_delay_ms: u32,
+    /// R10.7.4: a player whose Ritual prompts time out this many times in a row concedes,
+    /// 0 to 20 (default 3; 0 never).
+    #[serde(default = "default_abandonment")]
+    pub abandonment: u8,
     /// R10.1.3: the ruleset, `current` (the only one served yet).
     #[serde(default = "default_ruleset")]
     pub ruleset: String,
@@ -79,6 +83,9 @@ fn default_advance() -> u8 {
 }
 fn default_round_limit() -> u16 {
     40
+}
+fn default_abandonment() -> u8 {
+    3
 }
 fn default_ruleset() -> String {
     "current".into()
@@ -115,6 +122,9 @@ impl GatheringSettings {
         }
         if self.round_limit < flicker_engine::settings::MIN_ROUND_LIMIT {
             return Err("R7.9.2: round_limit is at least 10".into());
+        }
+        if self.abandonment > 20 {
+            return Err("R10.7.4: abandonment is 0 to 20".into());
         }
         if self.bot_delay_ms > 10_000 {
             return Err("bot_delay_ms is 0 to 10000".into());

@@ -158,16 +158,16 @@ async fn nobody_and_a_lone_registrant() {
     assert_eq!((st[0].rank, st[0].status), (Some(1), StandingStatus::Winner));
 }
 
-/// R10.7.1, R10.7.3: a table whose seats nobody answers still ends: every deadline passes and
-/// the server applies the defaults (here with one-second clocks and a person in every seat).
+/// R10.7.1, R10.7.3, R10.7.4: a table whose seats nobody answers still ends: every deadline
+/// passes and the server applies the defaults, and a player whose Ritual times out three times
+/// in a row concedes (here with one-second clocks and two absent people).
 #[actix_web::test]
-async fn clocks_end_a_table_nobody_plays() {
+async fn clocks_and_abandonment_end_a_table_nobody_plays() {
     let app = app().await;
     let id = uuid::Uuid::new_v4().to_string();
     let settings = GatheringSettings {
         clocks: crate::clocks::Clocks { decision_secs: 1, reaction_secs: 1 },
         reaction_window_min_ms: Some(0),
-        round_limit: 10,
         ..Default::default()
     };
     let mut events = vec![GatheringEvent::GatheringCreated {
@@ -183,7 +183,30 @@ async fn clocks_end_a_table_nobody_plays() {
     events.push(GatheringEvent::GatheringStarted);
     app.store.append(&stream_of(&id), 0, events.iter().map(|e| to_new(e, "org")).collect()).await.unwrap();
     crate::driver::trigger_reconcile(app.clone(), id.clone());
-    // Wait for the table, then check that prompts time out one after another.
+    let g = finish(&app, &id, Duration::from_secs(120)).await;
+    assert_eq!(g.end_reason.as_deref(), Some("final_ritual"));
+    let table = &g.stages[0].circles[0].0.table_id;
+    let snap = app.tables.load(app.store.as_ref(), table).await.unwrap();
+    let timeouts = snap.events.iter().filter(|e| matches!(e, flicker_engine::Event::TimedOut { .. })).count();
+    assert!(timeouts >= 3, "deadlines passed and the defaults were applied ({timeouts} time-outs)");
+    let loser = snap
+        .events
+        .iter()
+        .find_map(|e| match e {
+            flicker_engine::Event::ConcessionRequested { seat } => Some(*seat),
+            _ => None,
+        })
+        .expect("R10.7.4: three Ritual time-outs in a row concede");
+    assert_ne!(g.winner.as_deref(), Some(g.stages[0].circles[0].0.players[loser as usize].as_str()));
+}
+
+/// Cancelling a gathering stops its tables: the driver takes no further action there.
+#[actix_web::test]
+async fn a_cancelled_gathering_stops_its_tables() {
+    let app = app().await;
+    let s = GatheringSettings { bot_delay_ms: 200, ..Default::default() };
+    let id = start(&app, 4, s).await;
+    crate::driver::trigger_reconcile(app.clone(), id.clone());
     let t = Instant::now();
     let table = loop {
         if let Some(g) = load(app.store.as_ref(), &id).await.unwrap()
@@ -194,11 +217,6 @@ async fn clocks_end_a_table_nobody_plays() {
         assert!(t.elapsed() < Duration::from_secs(30));
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
-    tokio::time::sleep(Duration::from_millis(3500)).await;
-    let snap = app.tables.load(app.store.as_ref(), &table).await.unwrap();
-    let timeouts = snap.events.iter().filter(|e| matches!(e, flicker_engine::Event::TimedOut { .. })).count();
-    assert!(timeouts >= 2, "deadlines passed and the defaults were applied ({timeouts} time-outs)");
-    // Cancel so the test ends: the driver stops the table.
     let g = load(app.store.as_ref(), &id).await.unwrap().unwrap();
     append(
         app.store.as_ref(),
@@ -211,6 +229,43 @@ async fn clocks_end_a_table_nobody_plays() {
     )
     .await
     .unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = app.tables.load(app.store.as_ref(), &table).await.unwrap().version;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let after = app.tables.load(app.store.as_ref(), &table).await.unwrap().version;
+    assert_eq!(before, after, "no action after the cancellation");
     let g = finish(&app, &id, Duration::from_secs(5)).await;
-    assert_eq!(g.status, Status::Cancelled);
+    assert_eq!((g.status, g.winner), (Status::Cancelled, None));
+}
+
+/// R10.6.5: with a minimum window, a simultaneous window whose answers are all in stays open
+/// until the server closes it once the minimum has passed (never by time-out), and each window
+/// lasts at least the minimum.
+#[actix_web::test]
+async fn minimum_windows_are_held_then_closed_by_the_server() {
+    let app = app().await;
+    let s = GatheringSettings { reaction_window_min_ms: Some(40), round_limit: 10, ..Default::default() };
+    let id = start(&app, 2, s).await;
+    crate::driver::trigger_reconcile(app.clone(), id.clone());
+    let g = finish(&app, &id, Duration::from_secs(300)).await;
+    let table = &g.stages[0].circles[0].0.table_id;
+    let snap = app.tables.load(app.store.as_ref(), table).await.unwrap();
+    assert!(snap.info.settings.hold_windows);
+    assert!(!snap.events.iter().any(|e| matches!(e, flicker_engine::Event::TimedOut { .. })), "no time-out");
+    // Every window closed at least 40 ms after it opened: read the stored times.
+    let stored = app.store.read_stream(&crate::tables::stream_of(table), 1).await.unwrap();
+    let mut opened = None;
+    let mut windows = 0;
+    for e in &stored {
+        if let Some(c) = &e.metadata.clock {
+            opened = c.window.then_some(c.opened_at);
+        }
+        if e.event_type == "answers_closed"
+            && let Some(at) = opened.take()
+        {
+            windows += 1;
+            assert!(e.recorded_at - at >= chrono::Duration::milliseconds(40), "R10.6.5: held at least the minimum");
+        }
+    }
+    assert!(windows > 0, "some simultaneous windows were played");
 }
