@@ -277,7 +277,7 @@ async fn command(app: &AppState, planned: &Snapshot, what: &Due, default: bool) 
         .await;
     match r {
         Ok((after, _)) if after.version == version => {
-            tracing::warn!(table = %planned.info.table_id, ?what, "driver action changed nothing");
+            tracing::debug!(table = %planned.info.table_id, ?what, "driver action changed nothing (another process acted first)");
             false
         }
         Ok(_) => true,

@@ -185,24 +185,59 @@ pub async fn configure(
     Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
 }
 
-/// Registers the caller (a player or a bot account) before the start.
-#[utoipa::path(tag = "gatherings", security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
-    responses((status = 201, body = GatheringSummary), (status = 403, body = Problem), (status = 409, body = Problem)))]
+/// Body of `POST /api/v1/gatherings/{id}/registrations` (optional).
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationBody {
+    /// The organiser registers this account (a player or bot account); absent: the caller
+    /// registers themself.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Registers a player before the start: the caller (a player or bot account) registers
+/// themself, or the organiser registers a named account.
+#[utoipa::path(tag = "gatherings", request_body = RegistrationBody, security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
+    responses((status = 201, body = GatheringSummary), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
 #[post("/api/v1/gatherings/{id}/registrations")]
-pub async fn register(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+pub async fn register(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
-    if !matches!(caller.role, Role::Player | Role::Bot) {
+    let body = crate::problem::optional_json::<RegistrationBody>(&body)?;
+    let g = get(&state, &id).await?;
+    let (name, role) = match body.name {
+        Some(name) => {
+            if caller.name != g.organiser {
+                return Err(Problem::forbidden(
+                    "only the organiser registers other accounts; omit 'name' to register yourself",
+                ));
+            }
+            let a = crate::accounts::load(state.store.as_ref(), &name)
+                .await?
+                .ok_or_else(|| Problem::not_found(format!("no account {name}")))?;
+            (a.name.clone(), a.role.unwrap_or(Role::Player))
+        }
+        None => (caller.name.clone(), caller.role),
+    };
+    if !matches!(role, Role::Player | Role::Bot) {
         return Err(Problem::forbidden("only player and bot accounts register to play"));
     }
-    let g = get(&state, &id).await?;
     not_started(&g)?;
-    if g.players.iter().any(|p| p.name == caller.name) {
-        return Err(Problem::conflict("already-registered", "Already registered", "you are registered already"));
+    if g.players.iter().any(|p| p.name == name) {
+        return Err(Problem::conflict(
+            "already-registered",
+            "Already registered",
+            format!("{name} is registered already"),
+        ));
     }
     if g.players.len() >= MAX_PLAYERS {
         return Err(Problem::conflict("gathering-full", "Gathering full", format!("at most {MAX_PLAYERS} players")));
     }
-    let r = Registrant { name: caller.name.clone(), bot: None, program: caller.role == Role::Bot };
+    let r = Registrant { name, bot: None, program: role == Role::Bot };
     append(&state, &g, &[GatheringEvent::PlayerRegistered(r)], &caller.name).await?;
     Ok(HttpResponse::Created().json(summary(&*get(&state, &id).await?)))
 }

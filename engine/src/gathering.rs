@@ -108,6 +108,24 @@ mod tests {
         assert_eq!((one[0].decks, one[0].jokers, one[0].dealt), (5, 10, 243));
     }
 
+    /// R9.3, R1.6: for every n from 2 to 100, each circle's pool holds ceil(size/2) decks and
+    /// twice as many Jokers, deals 27 to each player and leaves 0 or 27 over.
+    #[test]
+    fn r9_3_pools_per_circle_for_2_to_100() {
+        for n in 2..=100 {
+            let sizes = circle_sizes(n, Some(8));
+            let pools = circle_pools(n, Some(8));
+            assert_eq!(pools.len(), sizes.len());
+            for (size, p) in sizes.iter().zip(&pools) {
+                assert_eq!(p.decks, size.div_ceil(2), "n = {n}");
+                assert_eq!(p.jokers, 2 * p.decks);
+                assert_eq!(p.total, 54 * p.decks);
+                assert_eq!(p.dealt, 27 * size);
+                assert_eq!(p.surplus, if size % 2 == 1 { 27 } else { 0 });
+            }
+        }
+    }
+
     /// B3, B4 (R9.6, R9.7): stages of 20 and 100 players with A = 1 and A = 2.
     #[test]
     fn b3_b4_stage_plans() {

@@ -68,6 +68,13 @@ async fn check_finished(app: &AppState, g: &Gathering, n: usize) {
             let result = result.as_ref().expect("every circle ended");
             let snap = app.tables.load(app.store.as_ref(), &draw.table_id).await.unwrap();
             assert!(snap.state.is_finished());
+            let flicker_engine::Event::GameCreated(created) = &snap.events[0] else { panic!("creation first") };
+            let pool = flicker_engine::pool::pool_size(draw.players.len());
+            assert_eq!(created.pool.len(), pool.total, "R9.3: a pool sized for the circle");
+            assert_eq!(created.dark.len() + created.set_aside.len(), pool.surplus);
+            if stage.stage > 1 {
+                assert!(created.dark.is_empty(), "R9.8.2: a later stage starts with an empty Dark");
+            }
             flicker_engine::invariants::check(&snap.state).unwrap();
             let refolded = flicker_engine::replay::fold(&snap.events);
             assert_eq!(refolded, snap.state, "state == fold(events)");
