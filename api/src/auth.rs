@@ -199,3 +199,39 @@ impl FromRequest for Caller {
         })
     }
 }
+
+/// An optional caller: anonymous when the request carries no token (a spectator, R10.8). A
+/// token that is present must be valid. Besides the `Authorization` header, an `access_token`
+/// query parameter is taken, for clients such as browsers' `EventSource` that cannot set
+/// headers.
+#[derive(Debug, Clone)]
+pub struct MaybeCaller(pub Option<Caller>);
+
+fn query_token(req: &HttpRequest) -> Option<String> {
+    req.query_string().split('&').find_map(|kv| kv.strip_prefix("access_token=").map(|t| t.to_string()))
+}
+
+impl FromRequest for MaybeCaller {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let state = req.app_data::<web::Data<AppState>>().expect("app state").clone();
+            if bearer(&req).is_some() {
+                return authenticate(&state, &req).await.map(|c| MaybeCaller(Some(c))).map_err(Into::into);
+            }
+            match query_token(&req) {
+                Some(t) => {
+                    let claims = state.keys.verify(&t)?;
+                    if claims.kind != TokenKind::Access {
+                        return Err(Problem::unauthenticated("access_token must be an access token").into());
+                    }
+                    Ok(MaybeCaller(Some(Caller { name: claims.sub, role: claims.role, scopes: claims.scopes })))
+                }
+                None => Ok(MaybeCaller(None)),
+            }
+        })
+    }
+}

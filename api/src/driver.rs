@@ -73,6 +73,7 @@ async fn run(app: web::Data<AppState>) -> Result<(), store::StoreError> {
     }
     let mut sub = store::subscribe(app.store.clone(), after);
     while let Some(e) = sub.recv().await {
+        let _ = app.changes.send(e.stream_id.clone());
         if let Some(t) = e.stream_id.strip_prefix("table-") {
             if e.event_type == "game_ended" {
                 continue;

@@ -16,7 +16,9 @@ mod replay_cmd;
 mod routes;
 mod server;
 mod simulate;
+mod spectate;
 mod store;
+mod streams;
 mod tables;
 
 use clap::{Parser, Subcommand};

@@ -1,7 +1,7 @@
 //! The OpenAPI 3.1 document (utoipa), served at `/openapi.json`, with Swagger UI (vendored, no
 //! internet needed) at `/docs/`. The committed copy `openapi/openapi.json` is checked for drift.
 
-use crate::{gathering_routes, routes};
+use crate::{gathering_routes, routes, streams};
 use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
@@ -18,6 +18,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         gathering_routes::configure, gathering_routes::register, gathering_routes::withdraw, gathering_routes::add_bots,
         gathering_routes::control, gathering_routes::get_bracket, gathering_routes::get_circles,
         gathering_routes::get_standings,
+        streams::table_stream, streams::gathering_stream, routes::replay_at,
     ),
     modifiers(&Security),
     tags(
@@ -25,6 +26,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         (name = "tables", description = "Tables: single games for practice and testing"),
         (name = "play", description = "Prompts, answers and each viewer's events"),
         (name = "gatherings", description = "Gatherings: registration, circles, stages, the Final Ritual, standings (RULES.md section 9)"),
+        (name = "spectators", description = "Live streams (Server-Sent Events) and replays, each redacted for its viewer (R10.8)"),
         (name = "operations", description = "Health, readiness, metrics"),
     )
 )]

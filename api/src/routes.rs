@@ -1,9 +1,10 @@
 //! HTTP handlers: thin adapters from requests to the accounts, the tables and the engine.
 
 use crate::accounts::{self, AccountEvent, Role};
-use crate::auth::{ACCESS_TTL_SECS, Caller, REFRESH_TTL_SECS, TokenKind};
+use crate::auth::{ACCESS_TTL_SECS, Caller, MaybeCaller, REFRESH_TTL_SECS, TokenKind};
 use crate::problem::Problem;
 use crate::server::AppState;
+use crate::spectate;
 use crate::store::{Metadata, StoreError};
 use crate::tables::{self, TableEvent, TableInfo, table_event, viewer_for};
 use actix_web::http::StatusCode;
@@ -393,23 +394,39 @@ pub async fn create_table(
 pub struct SeatQuery {
     /// One of your seats (when you hold several; default: your first).
     pub seat: Option<u8>,
+    /// The organiser's all-seeing commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
 }
 
-/// Reads the table and the game as *your* view (R10.8): your seat's, or a spectator's.
-#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = String, Path, description = "table id"), SeatQuery),
+/// The caller with the `read` scope, if any (anonymous callers are spectators).
+fn reader(caller: &MaybeCaller) -> Result<Option<&Caller>, Problem> {
+    if let Some(c) = &caller.0 {
+        c.require("read")?;
+    }
+    Ok(caller.0.as_ref())
+}
+
+/// Reads the table and the game as *your* view (R10.8): your seat's, or a spectator's (no
+/// token needed; a gathering may delay spectators).
+#[utoipa::path(tag = "tables", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), SeatQuery),
     responses((status = 200, body = TableResponse), (status = 404, body = Problem)))]
 #[get("/api/v1/tables/{id}")]
 pub async fn get_table(
     state: Data,
-    caller: Caller,
+    caller: MaybeCaller,
     id: web::Path<String>,
     q: web::Query<SeatQuery>,
 ) -> Result<HttpResponse, Problem> {
-    caller.require("read")?;
+    let caller = reader(&caller)?;
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    let viewer = viewer_for(&snap, Some(&caller.name), q.seat)?;
-    let view = if snap.events.is_empty() { None } else { Some(flicker_engine::view(&snap.state, viewer)) };
-    let clock = clock_for(&state, &snap, Some(viewer)).await;
+    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
+    let view = if snap.events.is_empty() {
+        None
+    } else {
+        Some(flicker_engine::view(&spectate::state_at(&snap, sight.visible), sight.viewer))
+    };
+    let clock = if sight.delayed(&snap) { None } else { clock_for(&state, &snap, Some(sight.viewer)).await };
     Ok(etagged(&TableResponse { table: snap.info.clone(), view, clock }))
 }
 
@@ -731,6 +748,9 @@ pub struct EventsQuery {
     pub after: Option<String>,
     /// Page size, 1-500 (default 100).
     pub limit: Option<usize>,
+    /// The organiser's all-seeing commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
 }
 
 /// One event of your sequence.
@@ -759,22 +779,24 @@ pub struct EventsPage {
 #[get("/api/v1/tables/{id}/events")]
 pub async fn list_events(
     state: Data,
-    caller: Caller,
+    caller: MaybeCaller,
     id: web::Path<String>,
     q: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, Problem> {
-    caller.require("read")?;
+    let caller = reader(&caller)?;
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    let viewer = viewer_for(&snap, Some(&caller.name), q.seat)?;
+    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
+    let viewer = sight.viewer;
     let scope = format!("{id}:{viewer:?}");
     let after = q.after.as_deref().map(|c| state.keys.read_cursor(&scope, c)).transpose()?.unwrap_or(0);
     let limit = q.limit.unwrap_or(100);
     if !(1..=500).contains(&limit) {
         return Err(Problem::invalid("limit is 1 to 500"));
     }
-    let all = tables::events_for(&snap, viewer);
+    let all = spectate::sequence(&snap, viewer, sight.visible);
     let events: Vec<EventItem> = all
         .into_iter()
+        .map(|(_, e)| e)
         .enumerate()
         .skip(after)
         .take(limit)
@@ -782,6 +804,69 @@ pub async fn list_events(
         .collect();
     let next = events.last().map(|e| e.cursor.clone()).or(q.after.clone());
     Ok(etagged(&EventsPage { events, next }))
+}
+
+/// Query of `GET /api/v1/tables/{id}/replay`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayQuery {
+    /// Step number in your sequence, 1 to `total` (default: the latest).
+    pub at: Option<usize>,
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// The organiser's commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// One step of a replay.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayStep {
+    /// This step's number in your sequence (1-based).
+    pub at: usize,
+    /// Steps in your sequence so far (all of them once the game has ended).
+    pub total: usize,
+    /// The event of this step, as you may see it.
+    pub event: ViewEvent,
+    /// The game right after it, as you may see it.
+    pub view: View,
+    /// Step numbers of the eliminations (to jump to them).
+    pub eliminations: Vec<usize>,
+}
+
+/// Steps through a game: the event at step `at` of *your* sequence and the game right after it,
+/// so a viewer can step, scrub and jump. After the game ends, anyone may replay it completely
+/// (every hidden card revealed); during play, only what you may see (a spectator delay holds).
+#[utoipa::path(tag = "spectators", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), ReplayQuery),
+    responses((status = 200, body = ReplayStep), (status = 400, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[get("/api/v1/tables/{id}/replay")]
+pub async fn replay_at(
+    state: Data,
+    caller: MaybeCaller,
+    id: web::Path<String>,
+    q: web::Query<ReplayQuery>,
+) -> Result<HttpResponse, Problem> {
+    let caller = reader(&caller)?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    if snap.events.is_empty() {
+        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
+    }
+    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
+    let seq = spectate::sequence(&snap, sight.viewer, sight.visible);
+    let total = seq.len();
+    let at = q.at.unwrap_or(total);
+    if !(1..=total).contains(&at) {
+        return Err(Problem::invalid(format!("at is 1 to {total}")));
+    }
+    let (index, event) = seq[at - 1].clone();
+    let eliminations = seq
+        .iter()
+        .enumerate()
+        .filter(|(_, (i, _))| matches!(snap.events[*i], flicker_engine::Event::Eliminated { .. }))
+        .map(|(n, _)| n + 1)
+        .collect();
+    let view = flicker_engine::view(&spectate::state_at(&snap, index + 1), sight.viewer);
+    Ok(etagged(&ReplayStep { at, total, event, view, eliminations }))
 }
 
 /// Exports a finished game as a JSON Lines replay (the complete record; 409 during play).

@@ -5,7 +5,7 @@ use crate::metrics::Metrics;
 use crate::problem::{self, Problem};
 use crate::store::{EventStore, Metadata, NewEvent, StoreError};
 use crate::tables::Tables;
-use crate::{gathering_routes, routes};
+use crate::{gathering_routes, routes, streams};
 use actix_web::dev::Service;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use std::sync::Arc;
@@ -29,6 +29,8 @@ pub struct AppState {
     pub driver: crate::driver::Driver,
     /// The key that registering an organiser needs (`X-Organiser-Key`).
     pub organiser_key: String,
+    /// The stream id of every event appended (by any process on the store), for live streams.
+    pub changes: tokio::sync::broadcast::Sender<String>,
 }
 
 /// The organiser key: `FLICKER_ORGANISER_KEY` if set, else one generated once and kept in the
@@ -112,6 +114,7 @@ pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, St
         gatherings: Default::default(),
         driver: Default::default(),
         organiser_key,
+        changes: tokio::sync::broadcast::channel(4096).0,
     }))
 }
 
@@ -151,6 +154,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(gathering_routes::get_circles)
         .service(gathering_routes::get_standings)
         .service(gathering_routes::control)
+        .service(streams::table_stream)
+        .service(streams::gathering_stream)
+        .service(routes::replay_at)
         .service(routes::healthz)
         .service(routes::readyz)
         .service(routes::metrics)

@@ -142,6 +142,8 @@ pub struct Snapshot {
     pub clock: Option<ClockMark>,
     /// R10.7.4: each seat's Ritual prompts timed out in a row.
     pub ritual_timeouts: Vec<u8>,
+    /// When each engine event was recorded (for spectator delays).
+    pub times: Vec<chrono::DateTime<chrono::Utc>>,
 }
 
 impl Snapshot {
@@ -221,6 +223,7 @@ impl Snapshot {
         }
         flicker_engine::apply(&mut self.state, &ev);
         self.events.push(ev);
+        self.times.push(e.recorded_at);
         if let Some(c) = &e.metadata.clock {
             self.clock = Some(c.clone());
         }
@@ -308,6 +311,7 @@ impl Tables {
                 events: Vec::new(),
                 clock: None,
                 ritual_timeouts: Vec::new(),
+                times: Vec::new(),
             },
         };
         for e in &new {
@@ -431,22 +435,6 @@ pub fn viewer_for(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> R
     }
 }
 
-/// The viewer's own sequence of events (R10.6.3: each viewer pages through the events it may
-/// see; positions count nothing hidden): `(n, event)` with n = 1, 2, 3… in that sequence.
-pub fn events_for(snap: &Snapshot, viewer: Viewer) -> Vec<flicker_engine::ViewEvent> {
-    let mut state = State::new();
-    let mut out = Vec::new();
-    for e in &snap.events {
-        let before = state.clone();
-        flicker_engine::apply(&mut state, e);
-        let v = if snap.state.is_finished() { Viewer::Everything } else { viewer };
-        if let Some(r) = flicker_engine::redact(&before, e, &state, v) {
-            out.push(r);
-        }
-    }
-    out
-}
-
 /// Creates a table whose game starts at once (a gathering circle): `created` and the engine's
 /// creation events in one append at version 0, with the first decision point's clock.
 /// `StoreError::Conflict` when the table already exists.
@@ -480,6 +468,7 @@ pub async fn create_with_game(
         events: Vec::new(),
         clock: None,
         ritual_timeouts: Vec::new(),
+        times: Vec::new(),
     };
     blank.apply(&StoredEvent {
         position: 0,

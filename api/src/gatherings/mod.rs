@@ -70,6 +70,17 @@ pub struct GatheringSettings {
     /// 0 to 20 (default 3; 0 never).
     #[serde(default = "default_abandonment")]
     pub abandonment: u8,
+    /// R10.8: spectators (and the organiser) see each table this many events behind, 0 to
+    /// 10,000 (default 0), so that watching cannot help a seated player.
+    #[serde(default)]
+    pub spectator_delay_events: u32,
+    /// R10.8: spectators see each table this many seconds behind, 0 to 3,600 (default 0).
+    #[serde(default)]
+    pub spectator_delay_secs: u32,
+    /// R10.8: the organiser may watch tables in an all-seeing commentary view (delayed like
+    /// spectators); no seated player can open it. Default off.
+    #[serde(default)]
+    pub commentary: bool,
     /// R10.1.3: the ruleset, `current` (the only one served yet).
     #[serde(default = "default_ruleset")]
     pub ruleset: String,
@@ -125,6 +136,14 @@ impl GatheringSettings {
         }
         if self.abandonment > 20 {
             return Err("R10.7.4: abandonment is 0 to 20".into());
+        }
+        if self.spectator_delay_events > 10_000 || self.spectator_delay_secs > 3_600 {
+            return Err("R10.8: spectator_delay_events is 0 to 10000 and spectator_delay_secs 0 to 3600".into());
+        }
+        if self.commentary && self.spectator_delay_events == 0 && self.spectator_delay_secs == 0 {
+            return Err(
+                "R10.8: the commentary view must be delayed: set spectator_delay_events or spectator_delay_secs".into(),
+            );
         }
         if self.bot_delay_ms > 10_000 {
             return Err("bot_delay_ms is 0 to 10000".into());
