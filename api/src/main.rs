@@ -17,6 +17,8 @@ mod routes;
 mod server;
 mod simulate;
 mod spectate;
+#[cfg(test)]
+mod spectate_tests;
 mod store;
 mod streams;
 mod tables;

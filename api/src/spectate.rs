@@ -99,10 +99,22 @@ pub fn state_at(snap: &Snapshot, k: usize) -> State {
 
 /// The viewer's own sequence over the first `k` engine events: each visible event redacted for
 /// them, with the index of the engine event it shows (R10.6.3: positions count nothing hidden).
+/// After the end everyone gets the complete record (`Viewer::Everything`).
 pub fn sequence(snap: &Snapshot, viewer: Viewer, k: usize) -> Vec<(usize, ViewEvent)> {
+    let viewer = if snap.state.is_finished() { Viewer::Everything } else { viewer };
+    sequence_upto(snap, viewer, k)
+}
+
+/// The sequence `viewer` had during play, over every event (what a live stream that began
+/// during play delivers, R10.6.3).
+#[cfg(test)]
+pub fn sequence_as(snap: &Snapshot, viewer: Viewer) -> Vec<ViewEvent> {
+    sequence_upto(snap, viewer, snap.events.len()).into_iter().map(|(_, e)| e).collect()
+}
+
+fn sequence_upto(snap: &Snapshot, viewer: Viewer, k: usize) -> Vec<(usize, ViewEvent)> {
     let mut state = State::new();
     let mut out = Vec::new();
-    let viewer = if snap.state.is_finished() { Viewer::Everything } else { viewer };
     for (i, e) in snap.events.iter().take(k).enumerate() {
         let before = state.clone();
         flicker_engine::apply(&mut state, e);

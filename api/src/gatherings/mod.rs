@@ -493,4 +493,4 @@ impl GatheringCache {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -7,7 +7,7 @@ use crate::server::AppState;
 use actix_web::web;
 use std::time::{Duration, Instant};
 
-async fn app() -> web::Data<AppState> {
+pub(crate) async fn app() -> web::Data<AppState> {
     let dir = std::env::temp_dir().join(format!("flicker-gathering-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).unwrap();
     let store = crate::store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
@@ -17,7 +17,7 @@ async fn app() -> web::Data<AppState> {
 }
 
 /// Creates a gathering of `bots` heuristic bots with `settings`, starts it, returns its id.
-async fn start(app: &AppState, bots: usize, settings: GatheringSettings) -> String {
+pub(crate) async fn start(app: &AppState, bots: usize, settings: GatheringSettings) -> String {
     let id = uuid::Uuid::new_v4().to_string();
     let mut events = vec![GatheringEvent::GatheringCreated {
         gathering_id: id.clone(),
@@ -38,7 +38,7 @@ async fn start(app: &AppState, bots: usize, settings: GatheringSettings) -> Stri
     id
 }
 
-async fn finish(app: &AppState, id: &str, limit: Duration) -> Gathering {
+pub(crate) async fn finish(app: &AppState, id: &str, limit: Duration) -> Gathering {
     let started = Instant::now();
     loop {
         let g = load(app.store.as_ref(), id).await.unwrap().unwrap();
