@@ -12,6 +12,7 @@ mod gatherings;
 mod metrics;
 mod openapi;
 mod problem;
+mod ratelimit;
 mod replay_cmd;
 mod routes;
 mod server;

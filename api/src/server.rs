@@ -8,6 +8,7 @@ use crate::tables::Tables;
 use crate::{gathering_routes, routes, streams};
 use actix_web::dev::Service;
 use actix_web::{App, HttpResponse, HttpServer, web};
+use futures_util::FutureExt;
 use std::sync::Arc;
 use std::time::Instant;
 use utoipa::OpenApi;
@@ -184,17 +185,60 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
             .map_err(|e| std::io::Error::other(format!("writing {}: {e}", path.display())))?;
         println!("flicker: organiser key in {} (or set FLICKER_ORGANISER_KEY)", path.display());
     }
+    let limits = std::sync::Arc::new(crate::ratelimit::Limits::from_env().map_err(std::io::Error::other)?);
+    {
+        let limits = limits.clone();
+        actix_web::rt::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+                limits.forget_idle();
+            }
+        });
+    }
     let server = HttpServer::new(move || {
         let data = data.clone();
+        let limits = limits.clone();
         App::new()
             .app_data(data.clone())
             .wrap_fn(move |req, srv| {
+                // Issue 8: per-token, then per-address rate limits (health probes exempt).
+                let path = req.path();
+                if path != "/healthz" && path != "/readyz" {
+                    let token = req
+                        .headers()
+                        .get(actix_web::http::header::AUTHORIZATION)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|h| h.strip_prefix("Bearer "))
+                        .map(str::to_string)
+                        .or_else(|| {
+                            req.query_string()
+                                .split('&')
+                                .find_map(|kv| kv.strip_prefix("access_token=").map(str::to_string))
+                        });
+                    let addr = req.peer_addr().map(|a| a.ip());
+                    if let Err(wait) = limits.check(token.as_deref(), addr) {
+                        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                        let p = Problem::new(
+                            actix_web::http::StatusCode::TOO_MANY_REQUESTS,
+                            "rate-limited",
+                            "Too many requests",
+                            format!("rate limit reached; retry after {secs} s"),
+                        );
+                        let mut resp = actix_web::ResponseError::error_response(&p);
+                        resp.headers_mut().insert(
+                            actix_web::http::header::RETRY_AFTER,
+                            actix_web::http::header::HeaderValue::from(secs.max(1)),
+                        );
+                        let res = req.into_response(resp).map_into_right_body();
+                        return futures_util::future::Either::Left(futures_util::future::ready(Ok(res)));
+                    }
+                }
                 let started = Instant::now();
                 let method = req.method().to_string();
                 let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());
                 let data = data.clone();
                 let fut = srv.call(req);
-                async move {
+                let fut = async move {
                     let res = fut.await?;
                     let status = res.status().as_u16().to_string();
                     data.metrics.requests.with_label_values(&[&method, &route, &status]).inc();
@@ -203,8 +247,10 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
                         .with_label_values(&[&method, &route])
                         .observe(started.elapsed().as_secs_f64());
                     tracing::info!(%method, %route, %status, ms = started.elapsed().as_millis() as u64, "request");
-                    Ok(res)
+                    Ok(res.map_into_left_body())
                 }
+                .boxed_local();
+                futures_util::future::Either::Right(fut)
             })
             .configure(configure)
     })
