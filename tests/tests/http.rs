@@ -4,166 +4,20 @@
 //! PostgreSQL tests need `FLICKER_TEST_POSTGRES_URL` (`./test.sh` starts a throwaway cluster and
 //! sets it); without it they fail and say so: nothing is skipped silently.
 
+mod common;
+
+use common::*;
 use flicker_engine::bot::random_answer;
 use flicker_engine::replay::{fold, read_replay};
 use flicker_engine::{Answer, Prompt, PromptKind, Viewer};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;
-use reqwest::blocking::{Client, Response};
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-// ---------- harness ----------
-
-fn binary() -> PathBuf {
-    // target/debug/deps/http-<hash> -> target/debug/flicker
-    let exe = std::env::current_exe().expect("test exe");
-    let dir = exe.parent().and_then(|p| p.parent()).expect("target dir");
-    let bin = dir.join(format!("flicker{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "{} is missing: run `cargo test --workspace` (it builds the flicker binary)", bin.display());
-    bin
-}
-
-#[derive(Clone)]
-enum Db {
-    Sqlite(PathBuf),
-    Postgres(String),
-}
-
-impl Db {
-    fn sqlite() -> Db {
-        let dir = std::env::temp_dir().join(format!("flicker-http-{}", uuid()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Db::Sqlite(dir.join("flicker.db"))
-    }
-    fn postgres() -> Db {
-        match std::env::var("FLICKER_TEST_POSTGRES_URL") {
-            Ok(url) => Db::Postgres(url),
-            Err(_) => panic!(
-                "FLICKER_TEST_POSTGRES_URL is not set. Run ./test.sh, which installs and starts a throwaway PostgreSQL, or set it to an empty database's URL"
-            ),
-        }
-    }
-    fn url(&self) -> String {
-        match self {
-            Db::Sqlite(p) => p.display().to_string(),
-            Db::Postgres(u) => u.clone(),
-        }
-    }
-}
-
-struct Server {
-    child: Child,
-    base: String,
-    db: Db,
-}
-
-const METRICS_TOKEN: &str = "metrics-secret-for-tests";
-const ORGANISER_KEY: &str = "organiser-key-for-tests";
-
-fn uuid() -> String {
-    format!("{:032x}", rand::random::<u128>())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-impl Server {
-    fn start(db: Db) -> Server {
-        let port = free_port();
-        let child = Command::new(binary())
-            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
-            .env("FLICKER_LOG", "warn")
-            .env("FLICKER_METRICS_TOKEN", METRICS_TOKEN)
-            .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start flicker");
-        let s = Server { child, base: format!("http://127.0.0.1:{port}"), db };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Ok(r) = Client::new().get(format!("{}/readyz", s.base)).send()
-                && r.status() == StatusCode::OK
-            {
-                return s;
-            }
-            assert!(Instant::now() < deadline, "the server did not become ready");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// SIGKILL, as a crash would.
-    fn kill(mut self) -> Db {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-        self.db.clone()
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn client() -> Client {
-    Client::builder().timeout(Duration::from_secs(30)).build().unwrap()
-}
-
-fn json_of(r: Response) -> (StatusCode, Value, String) {
-    let status = r.status();
-    let ct = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
-    let v: Value = r.json().unwrap_or(Value::Null);
-    (status, v, ct)
-}
-
-/// Registers an account and returns its access token.
-fn account(s: &Server, role: &str) -> (String, String) {
-    let name = format!("u{}", &uuid()[..12]);
-    let c = client();
-    let r = c
-        .post(s.url("/api/v1/accounts"))
-        .json(&json!({"name": name, "password": "password-1", "role": role}))
-        .send()
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::CREATED);
-    let (st, v, _) = json_of(
-        c.post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": "password-1"})).send().unwrap(),
-    );
-    assert_eq!(st, StatusCode::OK, "{v}");
-    (name, v["access_token"].as_str().unwrap().to_string())
-}
-
-fn post(s: &Server, token: &str, path: &str, body: Value) -> (StatusCode, Value, String) {
-    json_of(client().post(s.url(path)).bearer_auth(token).json(&body).send().unwrap())
-}
-
-fn get(s: &Server, token: &str, path: &str) -> (StatusCode, Value, String) {
-    json_of(client().get(s.url(path)).bearer_auth(token).send().unwrap())
-}
-
-fn answer(s: &Server, token: &str, table: &str, body: Value, key: &str) -> (StatusCode, Value, String) {
-    json_of(
-        client()
-            .post(s.url(&format!("/api/v1/tables/{table}/answers")))
-            .bearer_auth(token)
-            .header("Idempotency-Key", key)
-            .json(&body)
-            .send()
-            .unwrap(),
-    )
-}
+// ---------- helpers (the harness is in common/mod.rs) ----------
 
 /// Creates a table of `players`, seats the given tokens in order, starts it.
 fn table(s: &Server, tokens: &[&str], players: u8, extra: Value) -> String {
@@ -223,7 +77,7 @@ fn bot_loop(s: &Server, token: &str, table: &str, seat: Option<u8>, seed: u64) -
                 if finished(s, token, table) {
                     return accepted;
                 }
-                std::thread::sleep(Duration::from_millis(5));
+                std::thread::sleep(Duration::from_millis(20));
             }
         }
     }

@@ -1,0 +1,205 @@
+//! The shared harness of the HTTP tests: the `flicker` binary, a fresh SQLite file or the test
+//! PostgreSQL, a server process on a free port (SIGKILL and restart on the same database), and
+//! small JSON client helpers.
+//!
+//! Each test binary (`http.rs`, `gatherings.rs`) includes this module and uses only part of it.
+//!
+//! The server runs with its default rate limits; the helpers behave as a polite client does:
+//! a request refused with 429 `rate-limited` is sent again after its `Retry-After`.
+#![allow(dead_code)]
+
+use reqwest::StatusCode;
+use reqwest::blocking::{Client, RequestBuilder, Response};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The `flicker` binary (built by `cargo build` or `cargo test --workspace`).
+pub fn binary() -> PathBuf {
+    // target/debug/deps/<test>-<hash> -> target/debug/flicker
+    let exe = std::env::current_exe().expect("test exe");
+    let dir = exe.parent().and_then(|p| p.parent()).expect("target dir");
+    let bin = dir.join(format!("flicker{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "{} is missing: run `cargo test --workspace` (it builds the flicker binary)", bin.display());
+    bin
+}
+
+/// The database a server runs on.
+#[derive(Clone, Debug)]
+pub enum Db {
+    /// A fresh SQLite file in a temporary directory.
+    Sqlite(PathBuf),
+    /// The test PostgreSQL (`FLICKER_TEST_POSTGRES_URL`).
+    Postgres(String),
+}
+
+impl Db {
+    pub fn sqlite() -> Db {
+        let dir = std::env::temp_dir().join(format!("flicker-http-{}", uuid()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Db::Sqlite(dir.join("flicker.db"))
+    }
+    pub fn postgres() -> Db {
+        match std::env::var("FLICKER_TEST_POSTGRES_URL") {
+            Ok(url) => Db::Postgres(url),
+            Err(_) => panic!(
+                "FLICKER_TEST_POSTGRES_URL is not set. Run ./test.sh, which installs and starts a throwaway PostgreSQL, or set it to an empty database's URL"
+            ),
+        }
+    }
+    pub fn url(&self) -> String {
+        match self {
+            Db::Sqlite(p) => p.display().to_string(),
+            Db::Postgres(u) => u.clone(),
+        }
+    }
+}
+
+/// A running `flicker serve` process; killed when dropped.
+pub struct Server {
+    child: Child,
+    pub base: String,
+    pub db: Db,
+}
+
+pub const METRICS_TOKEN: &str = "metrics-secret-for-tests";
+pub const ORGANISER_KEY: &str = "organiser-key-for-tests";
+
+/// A random 32-hex-digit id.
+pub fn uuid() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+impl Server {
+    /// Starts a server on `db` and waits until it is ready.
+    pub fn start(db: Db) -> Server {
+        let port = free_port();
+        let child = Command::new(binary())
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
+            .env("FLICKER_LOG", "warn")
+            .env("FLICKER_METRICS_TOKEN", METRICS_TOKEN)
+            .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start flicker");
+        let s = Server { child, base: format!("http://127.0.0.1:{port}"), db };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(r) = Client::new().get(format!("{}/readyz", s.base)).send()
+                && r.status() == StatusCode::OK
+            {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "the server did not become ready");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// SIGKILL, as a crash would. Returns the database, to start again on it.
+    pub fn kill(mut self) -> Db {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        self.db.clone()
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn client() -> Client {
+    Client::builder().timeout(Duration::from_secs(30)).build().unwrap()
+}
+
+/// Sends a request; while it is refused with 429, waits as its `Retry-After` says (at most 5 s,
+/// 40 times) and sends it again. A refused request did nothing, so sending it again is safe.
+pub fn send(req: RequestBuilder) -> Response {
+    for _ in 0..40 {
+        let r = req.try_clone().expect("a request without a streamed body").send().unwrap();
+        if r.status() != StatusCode::TOO_MANY_REQUESTS {
+            return r;
+        }
+        let secs = r.headers().get("retry-after").and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+        std::thread::sleep(Duration::from_secs(secs.unwrap_or(1).clamp(1, 5)));
+    }
+    panic!("still rate-limited after 40 tries")
+}
+
+/// Status, JSON body (`null` when not JSON) and content type.
+pub fn json_of(r: Response) -> (StatusCode, Value, String) {
+    let status = r.status();
+    let ct = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+    let v: Value = r.json().unwrap_or(Value::Null);
+    (status, v, ct)
+}
+
+/// Logs in and returns the access token.
+pub fn login(s: &Server, name: &str, password: &str) -> String {
+    let (st, v, _) =
+        json_of(send(client().post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": password}))));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    v["access_token"].as_str().unwrap().to_string()
+}
+
+/// Registers an account with a random name and returns its name and access token.
+pub fn account(s: &Server, role: &str) -> (String, String) {
+    named_account(s, &format!("u{}", &uuid()[..12]), role)
+}
+
+/// Registers the account `name` (organisers with the server's key) and returns its name and
+/// access token.
+pub fn named_account(s: &Server, name: &str, role: &str) -> (String, String) {
+    let mut req =
+        client().post(s.url("/api/v1/accounts")).json(&json!({"name": name, "password": "password-1", "role": role}));
+    if role == "organiser" {
+        req = req.header("X-Organiser-Key", ORGANISER_KEY);
+    }
+    let r = send(req);
+    assert_eq!(r.status(), StatusCode::CREATED, "{:?}", r.text());
+    (name.to_string(), login(s, name, "password-1"))
+}
+
+pub fn post(s: &Server, token: &str, path: &str, body: Value) -> (StatusCode, Value, String) {
+    json_of(send(client().post(s.url(path)).bearer_auth(token).json(&body)))
+}
+
+pub fn put(s: &Server, token: &str, path: &str, body: Value) -> (StatusCode, Value, String) {
+    json_of(send(client().put(s.url(path)).bearer_auth(token).json(&body)))
+}
+
+pub fn delete(s: &Server, token: &str, path: &str) -> (StatusCode, Value, String) {
+    json_of(send(client().delete(s.url(path)).bearer_auth(token)))
+}
+
+pub fn get(s: &Server, token: &str, path: &str) -> (StatusCode, Value, String) {
+    json_of(send(client().get(s.url(path)).bearer_auth(token)))
+}
+
+/// An unauthenticated GET (the public reads).
+pub fn get_public(s: &Server, path: &str) -> (StatusCode, Value, String) {
+    json_of(send(client().get(s.url(path))))
+}
+
+/// Posts an answer with an `Idempotency-Key`.
+pub fn answer(s: &Server, token: &str, table: &str, body: Value, key: &str) -> (StatusCode, Value, String) {
+    json_of(send(
+        client()
+            .post(s.url(&format!("/api/v1/tables/{table}/answers")))
+            .bearer_auth(token)
+            .header("Idempotency-Key", key)
+            .json(&body),
+    ))
+}
