@@ -169,8 +169,15 @@ async fn step(store: &dyn EventStore, tables_cache: &Tables, g: &Gathering) -> R
         append(store, g, &ended, ACTOR).await?;
         return Ok(true);
     }
-    if created || !stage.complete() {
-        return Ok(created);
+    if created {
+        return Ok(true);
+    }
+    if !stage.opened {
+        append(store, g, &[GatheringEvent::StageOpened { stage: stage.stage }], ACTOR).await?;
+        return Ok(true);
+    }
+    if !stage.complete() {
+        return Ok(false);
     }
     // R9.6: every circle of the stage has ended.
     let advancing: Vec<String> =

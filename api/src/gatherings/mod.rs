@@ -234,6 +234,11 @@ pub enum GatheringEvent {
         /// Its circles.
         circles: Vec<CircleDraw>,
     },
+    /// Every table of a stage exists and plays (the bracket's table ids can be opened).
+    StageOpened {
+        /// Stage.
+        stage: u32,
+    },
     /// R9.5.4: a circle ended.
     CircleEnded {
         /// Stage.
@@ -284,6 +289,8 @@ pub struct Stage {
     pub stage: u32,
     /// Its circles with their results so far.
     pub circles: Vec<(CircleDraw, Option<CircleResult>)>,
+    /// Every table of the stage exists.
+    pub opened: bool,
 }
 
 impl Stage {
@@ -373,8 +380,15 @@ impl Gathering {
                 self.status = Status::Running;
                 self.started_at = Some(at);
             }
-            GatheringEvent::StageDrawn { stage, circles } => {
-                self.stages.push(Stage { stage, circles: circles.into_iter().map(|c| (c, None)).collect() })
+            GatheringEvent::StageDrawn { stage, circles } => self.stages.push(Stage {
+                stage,
+                circles: circles.into_iter().map(|c| (c, None)).collect(),
+                opened: false,
+            }),
+            GatheringEvent::StageOpened { stage } => {
+                if let Some(s) = self.stages.iter_mut().find(|s| s.stage == stage) {
+                    s.opened = true;
+                }
             }
             GatheringEvent::CircleEnded { stage, circle, result } => {
                 if let Some(s) = self.stages.iter_mut().find(|s| s.stage == stage)

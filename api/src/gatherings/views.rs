@@ -59,7 +59,8 @@ pub struct CirclePlayer {
     pub bot: Option<BotKind>,
     /// Class played (`null` on a class-free table).
     pub class: Option<String>,
-    /// Placing in the circle, once it ended (R7.7.3).
+    /// Placing in the circle, once it ended (R7.7.3); none for the Last Lit of a qualifying
+    /// circle, who are placed by the stage they reach (R9.5.4).
     pub placing: Option<u8>,
 }
 
@@ -70,7 +71,7 @@ pub struct CircleView {
     pub circle: u32,
     /// Its table (`GET /api/v1/tables/{id}`).
     pub table_id: String,
-    /// `playing` or `finished`.
+    /// `starting` (its table is being created), `playing` or `finished`.
     pub status: String,
     /// Seats.
     pub players: Vec<CirclePlayer>,
@@ -168,7 +169,11 @@ pub fn bracket(g: &Gathering) -> Bracket {
                 .map(|(c, r)| CircleView {
                     circle: c.circle,
                     table_id: c.table_id.clone(),
-                    status: if r.is_some() { "finished".into() } else { "playing".into() },
+                    status: match (r, s.opened) {
+                        (Some(_), _) => "finished".into(),
+                        (None, true) => "playing".into(),
+                        (None, false) => "starting".into(),
+                    },
                     players: c
                         .players
                         .iter()
@@ -178,7 +183,10 @@ pub fn bracket(g: &Gathering) -> Bracket {
                             name: name.clone(),
                             bot: g.players.iter().find(|p| &p.name == name).and_then(|p| p.bot),
                             class: None,
-                            placing: r.as_ref().and_then(|r| r.placings.get(seat).copied()),
+                            placing: r
+                                .as_ref()
+                                .filter(|r| s.circles.len() == 1 || !r.last_lit.contains(name))
+                                .and_then(|r| r.placings.get(seat).copied()),
                         })
                         .collect(),
                     winner: r.as_ref().and_then(|r| r.winner.clone()),

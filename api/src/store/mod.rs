@@ -157,32 +157,41 @@ pub fn subscribe(store: Arc<dyn EventStore>, after: i64) -> tokio::sync::mpsc::R
     tokio::spawn(async move {
         let gap_timeout = Duration::from_millis(1500);
         let mut last = after;
-        let mut gap_since: Option<tokio::time::Instant> = None;
+        // PostgreSQL: when each missing position was first seen missing. A position may be
+        // missing because its transaction has not committed yet (wait for it) or because it
+        // rolled back (skip it once it has been missing for `gap_timeout`). Several gaps seen
+        // together expire together, so they never add up.
+        let mut missing: std::collections::HashMap<i64, tokio::time::Instant> = Default::default();
         loop {
+            let mut waiting = false;
             match store.read_all(last, 500).await {
                 Ok(batch) => {
                     let mut progressed = false;
                     for e in batch {
                         if e.position != last + 1 && store.kind() == "postgres" {
-                            let since = *gap_since.get_or_insert_with(tokio::time::Instant::now);
-                            if since.elapsed() < gap_timeout {
+                            let now = tokio::time::Instant::now();
+                            let expired = (last + 1..e.position)
+                                .map(|p| *missing.entry(p).or_insert(now))
+                                .all(|since| since.elapsed() >= gap_timeout);
+                            if !expired {
+                                waiting = true;
                                 break;
                             }
                         }
-                        gap_since = None;
+                        missing.retain(|&p, _| p > e.position);
                         last = e.position;
                         progressed = true;
                         if tx.send(e).await.is_err() {
                             return;
                         }
                     }
-                    if progressed {
+                    if progressed && !waiting {
                         continue;
                     }
                 }
                 Err(e) => tracing::warn!(error = %e, "subscription read failed; retrying"),
             }
-            let wait = if gap_since.is_some() { Duration::from_millis(50) } else { Duration::from_secs(2) };
+            let wait = if waiting { Duration::from_millis(50) } else { Duration::from_secs(2) };
             tokio::select! {
                 r = notes.recv() => if let Err(broadcast::error::RecvError::Closed) = r { return },
                 _ = tokio::time::sleep(wait) => {}

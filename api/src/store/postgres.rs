@@ -76,6 +76,10 @@ impl EventStore for PgStore {
         let mut tx = self.pool.begin().await?;
         // Acknowledged only once durable, whatever the server's default.
         sqlx::query("SET LOCAL synchronous_commit = on").execute(&mut *tx).await?;
+        // Writers of one stream queue here, so a losing append sees the new version and fails
+        // before it inserts: it never takes a position, and the global log keeps no gap that a
+        // subscriber would have to wait out. Other streams never wait.
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))").bind(stream).execute(&mut *tx).await?;
         let current: i64 = sqlx::query("SELECT COALESCE(MAX(stream_version), 0) FROM events WHERE stream_id = $1")
             .bind(stream)
             .fetch_one(&mut *tx)
