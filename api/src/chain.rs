@@ -6,7 +6,7 @@
 //!
 //! | part | bytes |
 //! |---|---|
-//! | domain tag | the 22 ASCII bytes `flicker/event-hash/v1` followed by one 0x00 byte |
+//! | domain tag | the 21 ASCII bytes `flicker/event-hash/v1`, then one 0x00 byte |
 //! | predecessor hash | 32 bytes: the hash of the stream's previous event, or 32 zero bytes ([`GENESIS`]) for version 1 |
 //! | stream id | its UTF-8 length as a big-endian u64, then its UTF-8 bytes |
 //! | stream version | big-endian i64 (1-based) |
