@@ -4,6 +4,7 @@
 mod accounts;
 mod auth;
 mod bots;
+mod chain;
 mod clocks;
 mod driver;
 mod gathering_cmd;
@@ -23,6 +24,7 @@ mod spectate_tests;
 mod store;
 mod streams;
 mod tables;
+mod verify_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -46,6 +48,8 @@ enum Cmd {
     Simulate(simulate::Args),
     /// Fold a stored event log (JSON Lines replay) and print the final state and winner.
     Replay(replay_cmd::Args),
+    /// Check a signed replay (hash chain and Ed25519 signature), then fold it like `replay`.
+    Verify(verify_cmd::Args),
     /// Print the OpenAPI document.
     Openapi,
     /// Drive gatherings on a running server (`flicker gathering run --players 20`).
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Cmd::Simulate(a)) => simulate::run(a),
         Some(Cmd::Replay(a)) => replay_cmd::run(a),
+        Some(Cmd::Verify(a)) => verify_cmd::run(a),
         Some(Cmd::Openapi) => {
             print!("{}", openapi::json());
             ExitCode::SUCCESS

@@ -13,6 +13,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         routes::register, routes::login, routes::refresh, routes::issue_bot_token, routes::revoke_bot_token,
         routes::create_table, routes::get_table, routes::take_seat, routes::start,
         routes::get_prompt, routes::answer, routes::concede, routes::list_events, routes::export_replay,
+        routes::replay_key,
         routes::healthz, routes::readyz, routes::metrics,
         gathering_routes::create_gathering, gathering_routes::list_gatherings, gathering_routes::get_gathering,
         gathering_routes::configure, gathering_routes::register, gathering_routes::withdraw, gathering_routes::add_bots,

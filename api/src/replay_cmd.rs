@@ -6,10 +6,17 @@
 //! when its ruleset is not one this engine plays or differs between the header and
 //! `game_created`, when an event cannot be folded into the game or breaks an invariant, when
 //! events follow `game_ended`, and, unless `--partial` is given, when the game has not ended.
+//!
+//! It reads format 1 (unsigned) and format 2 (the signed export: platform events before the game
+//! and the signature line are skipped, events are named by their stream version) without checking
+//! hashes or the signature: `flicker verify` does that.
 
 use flicker_engine::Event;
 use flicker_engine::invariants::{check, check_settled};
-use flicker_engine::replay::{GAME_ID, REPLAY_FORMAT, REPLAY_FORMAT_VERSION, ReplayError, ReplayHeader, read_replay};
+use flicker_engine::replay::{
+    GAME_ID, REPLAY_FORMAT, REPLAY_FORMAT_VERSION, ReplayError, ReplayHeader, SIGNED_REPLAY_FORMAT_VERSION,
+    read_replay_versioned,
+};
 use flicker_engine::settings::{CURRENT_RULESET, CURRENT_RULESET_VERSION, RulesetId};
 use flicker_engine::state::State;
 use flicker_engine::view::{View, Viewer, view};
@@ -34,33 +41,50 @@ pub struct Args {
 
 pub fn run(a: Args) -> ExitCode {
     let name = a.file.display().to_string();
-    let (header, events) = match load(&a.file) {
-        Ok(x) => x,
-        Err(e) => return fail(&name, &e),
+    let text = match std::fs::read_to_string(&a.file) {
+        Ok(t) => t,
+        Err(e) => return fail(&name, &format!("cannot read it: {e}")),
     };
-    let (state, v) = match fold_checked(&header, &events) {
+    let code = fold_and_print(&name, &text, a.partial, a.json);
+    if code == ExitCode::SUCCESS && text.lines().next().is_some_and(|l| l.contains("\"format_version\":2")) {
+        eprintln!(
+            "note: {name}: this replay carries hashes and a signature, not checked here: `flicker verify` checks them"
+        );
+    }
+    code
+}
+
+/// Loads `text` (a replay of format 1 or 2), folds it with every check, and prints the summary
+/// (or the final view as JSON); `name` names the file in messages. Exit status 1 with
+/// `error: NAME: ...` on stderr when it is refused.
+pub fn fold_and_print(name: &str, text: &str, partial: bool, json: bool) -> ExitCode {
+    let (header, events, versions) = match load(text) {
         Ok(x) => x,
-        Err(e) => return fail(&name, &e),
+        Err(e) => return fail(name, &e),
+    };
+    let (state, v) = match fold_checked(&header, &events, &versions) {
+        Ok(x) => x,
+        Err(e) => return fail(name, &e),
     };
     if !state.is_finished() {
         let last = events.last().map(|e| e.type_name()).unwrap_or("none");
         let mut warning = format!(
             "the game has not ended (the file may be truncated); its last event is event {} ({last})",
-            events.len()
+            versions.last().copied().unwrap_or(0)
         );
         if let Err(m) = check_settled(&state) {
             warning.push_str(&format!("; it stops between two decision points ({m})"));
         }
         eprintln!("warning: {name}: {warning}");
-        if !a.partial {
-            return fail(&name, "refusing a game that has not ended; pass --partial to print its state so far");
+        if !partial {
+            return fail(name, "refusing a game that has not ended; pass --partial to print its state so far");
         }
     }
-    if a.json {
+    if json {
         println!("{}", serde_json::to_string_pretty(&v).expect("view serialises"));
         return ExitCode::SUCCESS;
     }
-    print_summary(&name, &header, &events, &state, &v);
+    print_summary(name, &header, &events, &state, &v);
     ExitCode::SUCCESS
 }
 
@@ -69,10 +93,9 @@ fn fail(name: &str, message: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// Reads the file, checks its header line (with a message that says what was found) and parses
-/// its event lines.
-fn load(path: &std::path::Path) -> Result<(ReplayHeader, Vec<Event>), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+/// Checks the file's header line (with a message that says what was found) and parses its event
+/// lines: the header, the engine events and their stream versions.
+fn load(text: &str) -> Result<(ReplayHeader, Vec<Event>, Vec<u64>), String> {
     let first = text.lines().next().unwrap_or("");
     if first.trim().is_empty() {
         return Err(format!(
@@ -81,14 +104,16 @@ fn load(path: &std::path::Path) -> Result<(ReplayHeader, Vec<Event>), String> {
         ));
     }
     check_header_line(first)?;
-    read_replay(text.as_bytes()).map_err(|e| match e {
+    let (header, events) = read_replay_versioned(text.as_bytes()).map_err(|e| match e {
         ReplayError::Io(e) => format!("cannot read it: {e}"),
         ReplayError::Parse { line, message } => match without_location(&message) {
             Some(m) => format!("line {line}: not a valid event line: {m}"),
             None => format!("line {line}: {message}"),
         },
         ReplayError::Unsupported(m) => format!("line 1: {m}"),
-    })
+    })?;
+    let (versions, events) = events.into_iter().unzip();
+    Ok((header, events, versions))
 }
 
 /// The header this engine writes, as an example in messages.
@@ -124,9 +149,10 @@ fn check_header_line(line: &str) -> Result<(), String> {
     }
     let wanted: [(&str, Value); 3] =
         [("format", REPLAY_FORMAT.into()), ("format_version", REPLAY_FORMAT_VERSION.into()), ("game", GAME_ID.into())];
+    let signed = Value::from(SIGNED_REPLAY_FORMAT_VERSION);
     let wrong: Vec<String> = wanted
         .iter()
-        .filter(|(k, want)| obj.get(*k) != Some(want))
+        .filter(|(k, want)| obj.get(*k) != Some(want) && !(*k == "format_version" && obj.get(*k) == Some(&signed)))
         .map(|(k, want)| match obj.get(*k) {
             Some(found) => format!("`{k}` is {} (expected {want})", short(found)),
             None => format!("`{k}` is missing (expected {want})"),
@@ -224,37 +250,42 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Checks the creation event, then folds the events one by one, checking the invariants after
-/// each; returns the final state and its complete view. Errors name the event at fault.
-fn fold_checked(header: &ReplayHeader, events: &[Event]) -> Result<(State, View), String> {
+/// each; returns the final state and its complete view. Errors name the event at fault by its
+/// stream version (`versions[i]` is the version of `events[i]`).
+fn fold_checked(header: &ReplayHeader, events: &[Event], versions: &[u64]) -> Result<(State, View), String> {
     check_ruleset(&header.ruleset).map_err(|m| format!("line 1 (header): {m}"))?;
     let created = match events.first() {
         None => return Err("no events after the header (a replay's first event is game_created)".into()),
         Some(Event::GameCreated(g)) => g,
         Some(e) => {
-            return Err(format!("event 1 ({}): a replay's first event must be game_created", e.type_name()));
+            return Err(format!(
+                "event {} ({}): a replay's first game event must be game_created",
+                versions[0],
+                e.type_name()
+            ));
         }
     };
-    check_ruleset(&created.ruleset).map_err(|m| format!("event 1 (game_created): {m}"))?;
+    let first = versions[0];
+    check_ruleset(&created.ruleset).map_err(|m| format!("event {first} (game_created): {m}"))?;
     if created.ruleset != header.ruleset {
         return Err(format!(
-            "event 1 (game_created): ruleset `{}` v{} differs from the header's (`{}` v{})",
+            "event {first} (game_created): ruleset `{}` v{} differs from the header's (`{}` v{})",
             created.ruleset.id, created.ruleset.version, header.ruleset.id, header.ruleset.version
         ));
     }
     flicker_engine::decide::validate(&created.settings)
-        .map_err(|e| format!("event 1 (game_created): bad settings: {e}"))?;
+        .map_err(|e| format!("event {first} (game_created): bad settings: {e}"))?;
 
     let _quiet = QuietPanics::new();
     let mut state = State::new();
     let mut ended_at = None;
-    for (i, e) in events.iter().enumerate() {
-        let version = i + 1;
+    for (i, (e, &version)) in events.iter().zip(versions).enumerate() {
         let at = format!("event {version} ({})", e.type_name());
         if let Some(end) = ended_at {
             return Err(format!("{at}: follows game_ended (event {end}); nothing may follow the end of a game"));
         }
         if i > 0 && matches!(e, Event::GameCreated(_)) {
-            return Err(format!("{at}: a game is created once, by event 1"));
+            return Err(format!("{at}: a game is created once, by event {first}"));
         }
         match catch_unwind(AssertUnwindSafe(|| {
             flicker_engine::apply(&mut state, e);

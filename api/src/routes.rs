@@ -869,9 +869,13 @@ pub async fn replay_at(
     Ok(etagged(&ReplayStep { at, total, event, view, eliminations }))
 }
 
-/// Exports a finished game as a JSON Lines replay (the complete record; 409 during play).
+/// Exports a finished game as a signed JSON Lines replay (issue 6; 409 during play): the header,
+/// every event of the table's stream (platform events, then the game's) with its stored hash, and
+/// the head hash signed with the server's Ed25519 key (`GET /api/v1/keys/replay`). The chain is
+/// recomputed from the stored bytes first: a stored hash that does not match is a 500, never
+/// signed. `flicker verify FILE` checks the file; the README's "Replay format" describes it.
 #[utoipa::path(tag = "play", params(("id" = String, Path, description = "table id")),
-    responses((status = 200, content_type = "application/jsonl", body = String), (status = 409, body = Problem)))]
+    responses((status = 200, content_type = "application/jsonl", body = String), (status = 404, body = Problem), (status = 409, body = Problem), (status = 500, body = Problem)))]
 #[get("/api/v1/tables/{id}/replay.jsonl")]
 pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
@@ -882,9 +886,42 @@ pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpRes
             "the replay is available once the game has ended (R10.8)",
         ));
     }
+    let ruleset = match snap.events.first() {
+        Some(flicker_engine::Event::GameCreated(g)) => g.ruleset.clone(),
+        _ => flicker_engine::settings::RulesetId::current(),
+    };
+    let stream = tables::stream_of(&id);
+    let stored = state.store.read_stream(&stream, 1).await?;
+    let chain = crate::chain::rechain(&stream, &stored).map_err(|m| {
+        tracing::error!(stream = %stream, error = %m, "the stored hash chain does not recompute; export refused");
+        Problem::internal(format!("the stored events do not match their hashes ({m}); the export is refused"))
+    })?;
     let mut buf = Vec::new();
-    flicker_engine::replay::write_replay(&mut buf, &snap.events).map_err(|e| Problem::internal(e.to_string()))?;
+    crate::chain::write_signed(&mut buf, &stream, &ruleset, &chain, &state.signing_key)
+        .map_err(|e| Problem::internal(e.to_string()))?;
     Ok(HttpResponse::Ok().content_type("application/jsonl").body(buf))
+}
+
+/// The public key that signs replay exports (issue 6).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"algorithm": "ed25519", "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"}))]
+pub struct ReplayKey {
+    /// Always `ed25519`.
+    pub algorithm: String,
+    /// The Ed25519 public key, 32 bytes as 64 lowercase hex digits: pass it to
+    /// `flicker verify FILE --public-key HEX`.
+    pub public_key: String,
+}
+
+/// The server's replay-signing public key (issue 6): exports from
+/// `GET /api/v1/tables/{id}/replay.jsonl` end with a signature by this key. Public, no token.
+#[utoipa::path(tag = "play", responses((status = 200, body = ReplayKey)))]
+#[get("/api/v1/keys/replay")]
+pub async fn replay_key(state: Data) -> HttpResponse {
+    HttpResponse::Ok().json(ReplayKey {
+        algorithm: "ed25519".into(),
+        public_key: hex::encode(state.signing_key.verifying_key().as_bytes()),
+    })
 }
 
 // ---------- operations ----------

@@ -32,6 +32,9 @@ pub struct AppState {
     pub organiser_key: String,
     /// The stream id of every event appended (by any process on the store), for live streams.
     pub changes: tokio::sync::broadcast::Sender<String>,
+    /// Issue 6: the Ed25519 key that signs replay exports (its public half is served at
+    /// `GET /api/v1/keys/replay`).
+    pub signing_key: ed25519_dalek::SigningKey,
 }
 
 /// The organiser key: `FLICKER_ORGANISER_KEY` if set, else one generated once and kept in the
@@ -103,10 +106,47 @@ async fn jwt_secret(store: &dyn EventStore) -> Result<Vec<u8>, StoreError> {
     Err(StoreError::Other("could not establish the JWT secret".into()))
 }
 
+/// Issue 6: the Ed25519 key that signs replay exports: `FLICKER_SIGNING_KEY` (its 32-byte seed
+/// as 64 hex digits) if set, else one generated once and kept in the store's
+/// `system-signing-key` stream, so that every process on one database and every restart sign
+/// with the same key. A malformed `FLICKER_SIGNING_KEY` is an error (not silently replaced).
+async fn signing_key(store: &dyn EventStore) -> Result<ed25519_dalek::SigningKey, StoreError> {
+    if let Ok(s) = std::env::var("FLICKER_SIGNING_KEY")
+        && !s.is_empty()
+    {
+        return crate::chain::parse_signing_key(&s).map_err(|m| StoreError::Other(format!("FLICKER_SIGNING_KEY: {m}")));
+    }
+    let stream = "system-signing-key";
+    for _ in 0..3 {
+        if let Some(e) = store.read_stream(stream, 1).await?.first() {
+            let seed = e.payload["seed"].as_str().unwrap_or_default();
+            return crate::chain::parse_signing_key(seed)
+                .map_err(|m| StoreError::Other(format!("the stored signing key: {m}")));
+        }
+        let key = crate::chain::generate_signing_key();
+        let ev = NewEvent {
+            event_type: "replay_signing_key_generated".into(),
+            schema_version: 1,
+            payload: serde_json::json!({
+                "algorithm": "ed25519",
+                "seed": hex::encode(key.to_bytes()),
+                "public_key": hex::encode(key.verifying_key().as_bytes()),
+            }),
+            metadata: Metadata { actor: Some("system".into()), ..Default::default() },
+        };
+        match store.append(stream, 0, vec![ev]).await {
+            Ok(_) | Err(StoreError::Conflict { .. }) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(StoreError::Other("could not establish the replay signing key".into()))
+}
+
 /// Builds the shared state on an open store.
 pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, StoreError> {
     let secret = jwt_secret(store.as_ref()).await?;
     let organiser_key = organiser_key(store.as_ref()).await?;
+    let signing_key = signing_key(store.as_ref()).await?;
     Ok(web::Data::new(AppState {
         store,
         keys: Keys::from_secret(&secret),
@@ -116,6 +156,7 @@ pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, St
         driver: Default::default(),
         organiser_key,
         changes: tokio::sync::broadcast::channel(4096).0,
+        signing_key,
     }))
 }
 
@@ -144,6 +185,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(routes::concede)
         .service(routes::list_events)
         .service(routes::export_replay)
+        .service(routes::replay_key)
         .service(gathering_routes::create_gathering)
         .service(gathering_routes::list_gatherings)
         .service(gathering_routes::get_gathering)

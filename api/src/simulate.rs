@@ -1,13 +1,13 @@
 //! `flicker simulate`: random playouts with figures (games/s, mean turns, wins by seat, the
 //! longest game) and invariant checks.
 
+use ed25519_dalek::SigningKey;
 use flicker_engine::pool::MAX_PLAYERS;
-use flicker_engine::replay::write_replay;
 use flicker_engine::settings::{MIN_ROUND_LIMIT, SaltWindow, Settings};
 use flicker_engine::sim::{Policy, play};
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -36,12 +36,38 @@ pub struct Args {
     /// Rounds before the Guttering, at least 10 (R7.9.2).
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u16).range(MIN_ROUND_LIMIT as i64..))]
     round_limit: u16,
-    /// Write the replay (JSON Lines) of the longest game to this file.
+    /// Write the replay of the longest game to this file: a signed replay (JSON Lines, format 2,
+    /// the format of the API's export; `flicker verify` checks it).
     #[arg(long)]
     export: Option<PathBuf>,
-    /// Write the replay of the first failing game to this file.
+    /// Write the replay of the first failing game to this file (signed, like --export).
     #[arg(long, default_value = "failure.jsonl")]
     failure_export: PathBuf,
+    /// Ed25519 key that signs the exported replays: its 32-byte seed as 64 hex digits. Without
+    /// it, an ephemeral key is generated and its public half printed.
+    #[arg(long, value_name = "HEX", value_parser = parse_key)]
+    signing_key: Option<SigningKey>,
+}
+
+fn parse_key(s: &str) -> Result<SigningKey, String> {
+    crate::chain::parse_signing_key(s)
+}
+
+/// The stream id a simulated game is exported as (hashed into every event).
+fn stream_of(seed: u64, game: u32) -> String {
+    format!("simulation-seed-{seed}-game-{game}")
+}
+
+/// Writes the signed replay of a simulated game (its events hashed in-process with the store's
+/// function, [`crate::chain::chain_of_engine_events`]).
+fn export(path: &Path, stream: &str, events: &[flicker_engine::Event], key: &SigningKey) -> std::io::Result<()> {
+    let ruleset = match events.first() {
+        Some(flicker_engine::Event::GameCreated(g)) => g.ruleset.clone(),
+        _ => flicker_engine::settings::RulesetId::current(),
+    };
+    let chain = crate::chain::chain_of_engine_events(stream, events);
+    let f = std::fs::File::create(path)?;
+    crate::chain::write_signed(std::io::BufWriter::new(f), stream, &ruleset, &chain, key)
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -79,6 +105,10 @@ pub fn run(a: Args) -> ExitCode {
         settings.round_limit,
         if a.check { ", --check" } else { "" }
     );
+    let (key, ephemeral) = match &a.signing_key {
+        Some(k) => (k.clone(), false),
+        None => (crate::chain::generate_signing_key(), true),
+    };
     let mut master = ChaCha8Rng::seed_from_u64(seed);
     let n = a.players as usize;
     let mut wins = vec![0u32; n];
@@ -117,10 +147,12 @@ pub fn run(a: Args) -> ExitCode {
                 failures += 1;
                 eprintln!("INVARIANT FAILURE in game {g}: {e}");
                 if failures == 1 {
-                    match std::fs::File::create(&a.failure_export)
-                        .and_then(|f| write_replay(std::io::BufWriter::new(f), &e.events))
-                    {
-                        Ok(()) => eprintln!("  replay of the failing game written to {}", a.failure_export.display()),
+                    match export(&a.failure_export, &stream_of(seed, g), &e.events, &key) {
+                        Ok(()) => eprintln!(
+                            "  replay of the failing game written to {} (signed by Ed25519 key {})",
+                            a.failure_export.display(),
+                            hex::encode(key.verifying_key().as_bytes())
+                        ),
                         Err(err) => {
                             eprintln!("  could not write {}: {err}", a.failure_export.display())
                         }
@@ -151,9 +183,18 @@ pub fn run(a: Args) -> ExitCode {
     for (s, w) in wins.iter().enumerate() {
         println!("  seat {s}: {w} ({:.1}%)", 100.0 * *w as f64 / ok);
     }
-    if let (Some(path), Some((_, _, events))) = (&a.export, &longest) {
-        match std::fs::File::create(path).and_then(|f| write_replay(std::io::BufWriter::new(f), events)) {
-            Ok(()) => println!("replay of the longest game written to {}", path.display()),
+    if let (Some(path), Some((_, g, events))) = (&a.export, &longest) {
+        match export(path, &stream_of(seed, *g), events, &key) {
+            Ok(()) => {
+                println!("replay of the longest game written to {}", path.display());
+                let public = hex::encode(key.verifying_key().as_bytes());
+                if ephemeral {
+                    println!("signed with an ephemeral Ed25519 key; public key {public}");
+                } else {
+                    println!("signed with the given Ed25519 key; public key {public}");
+                }
+                println!("verify with: flicker verify {} --public-key {public}", path.display());
+            }
             Err(e) => {
                 eprintln!("could not write {}: {e}", path.display());
                 return ExitCode::FAILURE;

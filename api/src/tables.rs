@@ -477,6 +477,8 @@ pub async fn create_with_game(
         event_type: first.event_type.clone(),
         schema_version: first.schema_version,
         payload: first.payload.clone(),
+        payload_text: crate::chain::payload_text(&first.payload),
+        hash: None,
         metadata: first.metadata.clone(),
         recorded_at: chrono::Utc::now(),
     })?;

@@ -117,15 +117,23 @@ impl Drop for Scratch {
     }
 }
 
-/// Exports the longest of a few 3-player games and returns the replay's lines.
+/// Exports the longest of a few 3-player games and returns the replay's lines without its
+/// signature line (`flicker replay` checks no hash or signature: these tests edit events).
 fn exported(dir: &Scratch) -> Vec<String> {
+    let mut lines = signed_export(dir);
+    assert!(lines.pop().unwrap().starts_with("{\"signature\":"));
+    assert!(lines.last().unwrap().contains("\"type\":\"game_ended\""));
+    lines
+}
+
+/// Exports the longest of a few 3-player games and returns the signed replay's lines.
+fn signed_export(dir: &Scratch) -> Vec<String> {
     let f = dir.path("game.jsonl");
     let (ok, out, err) = flicker(&["simulate", "--players", "3", "--games", "5", "--seed", "5", "--export", &f]);
     assert!(ok, "{out}{err}");
     let text = std::fs::read_to_string(&f).unwrap();
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
     assert!(lines[1].contains("\"type\":\"game_created\""), "{}", lines[1]);
-    assert!(lines.last().unwrap().contains("\"type\":\"game_ended\""));
     lines
 }
 
@@ -268,4 +276,116 @@ fn replay_errors_say_what_was_found_once() {
     assert!(err.contains("line 2") && !err.contains("at line"), "{err}");
     let err = refused(&[&dir.write("no-header.jsonl", &joined(&lines[1..]))]);
     assert!(err.contains("not the replay header"), "{err}");
+}
+
+/// Runs `flicker verify` and checks that it refused the file with exit status 1 (not a panic).
+fn verify_refused(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_flicker")).arg("verify").args(args).output().expect("run flicker");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(err.contains("error: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// Issue 6: a simulated game's export verifies (with its key pinned, or with the key it names,
+/// saying that key is not pinned), and `flicker replay` still folds it.
+#[test]
+fn an_exported_replay_verifies() {
+    let dir = Scratch::new("verify");
+    let f = dir.path("signed.jsonl");
+    let seed = "11".repeat(32);
+    let (ok, out, err) =
+        flicker(&["simulate", "--players", "4", "--games", "3", "--seed", "9", "--export", &f, "--signing-key", &seed]);
+    assert!(ok, "{out}{err}");
+    let public = out.lines().find_map(|l| l.strip_prefix("signed with the given Ed25519 key; public key ")).unwrap();
+    let (ok, out, err) = flicker(&["verify", &f, "--public-key", public]);
+    assert!(ok, "{out}{err}");
+    assert!(err.contains("verified:") && err.contains("by the pinned key"), "{err}");
+    assert!(out.contains("winner: "), "{out}");
+    let (ok, out, err) = flicker(&["verify", &f]);
+    assert!(ok, "{out}{err}");
+    assert!(err.contains("NOT pinned"), "{err}");
+    let (ok, out, err) = flicker(&["replay", &f]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("winner: "), "{out}");
+    // Another key, pinned: refused.
+    let other = flicker(&["simulate", "--players", "2", "--games", "1", "--export", &dir.path("other.jsonl")]).1;
+    let other =
+        other.lines().find_map(|l| l.strip_prefix("signed with an ephemeral Ed25519 key; public key ")).unwrap();
+    let err = verify_refused(&[&f, "--public-key", other]);
+    assert!(err.contains("(signature)") && err.contains("pinned"), "{err}");
+}
+
+/// Issue 6: a replay with one changed byte fails verification with a message naming the event;
+/// so do a dropped, an appended event and a tampered signature.
+#[test]
+fn a_replay_with_one_changed_byte_fails_verification_naming_the_event() {
+    let dir = Scratch::new("verify-tampered");
+    let lines = signed_export(&dir);
+    let i = lines.iter().position(|l| l.contains("\"type\":\"drew\"")).expect("a drew event");
+    let version = json(&lines[i])["version"].as_u64().unwrap();
+    // One byte of the payload: a digit of the card drawn.
+    let mut edited = lines.clone();
+    let at = edited[i].find("\"card\":").unwrap() + "\"card\":".len();
+    let digit = edited[i].as_bytes()[at];
+    let other = if digit == b'1' { "2" } else { "1" };
+    edited[i].replace_range(at..at + 1, other);
+    let err = verify_refused(&[&dir.write("byte.jsonl", &joined(&edited))]);
+    assert!(err.contains(&format!("line {} (event version {version} (drew))", i + 1)), "{err}");
+    assert!(err.contains("hash does not match"), "{err}");
+    // One byte of its hash.
+    let mut edited = lines.clone();
+    let at = edited[i].len() - 3;
+    let c = if &edited[i][at..at + 1] == "0" { "1" } else { "0" };
+    edited[i].replace_range(at..at + 1, c);
+    let err = verify_refused(&[&dir.write("hash.jsonl", &joined(&edited))]);
+    assert!(err.contains(&format!("event version {version} (drew)")), "{err}");
+    // A dropped event.
+    let mut edited = lines.clone();
+    edited.remove(i);
+    let err = verify_refused(&[&dir.write("dropped.jsonl", &joined(&edited))]);
+    assert!(err.contains(&format!("event {version} is missing")), "{err}");
+    // An appended event (a copy of the last, renumbered), before the signature line.
+    let mut edited = lines.clone();
+    let mut extra = json(&edited[edited.len() - 2]);
+    let last = extra["version"].as_u64().unwrap();
+    extra["version"] = (last + 1).into();
+    edited.insert(edited.len() - 1, extra.to_string());
+    let err = verify_refused(&[&dir.write("appended.jsonl", &joined(&edited))]);
+    assert!(err.contains(&format!("event version {}", last + 1)), "{err}");
+    // A tampered signature, and none.
+    let mut edited = lines.clone();
+    let sig = edited.last_mut().unwrap();
+    let at = sig.find("\"value\":\"").unwrap() + "\"value\":\"".len();
+    let c = if &sig[at..at + 1] == "0" { "1" } else { "0" };
+    sig.replace_range(at..at + 1, c);
+    let err = verify_refused(&[&dir.write("signature.jsonl", &joined(&edited))]);
+    assert!(err.contains("(signature)") && err.contains("does not verify"), "{err}");
+    let err = verify_refused(&[&dir.write("unsigned.jsonl", &joined(&lines[..lines.len() - 1]))]);
+    assert!(err.contains("signature line is missing"), "{err}");
+}
+
+/// Files written before issue 6 (format 1: engine events only, no hashes, no signature) still
+/// replay; `flicker verify` says there is nothing to verify in them.
+#[test]
+fn a_format_1_replay_still_replays() {
+    let dir = Scratch::new("format-1");
+    let lines = exported(&dir);
+    let mut old = Vec::new();
+    let mut header = json(&lines[0]);
+    header["format_version"] = 1.into();
+    header.as_object_mut().unwrap().remove("stream");
+    old.push(header.to_string());
+    for l in &lines[1..] {
+        let mut v = json(l);
+        v.as_object_mut().unwrap().remove("hash");
+        old.push(v.to_string());
+    }
+    let f = dir.write("old.jsonl", &joined(&old));
+    let (ok, out, err) = flicker(&["replay", &f]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("winner: "), "{out}");
+    let err = verify_refused(&[&f]);
+    assert!(err.contains("format 1") && err.contains("nothing to verify"), "{err}");
 }

@@ -67,6 +67,14 @@ pub struct StoredEvent {
     pub schema_version: i32,
     /// JSON payload.
     pub payload: Value,
+    /// The payload's exact stored JSON text, the bytes its hash covers: the `payload` column on
+    /// SQLite, `payload::text` on PostgreSQL (see [`crate::chain`]).
+    pub payload_text: String,
+    /// Issue 6: the event's hash (64 lowercase hex digits) over its predecessor's hash and its
+    /// stored bytes ([`crate::chain::event_hash`]), computed by the store inside the append
+    /// transaction. `None` for events appended before the hash column existed (migration 0002):
+    /// [`crate::chain::rechain`] computes theirs from their stored bytes.
+    pub hash: Option<String>,
     /// Metadata.
     pub metadata: Metadata,
     /// When it was recorded (UTC).
@@ -118,7 +126,8 @@ pub enum StoreError {
 #[allow(dead_code)]
 pub trait EventStore: Send + Sync + 'static {
     /// Appends `events` to `stream` if its current version is `expected` (0: the stream does
-    /// not exist yet). The append is acknowledged only once durable.
+    /// not exist yet). The append is acknowledged only once durable. Each event is stored with
+    /// its hash chained to the stream's previous event (issue 6, [`crate::chain::event_hash`]).
     async fn append(&self, stream: &str, expected: i64, events: Vec<NewEvent>) -> Result<Appended, StoreError>;
     /// Events of `stream` with version >= `from_version`, in order.
     async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<StoredEvent>, StoreError>;
@@ -285,5 +294,61 @@ pub(crate) mod contract {
             }
         }
         assert!(seen, "the subscription did not deliver the new event");
+        chain(store.clone()).await;
+    }
+
+    /// Issue 6: every event's stored hash chains to its predecessor's over its exact stored
+    /// bytes, across appends and with payloads whose text a database could re-render.
+    pub async fn chain(store: Arc<dyn EventStore>) {
+        use crate::chain::{GENESIS, event_hash, parse_hash, rechain};
+        let s = format!("chain-{}", uuid::Uuid::new_v4());
+        let odd = |t: &str, payload: Value| NewEvent { payload, ..ev(t, None) };
+        let payloads = [
+            serde_json::json!({"zeta": 1, "alpha": [1, 2.5, -0.125, 1e-7, 12345678901234i64], "nested": {"b": null, "a": true}}),
+            serde_json::json!("une chaîne \u{1F56F} \"quoted\" \\ back\nslash"),
+            serde_json::json!([]),
+            serde_json::json!({"long_key_first": 0, "k": "v", "": ""}),
+        ];
+        store.append(&s, 0, vec![odd("p0", payloads[0].clone()), odd("p1", payloads[1].clone())]).await.unwrap();
+        store.append(&s, 2, vec![odd("p2", payloads[2].clone())]).await.unwrap();
+        store.append(&s, 3, vec![odd("p3", payloads[3].clone())]).await.unwrap();
+        let all = store.read_stream(&s, 1).await.unwrap();
+        assert_eq!(all.len(), 4);
+        let mut prev = GENESIS;
+        for (e, p) in all.iter().zip(&payloads) {
+            assert_eq!(&e.payload, p, "the payload reads back as appended");
+            let text: Value = serde_json::from_str(&e.payload_text).unwrap();
+            assert_eq!(&text, p, "the stored text is the payload");
+            let stored = parse_hash(e.hash.as_deref().expect("a hash is stored")).expect("64 lowercase hex");
+            let want =
+                event_hash(&prev, &s, e.stream_version, &e.event_type, e.schema_version, e.payload_text.as_bytes());
+            assert_eq!(stored, want, "event {} does not chain to its predecessor", e.stream_version);
+            prev = stored;
+        }
+        // A later read (another connection) gives the same bytes, so the chain recomputes.
+        assert_eq!(rechain(&s, &store.read_stream(&s, 1).await.unwrap()).unwrap().last().unwrap().hash, prev);
+        // Every stream starts from the genesis hash.
+        let g = format!("genesis-{}", uuid::Uuid::new_v4());
+        store.append(&g, 0, vec![ev("g", None)]).await.unwrap();
+        let first = store.read_stream(&g, 1).await.unwrap();
+        let e = &first[0];
+        assert_eq!(
+            parse_hash(e.hash.as_deref().unwrap()).unwrap(),
+            event_hash(&GENESIS, &e.stream_id, 1, &e.event_type, e.schema_version, e.payload_text.as_bytes())
+        );
+    }
+
+    /// Events stored before the hash column (`hash` NULL, inserted by the caller into `stream`
+    /// at versions 1 and 2): the next append chains from their recomputed hashes, and the whole
+    /// stream rechains.
+    pub async fn legacy(store: Arc<dyn EventStore>, stream: &str) {
+        use crate::chain::{parse_hash, rechain};
+        let before = store.read_stream(stream, 1).await.unwrap();
+        assert_eq!(before.len(), 2);
+        assert!(before.iter().all(|e| e.hash.is_none()));
+        store.append(stream, 2, vec![ev("new", None)]).await.unwrap();
+        let all = store.read_stream(stream, 1).await.unwrap();
+        let chain = rechain(stream, &all).expect("the stream rechains");
+        assert_eq!(parse_hash(all[2].hash.as_deref().unwrap()), Some(chain[2].hash));
     }
 }

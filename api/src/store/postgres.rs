@@ -4,6 +4,7 @@
 //! append sends `NOTIFY flicker_events` with its last position; every process LISTENs.
 
 use super::{Appended, EventStore, Metadata, NewEvent, StoreError, StoredEvent};
+use crate::chain::{GENESIS, event_hash, parse_hash, payload_text, rechain, to_hex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
@@ -64,6 +65,8 @@ fn row_to_event(r: &sqlx::postgres::PgRow) -> Result<StoredEvent, StoreError> {
         event_type: r.get("event_type"),
         schema_version: r.get("schema_version"),
         payload: r.get("payload"),
+        payload_text: r.get("payload_text"),
+        hash: r.get("hash"),
         metadata: serde_json::from_value::<Metadata>(metadata)
             .map_err(|e| StoreError::Other(format!("stored metadata: {e}")))?,
         recorded_at: r.get::<DateTime<Utc>, _>("recorded_at"),
@@ -80,31 +83,66 @@ impl EventStore for PgStore {
         // before it inserts: it never takes a position, and the global log keeps no gap that a
         // subscriber would have to wait out. Other streams never wait.
         sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))").bind(stream).execute(&mut *tx).await?;
-        let current: i64 = sqlx::query("SELECT COALESCE(MAX(stream_version), 0) FROM events WHERE stream_id = $1")
-            .bind(stream)
-            .fetch_one(&mut *tx)
-            .await?
-            .get(0);
+        let head = sqlx::query(
+            "SELECT stream_version, hash FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
+        )
+        .bind(stream)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let (current, mut prev) = match head {
+            None => (0, GENESIS),
+            Some(r) => {
+                let version: i64 = r.get(0);
+                match r.get::<Option<String>, _>(1).as_deref().and_then(parse_hash) {
+                    Some(hash) => (version, hash),
+                    // Appended before the hash column: chain from its recomputed hash.
+                    None => {
+                        let rows = sqlx::query(
+                            "SELECT *, payload::text AS payload_text FROM events WHERE stream_id = $1 ORDER BY stream_version",
+                        )
+                        .bind(stream)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                        let events = rows.iter().map(row_to_event).collect::<Result<Vec<_>, _>>()?;
+                        let chain = rechain(stream, &events).map_err(StoreError::Other)?;
+                        (version, chain.last().map_or(GENESIS, |e| e.hash))
+                    }
+                }
+            }
+        };
         if current != expected {
             return Err(StoreError::Conflict { stream: stream.into(), expected, actual: current });
         }
+        // The exact text each payload will be stored as (JSONB's rendering), which its hash
+        // covers and `payload::text` gives back.
+        let texts: Vec<String> = events.iter().map(|e| payload_text(&e.payload)).collect();
+        let stored: Vec<String> =
+            sqlx::query("SELECT t::jsonb::text FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i) ORDER BY i")
+                .bind(&texts)
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
         let now = Utc::now();
         let mut version = expected;
         let mut position = 0;
-        for e in &events {
+        for (e, text) in events.iter().zip(&stored) {
             version += 1;
+            let hash = event_hash(&prev, stream, version, &e.event_type, e.schema_version, text.as_bytes());
             let r = sqlx::query(
-                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING position",
+                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at, hash) \
+                 VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9) RETURNING position",
             )
             .bind(stream)
             .bind(version)
             .bind(&e.event_type)
             .bind(e.schema_version)
-            .bind(&e.payload)
+            .bind(text)
             .bind(serde_json::to_value(&e.metadata).expect("json"))
             .bind(e.metadata.idempotency_key.as_deref())
             .bind(now)
+            .bind(to_hex(&hash))
             .fetch_one(&mut *tx)
             .await;
             match r {
@@ -117,6 +155,7 @@ impl EventStore for PgStore {
                     });
                 }
             }
+            prev = hash;
         }
         sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(position.to_string()).execute(&mut *tx).await?;
         tx.commit().await.map_err(|err| match is_unique_violation(&err) {
@@ -128,7 +167,9 @@ impl EventStore for PgStore {
 
     async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<StoredEvent>, StoreError> {
         let rows =
-            sqlx::query("SELECT * FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version")
+            sqlx::query(
+                "SELECT *, payload::text AS payload_text FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version",
+            )
                 .bind(stream)
                 .bind(from_version)
                 .fetch_all(&self.pool)
@@ -137,11 +178,13 @@ impl EventStore for PgStore {
     }
 
     async fn read_all(&self, after: i64, limit: i64) -> Result<Vec<StoredEvent>, StoreError> {
-        let rows = sqlx::query("SELECT * FROM events WHERE position > $1 ORDER BY position LIMIT $2")
-            .bind(after)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT *, payload::text AS payload_text FROM events WHERE position > $1 ORDER BY position LIMIT $2",
+        )
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(row_to_event).collect()
     }
 
@@ -186,5 +229,19 @@ mod tests {
         assert!(err.to_string().contains("append-only"), "{err}");
         let err = sqlx::query("DELETE FROM events").execute(&store.pool).await.unwrap_err();
         assert!(err.to_string().contains("append-only"), "{err}");
+        // Events stored before migration 0002 have no hash.
+        let legacy = format!("legacy-{}", uuid::Uuid::new_v4());
+        for v in 1..=2i64 {
+            sqlx::query(
+                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, recorded_at) \
+                 VALUES ($1, $2, 'old', 1, '{\"v\": 1, \"a\": [1.50]}', '{}', now())",
+            )
+            .bind(&legacy)
+            .bind(v)
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        }
+        crate::store::contract::legacy(store.clone(), &legacy).await;
     }
 }

@@ -3,6 +3,7 @@
 //! transaction (group commit), and a pool of readers.
 
 use super::{Appended, EventStore, Metadata, NewEvent, StoreError, StoredEvent};
+use crate::chain::{GENESIS, Hash, event_hash, parse_hash, payload_text, rechain, to_hex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -83,13 +84,13 @@ async fn write_batch(
 ) -> Result<Vec<Result<Appended, StoreError>>, StoreError> {
     // BEGIN IMMEDIATE takes the write lock at once (no failed upgrade from a read lock).
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let mut versions: HashMap<String, i64> = HashMap::new();
+    let mut heads: HashMap<String, (i64, Hash)> = HashMap::new();
     let mut results = Vec::with_capacity(batch.len());
     let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
     for req in batch {
         // Each request in its own savepoint: a failure rolls back that request only.
         sqlx::query("SAVEPOINT request").execute(&mut *tx).await?;
-        match write_one(&mut tx, req, &mut versions, &now).await {
+        match write_one(&mut tx, req, &mut heads, &now).await {
             Ok(r) => {
                 sqlx::query("RELEASE request").execute(&mut *tx).await?;
                 results.push(r);
@@ -97,7 +98,7 @@ async fn write_batch(
             Err(e) => {
                 sqlx::query("ROLLBACK TO request").execute(&mut *tx).await?;
                 sqlx::query("RELEASE request").execute(&mut *tx).await?;
-                versions.remove(&req.stream);
+                heads.remove(&req.stream);
                 results.push(Err(StoreError::Other(format!("append failed: {e}"))));
             }
         }
@@ -109,20 +110,35 @@ async fn write_batch(
 async fn write_one(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     req: &AppendRequest,
-    versions: &mut HashMap<String, i64>,
+    heads: &mut HashMap<String, (i64, Hash)>,
     now: &str,
 ) -> Result<Result<Appended, StoreError>, sqlx::Error> {
     {
-        let current = match versions.get(&req.stream) {
-            Some(v) => *v,
+        let (current, mut prev) = match heads.get(&req.stream) {
+            Some(h) => *h,
             None => {
-                let v: i64 = sqlx::query("SELECT COALESCE(MAX(stream_version), 0) FROM events WHERE stream_id = $1")
-                    .bind(&req.stream)
-                    .fetch_one(&mut **tx)
-                    .await?
-                    .get(0);
-                versions.insert(req.stream.clone(), v);
-                v
+                let head = sqlx::query(
+                    "SELECT stream_version, hash FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
+                )
+                .bind(&req.stream)
+                .fetch_optional(&mut **tx)
+                .await?;
+                let h = match head {
+                    None => (0, GENESIS),
+                    Some(r) => {
+                        let version: i64 = r.get(0);
+                        match r.get::<Option<String>, _>(1).as_deref().and_then(parse_hash) {
+                            Some(hash) => (version, hash),
+                            // Appended before the hash column: chain from its recomputed hash.
+                            None => match legacy_head(tx, &req.stream).await? {
+                                Ok(hash) => (version, hash),
+                                Err(e) => return Ok(Err(e)),
+                            },
+                        }
+                    }
+                };
+                heads.insert(req.stream.clone(), h);
+                h
             }
         };
         if current != req.expected {
@@ -148,25 +164,46 @@ async fn write_one(
         let mut position = 0;
         for e in &req.events {
             version += 1;
+            let text = payload_text(&e.payload);
+            let hash = event_hash(&prev, &req.stream, version, &e.event_type, e.schema_version, text.as_bytes());
             position = sqlx::query(
-                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING position",
+                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at, hash) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING position",
             )
             .bind(&req.stream)
             .bind(version)
             .bind(&e.event_type)
             .bind(e.schema_version)
-            .bind(serde_json::to_string(&e.payload).expect("json"))
+            .bind(&text)
             .bind(serde_json::to_string(&e.metadata).expect("json"))
             .bind(e.metadata.idempotency_key.as_deref())
             .bind(now)
+            .bind(to_hex(&hash))
             .fetch_one(&mut **tx)
             .await?
             .get(0);
+            prev = hash;
         }
-        versions.insert(req.stream.clone(), version);
+        heads.insert(req.stream.clone(), (version, prev));
         Ok(Ok(Appended { version, position }))
     }
+}
+
+/// The head hash of a stream whose last event has no stored hash (appended before migration
+/// 0002): the chain recomputed over its stored bytes.
+async fn legacy_head(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    stream: &str,
+) -> Result<Result<Hash, StoreError>, sqlx::Error> {
+    let rows = sqlx::query("SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version")
+        .bind(stream)
+        .fetch_all(&mut **tx)
+        .await?;
+    let events = match rows.iter().map(row_to_event).collect::<Result<Vec<_>, _>>() {
+        Ok(e) => e,
+        Err(e) => return Ok(Err(e)),
+    };
+    Ok(rechain(stream, &events).map(|c| c.last().map_or(GENESIS, |e| e.hash)).map_err(StoreError::Other))
 }
 
 fn row_to_event(r: &sqlx::sqlite::SqliteRow) -> Result<StoredEvent, StoreError> {
@@ -180,6 +217,8 @@ fn row_to_event(r: &sqlx::sqlite::SqliteRow) -> Result<StoredEvent, StoreError> 
         event_type: r.get("event_type"),
         schema_version: r.get("schema_version"),
         payload: serde_json::from_str(&payload).map_err(|e| StoreError::Other(format!("stored payload: {e}")))?,
+        payload_text: payload,
+        hash: r.get("hash"),
         metadata: serde_json::from_str::<Metadata>(&metadata)
             .map_err(|e| StoreError::Other(format!("stored metadata: {e}")))?,
         recorded_at: DateTime::parse_from_rfc3339(&recorded)
@@ -261,6 +300,20 @@ mod tests {
         assert!(err.to_string().contains("append-only"), "{err}");
         let err = sqlx::query("DELETE FROM events").execute(&pool).await.unwrap_err();
         assert!(err.to_string().contains("append-only"), "{err}");
+        // Events stored before migration 0002 have no hash.
+        let legacy = format!("legacy-{}", uuid::Uuid::new_v4());
+        for v in 1..=2 {
+            sqlx::query(
+                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, recorded_at) \
+                 VALUES ($1, $2, 'old', 1, '{\"v\":1}', '{}', '2024-01-01T00:00:00Z')",
+            )
+            .bind(&legacy)
+            .bind(v)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        crate::store::contract::legacy(store.clone(), &legacy).await;
         std::fs::remove_dir_all(&dir).ok();
     }
 }
