@@ -70,7 +70,7 @@ pub enum FirstPlayer {
 pub struct Settings {
     /// Number of seats, 2..=64 (R0.2).
     pub players: u8,
-    /// R8.0.5: classes on or off. This engine version plays class-free tables only.
+    /// R8.0.5, R10.11: classes on or off (off unless set).
     #[serde(default)]
     pub classes: bool,
     /// R6.5.2: only targeted players may Salt (default false).
@@ -94,6 +94,14 @@ pub struct Settings {
     /// sets this when `reaction_window_min_ms > 0`.
     #[serde(default)]
     pub hold_windows: bool,
+    /// R10.11, R2.7.2: the organiser's ban list (classes never offered at this table).
+    #[serde(default)]
+    pub class_bans: Vec<crate::classes::ClassId>,
+    /// R9.8.4: when set, there is no selection: seat `i` plays `seat_classes[i]` (later gathering
+    /// stages keep the class of stage 1; duplicates and classes outside this circle size's pool
+    /// are allowed and work as written). Needs `classes` on and one class per seat.
+    #[serde(default)]
+    pub seat_classes: Option<Vec<crate::classes::ClassId>>,
 }
 
 fn default_last_lit() -> u8 {
@@ -119,6 +127,8 @@ impl Settings {
             last_lit: default_last_lit(),
             salt_window: SaltWindow::Simultaneous,
             hold_windows: false,
+            class_bans: Vec::new(),
+            seat_classes: None,
         }
     }
 }

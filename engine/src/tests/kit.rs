@@ -191,7 +191,7 @@ impl Kit {
             .iter()
             .map(|(c, h)| {
                 let id = self.take(face(c));
-                Ghost { card: id, haunter: *h, suit: self.state.face(id).suit }
+                Ghost { card: id, haunter: *h, suit: self.state.face(id).suit, visited: vec![seat] }
             })
             .collect();
         self.state.players[seat as usize].shadow = gs;
