@@ -1,0 +1,4 @@
+//! Class tests.
+
+#[allow(unused_imports)]
+use super::*;
