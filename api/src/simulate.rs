@@ -70,8 +70,13 @@ fn wilson(k: u32, n: u32) -> (f64, f64) {
 }
 
 fn print_class_table(stats: &[(flicker_engine::ClassId, ClassStats)], policy: BotArg) {
-    println!("class table (bot policy: {policy:?}; 95% confidence intervals: Wilson for win rate, normal for mean placing):");
-    println!("  {:<22} {:>7} {:>8} {:>17} {:>8} {:>15}", "class", "games", "win %", "win % 95% CI", "placing", "placing 95% CI");
+    println!(
+        "class table (bot policy: {policy:?}; 95% confidence intervals: Wilson for win rate, normal for mean placing):"
+    );
+    println!(
+        "  {:<22} {:>7} {:>8} {:>17} {:>8} {:>15}",
+        "class", "games", "win %", "win % 95% CI", "placing", "placing 95% CI"
+    );
     for (c, s) in stats {
         if s.games == 0 {
             println!("  {:<22} {:>7}", c.name(), 0);

@@ -238,10 +238,7 @@ impl Kit {
 
     /// Sets the Walls lying in `seat`'s Shadow: (card, builder).
     pub fn walls(mut self, seat: u8, cards: &[(&str, u8)]) -> Self {
-        let ws = cards
-            .iter()
-            .map(|(c, b)| crate::state::Wall { card: self.take(face(c)), builder: *b })
-            .collect();
+        let ws = cards.iter().map(|(c, b)| crate::state::Wall { card: self.take(face(c)), builder: *b }).collect();
         self.state.players[seat as usize].walls = ws;
         self
     }

@@ -27,9 +27,13 @@ fn random_class_games_exercise_the_class_mechanisms() {
         let p = play(&s, &[Policy::Random], &mut rng, &mut bot, g < 5, 1_000_000).expect("game");
         for e in &p.events {
             let key = match e {
-                Event::Reacted { reaction, .. } => format!("reacted {}", serde_json::to_value(reaction).unwrap()["reaction"]),
+                Event::Reacted { reaction, .. } => {
+                    format!("reacted {}", serde_json::to_value(reaction).unwrap()["reaction"])
+                }
                 Event::AbilityUsed { ability, .. } => format!("ability {}", ability.class().name()),
-                Event::Triggered { effect, .. } => format!("trigger {}", serde_json::to_value(effect).unwrap()["trigger"]),
+                Event::Triggered { effect, .. } => {
+                    format!("trigger {}", serde_json::to_value(effect).unwrap()["trigger"])
+                }
                 Event::ActionDeclared { action, .. } => format!("action {}", action.name()),
                 e => e.type_name().to_string(),
             };

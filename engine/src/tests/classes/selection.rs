@@ -66,7 +66,8 @@ fn r2_7_picks_in_turn_order_with_private_offers() {
         assert_eq!(view(&st, Viewer::Spectator).players[seat as usize].class, Some(o[1]));
         taken.push(o[1]);
         // The next offer (if any) is private.
-        if let Some(Event::ClassOffered { seat: s, .. }) = out.iter().find(|e| matches!(e, Event::ClassOffered { .. })) {
+        if let Some(Event::ClassOffered { seat: s, .. }) = out.iter().find(|e| matches!(e, Event::ClassOffered { .. }))
+        {
             let at = out.iter().position(|e| matches!(e, Event::ClassOffered { .. })).unwrap();
             let b = fold_more(&before, &out[..at]);
             let a = fold_more(&before, &out[..=at]);
@@ -84,7 +85,10 @@ fn r2_7_picks_in_turn_order_with_private_offers() {
     }
     assert_eq!(seat_classes(&st).iter().flatten().count(), 4);
     // Play starts with the first player once everyone has picked.
-    assert!(matches!(prompt_for(&st, 2).map(|p| p.kind), Some(PromptKind::Ritual { .. } | PromptKind::HauntingChoice { .. })));
+    assert!(matches!(
+        prompt_for(&st, 2).map(|p| p.kind),
+        Some(PromptKind::Ritual { .. } | PromptKind::HauntingChoice { .. })
+    ));
 }
 
 fn fold_more(st: &State, events: &[Event]) -> State {
