@@ -71,7 +71,7 @@ fn r8_33_usurer() {
     k.answer(1, Answer::Salt { card: k.in_hand(1, "5H") }).unwrap();
     k.quiet();
     assert!(k.hand_of(0).is_empty(), "the Salt stood: nothing taken");
-    assert!(matches!(k.last_effect(), None));
+    assert!(k.last_effect().is_none());
 }
 
 /// R8.37.1, R11.31: The Watcher's Sight sees both neighbours' hands and takes 0-2 from each;
