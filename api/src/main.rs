@@ -44,7 +44,7 @@ struct Cli {
 enum Cmd {
     /// Serve the REST API and its docs (the default).
     Serve(ServeArgs),
-    /// Play random games with the random bot in every seat and report figures and invariant failures.
+    /// Play bot games (random or heuristic bot, optionally with classes) and report figures, a class table and invariant failures.
     Simulate(simulate::Args),
     /// Fold a stored event log (JSON Lines replay) and print the final state and winner.
     Replay(replay_cmd::Args),

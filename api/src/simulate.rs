@@ -1,5 +1,6 @@
 //! `flicker simulate`: random playouts with figures (games/s, mean turns, wins by seat, the
-//! longest game) and invariant checks.
+//! longest game) and invariant checks; with `--classes`, a class table (games, win rate and
+//! mean placing per class, with 95% confidence intervals, labelled with the bot policy).
 
 use ed25519_dalek::SigningKey;
 use flicker_engine::pool::MAX_PLAYERS;
@@ -47,6 +48,9 @@ pub struct Args {
     /// it, an ephemeral key is generated and its public half printed.
     #[arg(long, value_name = "HEX", value_parser = parse_key)]
     signing_key: Option<SigningKey>,
+    /// Play with classes (R2.7 selection by the bots) and print the class table.
+    #[arg(long)]
+    classes: bool,
 }
 
 fn parse_key(s: &str) -> Result<SigningKey, String> {
@@ -70,6 +74,59 @@ fn export(path: &Path, stream: &str, events: &[flicker_engine::Event], key: &Sig
     crate::chain::write_signed(std::io::BufWriter::new(f), stream, &ruleset, &chain, key)
 }
 
+/// Per-class tallies for the class table.
+#[derive(Default, Clone)]
+struct ClassStats {
+    games: u32,
+    wins: u32,
+    placing_sum: f64,
+    placing_sq: f64,
+}
+
+/// Wilson score interval for a proportion at 95%.
+fn wilson(k: u32, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (z, n, p) = (1.96f64, n as f64, k as f64 / n as f64);
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    ((c - h).max(0.0), (c + h).min(1.0))
+}
+
+fn print_class_table(stats: &[(flicker_engine::ClassId, ClassStats)], policy: BotArg) {
+    println!(
+        "class table (bot policy: {policy:?}; 95% confidence intervals: Wilson for win rate, normal for mean placing):"
+    );
+    println!(
+        "  {:<22} {:>7} {:>8} {:>17} {:>8} {:>15}",
+        "class", "games", "win %", "win % 95% CI", "placing", "placing 95% CI"
+    );
+    for (c, s) in stats {
+        if s.games == 0 {
+            println!("  {:<22} {:>7}", c.name(), 0);
+            continue;
+        }
+        let n = s.games as f64;
+        let (lo, hi) = wilson(s.wins, s.games);
+        let mean = s.placing_sum / n;
+        let var = if s.games > 1 { (s.placing_sq - n * mean * mean) / (n - 1.0) } else { 0.0 };
+        let h = 1.96 * (var.max(0.0) / n).sqrt();
+        println!(
+            "  {:<22} {:>7} {:>7.1}% {:>7.1}%-{:>6.1}% {:>8.2} {:>7.2}-{:>6.2}",
+            c.name(),
+            s.games,
+            100.0 * s.wins as f64 / n,
+            100.0 * lo,
+            100.0 * hi,
+            mean,
+            mean - h,
+            mean + h
+        );
+    }
+}
+
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
 enum BotArg {
     /// Uniform within each prompt's constraints.
@@ -91,18 +148,22 @@ pub fn run(a: Args) -> ExitCode {
         WindowArg::Simultaneous => SaltWindow::Simultaneous,
         WindowArg::Sequential => SaltWindow::Sequential,
     };
+    settings.classes = a.classes;
+    let mut class_stats: Vec<(flicker_engine::ClassId, ClassStats)> =
+        flicker_engine::classes::pool_for(a.players as usize).into_iter().map(|c| (c, ClassStats::default())).collect();
     if let Err(e) = flicker_engine::create(&settings, &mut ChaCha8Rng::seed_from_u64(0)) {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
     }
     let seed = a.seed.unwrap_or_else(|| rand::rngs::SysRng.try_next_u64_or_random());
     println!(
-        "simulate: {} players, {} games, bot policy {:?}, seed {seed}, salt window {:?}, round limit {}{} (repeat with --seed {seed})",
+        "simulate: {} players, {} games, bot policy {:?}, seed {seed}, salt window {:?}, round limit {}{}{} (repeat with --seed {seed})",
         a.players,
         a.games,
         a.bot,
         settings.salt_window,
         settings.round_limit,
+        if a.classes { ", classes" } else { "" },
         if a.check { ", --check" } else { "" }
     );
     let (key, ephemeral) = match &a.signing_key {
@@ -138,6 +199,17 @@ pub fn run(a: Args) -> ExitCode {
                 }
                 if r.reason == flicker_engine::EndReason::Guttered {
                     guttered += 1;
+                }
+                for (seat, class) in flicker_engine::seat_classes(&p.state).into_iter().enumerate() {
+                    if let Some(c) = class
+                        && let Some((_, s)) = class_stats.iter_mut().find(|(x, _)| *x == c)
+                    {
+                        let placing = r.placings.get(seat).copied().unwrap_or(0) as f64;
+                        s.games += 1;
+                        s.wins += u32::from(r.winner == Some(seat as u8));
+                        s.placing_sum += placing;
+                        s.placing_sq += placing * placing;
+                    }
                 }
                 if longest.as_ref().is_none_or(|(t, _, _)| p.turns > *t) {
                     longest = Some((p.turns, g, if a.export.is_some() { p.events } else { Vec::new() }));
@@ -182,6 +254,9 @@ pub fn run(a: Args) -> ExitCode {
     println!("wins by seat:");
     for (s, w) in wins.iter().enumerate() {
         println!("  seat {s}: {w} ({:.1}%)", 100.0 * *w as f64 / ok);
+    }
+    if a.classes {
+        print_class_table(&class_stats, a.bot);
     }
     if let (Some(path), Some((_, g, events))) = (&a.export, &longest) {
         match export(path, &stream_of(seed, *g), events, &key) {

@@ -4,6 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+fn none<C>() -> Option<C> {
+    None
+}
+
 /// R5.6.2: the mode of a Medium, declared with the action.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,6 +71,9 @@ pub enum Action<C> {
         card: C,
         /// A ghost in the actor's own Shadow.
         ghost: C,
+        /// R8.4.1: The Exorcist's second ghost (required when its Shadow holds two or more).
+        #[serde(default = "none", skip_serializing_if = "Option::is_none")]
+        second: Option<C>,
     },
     /// R5.5.8 Recall (8): a ghost of any Lit player's Shadow goes into the actor's hand.
     Recall {
@@ -115,12 +122,38 @@ pub enum Action<C> {
         /// The Joker.
         card: C,
     },
+    /// R8.2.1 The Cryptkeeper: build a Wall with any hand card (face down in the Resolving area).
+    BuildWall {
+        /// The card that becomes the Wall.
+        card: C,
+    },
+    /// R8.5.1 The Fatalist: discard a card to give a ghost another effective suit.
+    AlterSuit {
+        /// The discarded card (the action card).
+        card: C,
+        /// The ghost's owner (any Lit player).
+        owner: u8,
+        /// The ghost (never a Wall or a Joker ghost).
+        ghost: C,
+        /// The new suit (different from the current effective suit).
+        suit: crate::card::Suit,
+    },
+    /// R8.33.1 The Usurer: take 2 random cards of a neighbour's hand; it draws 1. Plays no card.
+    Usurp {
+        /// A neighbour.
+        target: u8,
+    },
+    /// R8.37.1 The Watcher's Sight (6): no declared neighbour; sees each distinct neighbour's hand.
+    WatcherSight {
+        /// The 6.
+        card: C,
+    },
 }
 
 impl<C> Action<C> {
-    /// The card the action plays (every action of a class-free table plays one).
-    pub fn card(&self) -> &C {
-        match self {
+    /// The card the action plays; `None` for Usurp, which plays none (R8.33.2).
+    pub fn card(&self) -> Option<&C> {
+        Some(match self {
             Action::Haunt { card, .. }
             | Action::Banish { card, .. }
             | Action::Greed { card, .. }
@@ -134,8 +167,18 @@ impl<C> Action<C> {
             | Action::Mirror { card, .. }
             | Action::Medium { card, .. }
             | Action::Purge { card }
-            | Action::Boo { card } => card,
-        }
+            | Action::Boo { card }
+            | Action::BuildWall { card }
+            | Action::AlterSuit { card, .. }
+            | Action::WatcherSight { card } => card,
+            Action::Usurp { .. } => return None,
+        })
+    }
+
+    /// R6.3.1, R6.3.3: true when the action puts a face-up card into the Resolving area (W1
+    /// applies): every action but Usurp and a Wall being built.
+    pub fn face_up_card(&self) -> bool {
+        !matches!(self, Action::Usurp { .. } | Action::BuildWall { .. })
     }
 
     /// The action's name as used in events and prompts (`haunt`, `banish`, …).
@@ -155,6 +198,10 @@ impl<C> Action<C> {
             Action::Medium { .. } => "medium",
             Action::Purge { .. } => "purge",
             Action::Boo { .. } => "boo",
+            Action::BuildWall { .. } => "build_wall",
+            Action::AlterSuit { .. } => "alter_suit",
+            Action::Usurp { .. } => "usurp",
+            Action::WatcherSight { .. } => "watcher_sight",
         }
     }
 
@@ -167,7 +214,9 @@ impl<C> Action<C> {
             Action::Scare { card, target } => Action::Scare { card: f(card), target: *target },
             Action::Drain { card } => Action::Drain { card: f(card) },
             Action::Sight { card, target } => Action::Sight { card: f(card), target: *target },
-            Action::Cleanse { card, ghost } => Action::Cleanse { card: f(card), ghost: f(ghost) },
+            Action::Cleanse { card, ghost, second } => {
+                Action::Cleanse { card: f(card), ghost: f(ghost), second: second.as_ref().map(&mut f) }
+            }
             Action::Recall { card, owner, ghost } => Action::Recall { card: f(card), owner: *owner, ghost: f(ghost) },
             Action::Possess { card, ghost, destination } => {
                 Action::Possess { card: f(card), ghost: f(ghost), destination: *destination }
@@ -177,6 +226,12 @@ impl<C> Action<C> {
             Action::Medium { card, mode } => Action::Medium { card: f(card), mode: *mode },
             Action::Purge { card } => Action::Purge { card: f(card) },
             Action::Boo { card } => Action::Boo { card: f(card) },
+            Action::BuildWall { card } => Action::BuildWall { card: f(card) },
+            Action::AlterSuit { card, owner, ghost, suit } => {
+                Action::AlterSuit { card: f(card), owner: *owner, ghost: f(ghost), suit: *suit }
+            }
+            Action::Usurp { target } => Action::Usurp { target: *target },
+            Action::WatcherSight { card } => Action::WatcherSight { card: f(card) },
         }
     }
 
@@ -189,7 +244,14 @@ impl<C> Action<C> {
             Action::Scare { card, target } => Action::Scare { card: f(card)?, target: *target },
             Action::Drain { card } => Action::Drain { card: f(card)? },
             Action::Sight { card, target } => Action::Sight { card: f(card)?, target: *target },
-            Action::Cleanse { card, ghost } => Action::Cleanse { card: f(card)?, ghost: f(ghost)? },
+            Action::Cleanse { card, ghost, second } => Action::Cleanse {
+                card: f(card)?,
+                ghost: f(ghost)?,
+                second: match second {
+                    Some(g) => Some(f(g)?),
+                    None => None,
+                },
+            },
             Action::Recall { card, owner, ghost } => Action::Recall { card: f(card)?, owner: *owner, ghost: f(ghost)? },
             Action::Possess { card, ghost, destination } => {
                 Action::Possess { card: f(card)?, ghost: f(ghost)?, destination: *destination }
@@ -199,6 +261,12 @@ impl<C> Action<C> {
             Action::Medium { card, mode } => Action::Medium { card: f(card)?, mode: *mode },
             Action::Purge { card } => Action::Purge { card: f(card)? },
             Action::Boo { card } => Action::Boo { card: f(card)? },
+            Action::BuildWall { card } => Action::BuildWall { card: f(card)? },
+            Action::AlterSuit { card, owner, ghost, suit } => {
+                Action::AlterSuit { card: f(card)?, owner: *owner, ghost: f(ghost)?, suit: *suit }
+            }
+            Action::Usurp { target } => Action::Usurp { target: *target },
+            Action::WatcherSight { card } => Action::WatcherSight { card: f(card)? },
         })
     }
 }

@@ -2,9 +2,11 @@
 //! prompt it is given, never the state.
 
 use crate::action::{Action, MediumMode};
+use crate::classes::abilities::{Ability, AbilityOption};
+use crate::classes::reactions::ReactionKind;
 use crate::command::Answer;
 use crate::event::TurnOrder;
-use crate::prompt::{Prompt, PromptKind, UseOption};
+use crate::prompt::{ClassActionOption, Prompt, PromptKind, UseOption};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt};
 
@@ -29,11 +31,24 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
                 _ => Answer::Endure,
             }
         }
-        PromptKind::Ritual { options, .. } => {
-            // One in (options + 1) chance to end the Ritual; otherwise a random card and use.
-            let i = rng.random_range(0..=options.len());
-            if i == options.len() {
+        PromptKind::Ritual { options, class_actions, ability, .. } => {
+            // One in (options + class actions + ability + 1) chance to end the Ritual; otherwise a
+            // random card and use, a class action or the free ability.
+            let extra = class_actions.len() + usize::from(ability.is_some());
+            let i = rng.random_range(0..=options.len() + extra);
+            if i == options.len() + extra {
                 return Answer::EndRitual;
+            }
+            if i >= options.len() {
+                let j = i - options.len();
+                if j < class_actions.len() {
+                    return match &class_actions[j] {
+                        ClassActionOption::Usurp { targets } => {
+                            Answer::Act { action: Action::Usurp { target: *targets.choose(rng).expect("t") } }
+                        }
+                    };
+                }
+                return Answer::Ability { ability: random_ability(ability.as_ref().expect("ability"), rng) };
             }
             let opt = &options[i];
             let card = opt.card.handle;
@@ -45,7 +60,11 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
                 UseOption::Scare { targets } => Action::Scare { card, target: *targets.choose(rng).expect("t") },
                 UseOption::Drain => Action::Drain { card },
                 UseOption::Sight { targets } => Action::Sight { card, target: *targets.choose(rng).expect("t") },
-                UseOption::Cleanse { ghosts } => Action::Cleanse { card, ghost: *ghosts.choose(rng).expect("g") },
+                UseOption::Cleanse { ghosts, two } => {
+                    let k = if *two { 2 } else { 1 };
+                    let g: Vec<_> = ghosts.sample(rng, k).copied().collect();
+                    Action::Cleanse { card, ghost: g[0], second: g.get(1).copied() }
+                }
                 UseOption::Recall { ghosts } => {
                     let g = ghosts.choose(rng).expect("g");
                     Action::Recall { card, owner: g.owner, ghost: g.ghost }
@@ -62,6 +81,12 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
                 }
                 UseOption::Purge => Action::Purge { card },
                 UseOption::Boo => Action::Boo { card },
+                UseOption::BuildWall => Action::BuildWall { card },
+                UseOption::AlterSuit { choices } => {
+                    let c = choices.choose(rng).expect("c");
+                    Action::AlterSuit { card, owner: c.owner, ghost: c.ghost, suit: *c.suits.choose(rng).expect("s") }
+                }
+                UseOption::WatcherSight => Action::WatcherSight { card },
             };
             Answer::Act { action }
         }
@@ -88,12 +113,64 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
         PromptKind::BurdenDiscard { count, hand } => {
             Answer::Pick { cards: hand.sample(rng, *count).map(|c| c.handle).collect() }
         }
+        PromptKind::ChooseClass { offer } => Answer::ChooseClass { class: *offer.choose(rng).expect("an offer") },
+        PromptKind::Reaction { reaction, cards, .. } => {
+            if !rng.random_bool(0.5) {
+                Answer::Decline
+            } else if *reaction == ReactionKind::ShadowCancel {
+                Answer::React { card: None }
+            } else {
+                match cards.choose(rng) {
+                    Some(c) => Answer::React { card: Some(*c) },
+                    None => Answer::Decline,
+                }
+            }
+        }
+        PromptKind::MartyrDraw => {
+            if rng.random_bool(0.5) {
+                Answer::Draw
+            } else {
+                Answer::Decline
+            }
+        }
+        PromptKind::TraderSwap { hand, own, .. } => match (hand.choose(rng), own.choose(rng)) {
+            (Some(t), Some(g)) if rng.random_bool(0.5) => Answer::Trade { give: *g, take: t.handle },
+            _ => Answer::Decline,
+        },
+        PromptKind::PlagueSpread { recipients, .. } => Answer::Spread { to: *recipients.choose(rng).expect("r") },
+        PromptKind::WatcherPick { hands, per_hand } => {
+            let mut cards = Vec::new();
+            for (_, h) in hands {
+                let k = rng.random_range(0..=(*per_hand).min(h.len()));
+                cards.extend(h.sample(rng, k).map(|c| c.handle));
+            }
+            Answer::Pick { cards }
+        }
         PromptKind::DeathSplit { ghosts, sizes, .. } => {
             let mut g: Vec<_> = ghosts.iter().map(|c| c.handle).collect();
             g.shuffle(rng);
             let k = *sizes.choose(rng).expect("size");
             let right = g.split_off(k);
             Answer::Split { left: g, right }
+        }
+    }
+}
+
+/// A uniformly random use of a free ability option (R5.9).
+pub(crate) fn random_ability<R: Rng + ?Sized>(o: &AbilityOption, rng: &mut R) -> Ability<crate::handle::CardRef> {
+    match o {
+        AbilityOption::Doomreader { choices } => {
+            let c = choices.choose(rng).expect("choice");
+            Ability::Doomreader { card: c.card, ghost: *c.ghosts.choose(rng).expect("g") }
+        }
+        AbilityOption::GrimoirePage { cards } => Ability::GrimoirePage { card: *cards.choose(rng).expect("c") },
+        AbilityOption::Mimic { targets } => Ability::Mimic { target: *targets.choose(rng).expect("t") },
+        AbilityOption::Pyromaniac { cards, targets } => {
+            Ability::Pyromaniac { card: *cards.choose(rng).expect("c"), target: *targets.choose(rng).expect("t") }
+        }
+        AbilityOption::Seer { targets } => Ability::Seer { target: *targets.choose(rng).expect("t") },
+        AbilityOption::Trader { cards, targets } => {
+            Ability::Trader { card: *cards.choose(rng).expect("c"), target: *targets.choose(rng).expect("t") }
         }
     }
 }

@@ -49,6 +49,39 @@ pub enum Answer {
         /// The chosen cards.
         cards: Vec<CardRef>,
     },
+    /// ChooseClass (R2.7.3): one class of the offer.
+    ChooseClass {
+        /// The class.
+        class: crate::classes::ClassId,
+    },
+    /// Ritual: use a free class ability (R5.9).
+    Ability {
+        /// The ability and its declaration.
+        ability: crate::classes::abilities::Ability<CardRef>,
+    },
+    /// GrimoireReject, HexReflect, MimeRedirect, UnseenCancel, WallBlock: react with this card;
+    /// ShadowCancel: react with no card (Burn 1) (R6.3, R6.4).
+    React {
+        /// The page, hand card or Wall (none for The Shadow).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<CardRef>,
+    },
+    /// Decline an optional class prompt (reactions, MartyrDraw, TraderSwap).
+    Decline,
+    /// MartyrDraw (R8.15.1): draw 1.
+    Draw,
+    /// TraderSwap (R8.31.1): give one own hand card for one of the neighbour's.
+    Trade {
+        /// Own hand card.
+        give: CardRef,
+        /// The neighbour's card.
+        take: CardRef,
+    },
+    /// PlagueSpread (R8.20.3): the recipient.
+    Spread {
+        /// One of the eligible players.
+        to: u8,
+    },
     /// DeathSplit (R7.5.3): which ghosts go to the left and to the right neighbour.
     Split {
         /// Ghosts for the left neighbour.

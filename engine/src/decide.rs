@@ -4,6 +4,8 @@
 
 use crate::action::Action;
 use crate::card::{CardId, Rank};
+use crate::classes::abilities::{self, Ability, AbilityEffect};
+use crate::classes::{passives, reactions, selection, triggers};
 use crate::command::{Answer, Command};
 use crate::error::{ErrorKind, RuleError};
 use crate::event::{EliminationCause, EndReason, Event, GameCreated, PanicOutcome};
@@ -24,7 +26,7 @@ use rand::{Rng, RngExt};
 /// events up to the first prompt.
 ///
 /// Errors: `BadSettings` (R0.2 seat count 2..=64, R7.9.2 round limit >= 10, R2.6 seat range,
-/// R8.0.5 classes must be off in this engine version).
+/// R9.8.4 seat_classes needs classes on and one class per seat).
 pub fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<Event>, RuleError> {
     validate(settings)?;
     let n = settings.players as usize;
@@ -62,12 +64,17 @@ pub fn validate(settings: &Settings) -> Result<(), RuleError> {
             format!("round_limit must be at least {MIN_ROUND_LIMIT}"),
         ));
     }
-    if settings.classes {
-        return Err(RuleError::new(
-            ErrorKind::BadSettings,
-            "R8.0.5",
-            "this engine version plays class-free tables only",
-        ));
+    if let Some(sc) = &settings.seat_classes {
+        if !settings.classes {
+            return Err(RuleError::new(ErrorKind::BadSettings, "R9.8.4", "seat_classes needs classes on"));
+        }
+        if sc.len() != n {
+            return Err(RuleError::new(
+                ErrorKind::BadSettings,
+                "R9.8.4",
+                format!("seat_classes names {} classes for {n} seats", sc.len()),
+            ));
+        }
     }
     let named = match settings.first_player {
         FirstPlayer::Random => None,
@@ -213,6 +220,12 @@ fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R
 fn wrong(open: &Open) -> RuleError {
     let expected = match open {
         Open::TurnOrder => "turn_order",
+        Open::ChooseClass => "choose_class",
+        Open::Reaction(_) => "react or decline",
+        Open::Martyr => "draw or decline",
+        Open::TraderSwap { .. } => "trade or decline",
+        Open::Spread { .. } => "spread",
+        Open::WatcherPick { .. } => "pick",
         Open::Haunting => "reprieve, endure or panic",
         Open::Ritual => "act or end_ritual",
         Open::Salt { .. } => "pass or salt",
@@ -324,13 +337,37 @@ fn answer_events<R: Rng + ?Sized>(
             if state.turn.budget == 0 {
                 return Err(RuleError::illegal("R4.4.3", "no action left this turn"));
             }
-            let card = in_hand(state, seat, *action.card(), "R5.1.2")?;
+            if let Action::Usurp { target } = action {
+                if *target as usize >= state.players.len() {
+                    return Err(RuleError::illegal("R0.2", format!("no seat {target} at this table")));
+                }
+                let a = Action::Usurp { target: *target };
+                crate::legal::check_action(state, seat, &a)?;
+                return Ok(vec![Event::ActionDeclared { actor: seat, action: a }]);
+            }
+            let card = in_hand(state, seat, *action.card().expect("a card action"), "R5.1.2")?;
             let a: Action<CardId> = match action {
                 Action::Banish { ghost, .. } => {
                     Action::Banish { card, ghost: in_shadow(state, seat, *ghost, "R5.3.1")? }
                 }
-                Action::Cleanse { ghost, .. } => {
-                    Action::Cleanse { card, ghost: in_shadow(state, seat, *ghost, "R5.5.7")? }
+                Action::Cleanse { ghost, second, .. } => Action::Cleanse {
+                    card,
+                    ghost: in_shadow(state, seat, *ghost, "R5.5.7")?,
+                    second: match second {
+                        Some(g) => Some(in_shadow(state, seat, *g, "R8.4.1")?),
+                        None => None,
+                    },
+                },
+                Action::AlterSuit { owner, ghost, suit, .. } => {
+                    if !state.is_lit(*owner) {
+                        return Err(RuleError::illegal("R8.5.1", format!("seat {owner} is not Lit")));
+                    }
+                    Action::AlterSuit {
+                        card,
+                        owner: *owner,
+                        ghost: in_shadow(state, *owner, *ghost, "R8.5.1")?,
+                        suit: *suit,
+                    }
                 }
                 Action::Possess { ghost, destination, .. } => Action::Possess {
                     card,
@@ -354,6 +391,93 @@ fn answer_events<R: Rng + ?Sized>(
             Ok(vec![Event::ActionDeclared { actor: seat, action: a }])
         }
         (Open::Ritual, Answer::EndRitual) => Ok(vec![Event::RitualEnded { seat, abstained: state.turn.declared == 0 }]),
+        (Open::Ritual, Answer::Ability { ability }) => {
+            let a: Ability<CardId> = match ability {
+                Ability::Doomreader { card, ghost } => Ability::Doomreader {
+                    card: in_hand(state, seat, *card, "R8.3.1")?,
+                    ghost: in_shadow(state, seat, *ghost, "R8.3.1")?,
+                },
+                other => {
+                    let mut err = None;
+                    let mapped = other.map_cards(|r| match in_hand(state, seat, *r, "R5.9") {
+                        Ok(c) => c,
+                        Err(e) => {
+                            err = Some(e);
+                            CardId(0)
+                        }
+                    });
+                    if let Some(e) = err {
+                        return Err(e);
+                    }
+                    mapped
+                }
+            };
+            if let Ability::Mimic { target }
+            | Ability::Pyromaniac { target, .. }
+            | Ability::Seer { target }
+            | Ability::Trader { target, .. } = &a
+                && *target as usize >= state.players.len()
+            {
+                return Err(RuleError::illegal("R0.2", format!("no seat {target} at this table")));
+            }
+            Ok(vec![abilities::declare(state, seat, a)?])
+        }
+        (Open::ChooseClass, Answer::ChooseClass { class }) => {
+            let offered = state.selection.as_ref().and_then(|s| s.offer.as_ref()).is_some_and(|o| o.contains(class));
+            if !offered {
+                return Err(RuleError::illegal("R2.7.3", format!("{} was not offered to you", class.name())));
+            }
+            Ok(vec![Event::ClassChosen { seat, class: *class }])
+        }
+        (Open::Reaction(_), Answer::React { card }) => Ok(vec![reactions::react(state, seat, *card)?]),
+        (Open::Reaction(_) | Open::Martyr | Open::TraderSwap { .. }, Answer::Decline) => {
+            Ok(vec![Event::Declined { seat }])
+        }
+        (Open::Martyr, Answer::Draw) => {
+            let card = *p.candle.front().ok_or_else(|| RuleError::illegal("R8.15.1", "your Candle is empty"))?;
+            Ok(vec![Event::Triggered { owner: seat, effect: triggers::TriggerEffect::MartyrDraw { card } }])
+        }
+        (Open::TraderSwap { target }, Answer::Trade { give, take }) => {
+            let give = in_hand(state, seat, *give, "R8.31.1")?;
+            let take =
+                find(state, state.players[*target as usize].hand.iter().copied(), *take, "R8.31.1", "their hand")?;
+            Ok(vec![Event::AbilityResolved {
+                seat,
+                effect: AbilityEffect::Traded { target: *target, swap: Some((give, take)) },
+            }])
+        }
+        (Open::Spread { ghost, recipients }, Answer::Spread { to }) => {
+            if !recipients.contains(to) {
+                return Err(RuleError::illegal("R8.20.3", format!("seat {to} cannot receive this ghost")));
+            }
+            if matches!(state.step, Step::Ability(_)) {
+                Ok(vec![Event::AbilityResolved {
+                    seat,
+                    effect: AbilityEffect::Doomread { ghost: *ghost, spread: Some(*to) },
+                }])
+            } else {
+                Ok(vec![Event::SpreadChosen { seat, ghost: *ghost, to: *to }])
+            }
+        }
+        (Open::WatcherPick { targets }, Answer::Pick { cards }) => {
+            let mut picked = Vec::new();
+            let all: Vec<CardId> =
+                targets.iter().flat_map(|&t| state.players[t as usize].hand.iter().copied()).collect();
+            for &r in cards {
+                let c = find(state, all.iter().copied(), r, "R8.37.1", "the seen hands")?;
+                if picked.contains(&c) {
+                    return Err(RuleError::illegal("R8.37.1", "the same card was chosen twice"));
+                }
+                picked.push(c);
+            }
+            for &t in targets {
+                let from = picked.iter().filter(|c| state.players[t as usize].hand.contains(c)).count();
+                if from > crate::classes::ritual::WATCHER_TAKE {
+                    return Err(RuleError::illegal("R8.37.1", "take at most 2 cards from each hand"));
+                }
+            }
+            Ok(vec![resolved(state, Some(&picked), rng)])
+        }
         (Open::Salt { simultaneous: true, .. }, Answer::Pass) => Ok(vec![Event::SaltAnswered { seat, salt: None }]),
         (Open::Salt { simultaneous: true, .. }, Answer::Salt { card }) => {
             Ok(vec![Event::SaltAnswered { seat, salt: Some(five(state, seat, *card)?) }])
@@ -393,6 +517,9 @@ fn answer_events<R: Rng + ?Sized>(
             if lc.iter().any(|c| rc.contains(c)) {
                 return Err(RuleError::illegal("R7.5.3", "a ghost was given to both neighbours"));
             }
+            if matches!(state.step, Step::Reviving(_)) {
+                return Ok(vec![revived(state, seat, Some((*left, lc)), Some((*right, rc)))]);
+            }
             Ok(vec![eliminated(state, seat, Some((*left, lc)), Some((*right, rc)))])
         }
         (o, _) => Err(wrong(o)),
@@ -406,8 +533,9 @@ fn seat_args(a: &Action<CardId>) -> Vec<u8> {
         | Action::Scare { target, .. }
         | Action::Sight { target, .. }
         | Action::Mirror { target, .. } => vec![*target],
-        Action::Recall { owner, .. } => vec![*owner],
+        Action::Recall { owner, .. } | Action::AlterSuit { owner, .. } => vec![*owner],
         Action::Possess { destination, .. } => vec![*destination],
+        Action::Usurp { target } => vec![*target],
         _ => Vec::new(),
     }
 }
@@ -419,8 +547,14 @@ fn resolved<R: Rng + ?Sized>(state: &State, pick: Option<&[CardId]>, rng: &mut R
         ActionStage::Ready { protected } => protected,
         _ => &[],
     };
-    let effect = resolve::effect(state, flow.actor, &flow.action, pick, protected, rng);
+    let effect = resolve::effect(state, flow.actor, &flow.action, pick, protected, &flow.spreads, rng);
     Event::ActionResolved { actor: flow.actor, effect }
+}
+
+/// R8.14.1 (a)-(b): the Revived event: the split (as on death) and the thefts.
+fn revived(state: &State, e: u8, left: Option<(u8, Vec<CardId>)>, right: Option<(u8, Vec<CardId>)>) -> Event {
+    let Event::Eliminated { shares, .. } = eliminated(state, e, left, right) else { unreachable!() };
+    Event::Revived { seat: e, shares, thefts: triggers::lich_thefts(state, e) }
 }
 
 /// R7.4 steps 3-6: the Eliminated event, with the shares in E's entry order (left first).
@@ -434,8 +568,24 @@ fn eliminated(state: &State, e: u8, left: Option<(u8, Vec<CardId>)>, right: Opti
             shares.push((to, order(cards)));
         }
     }
-    let out_of_play = p.hand.iter().chain(p.candle.iter()).copied().collect();
-    Event::Eliminated { seat: e, shares, out_of_play }
+    // R7.4 step 4: The Gravedigger takes the Candle; step 5: the rest goes out of play.
+    let gravedigger = triggers::gravedigger(state, e).map(|g| (g, p.candle.iter().copied().collect::<Vec<_>>()));
+    let candle: Vec<CardId> = if gravedigger.is_some() { Vec::new() } else { p.candle.iter().copied().collect() };
+    let out_of_play = p
+        .hand
+        .iter()
+        .copied()
+        .chain(candle)
+        .chain(p.walls.iter().map(|w| w.card))
+        .chain(p.pages.iter().copied())
+        .collect();
+    Event::Eliminated { seat: e, shares, out_of_play, gravedigger }
+}
+
+/// R8.14 without a prompt: like [`eliminated_auto`], for The Lich's revival.
+fn revived_auto(state: &State, e: u8) -> Event {
+    let Event::Eliminated { shares, .. } = eliminated_auto(state, e) else { unreachable!() };
+    Event::Revived { seat: e, shares, thefts: triggers::lich_thefts(state, e) }
 }
 
 /// R7.4-R7.5 without a prompt: the default split (concession), or everything to the only
@@ -475,11 +625,22 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
     if state.is_finished() || matches!(state.step, Step::Empty) {
         return None;
     }
+    // R7.4 step 7, R6.9.3: death triggers resolve one at a time, before the end check.
+    if let Some(p) = state.pending_triggers.first() {
+        return Some(vec![Event::Triggered { owner: p.owner, effect: triggers::death_effect(state, p) }]);
+    }
+    // R2.7, R9.5.5: classes are chosen before anything ends the game.
+    let setting_up = matches!(state.step, Step::Selecting)
+        || (matches!(state.step, Step::TurnOrder { .. }) && selection::selects(state.settings_ref()));
+    let ending = !setting_up && !matches!(state.step, Step::Eliminating(_) | Step::Reviving(_));
+    // R2.9, R7.8: two Lit players including The Witness (or The Witness alone): no winner.
+    if ending && passives::witnessed(state) {
+        return Some(vec![game_ended_witnessed(state)]);
+    }
     // R7.7.1: exactly one player Lit (checked after every elimination).
     // R9.5.2, R9.5.5: a qualifying circle with A = 2 stops as soon as two players are Lit
     // (at once when it starts with two).
-    if !matches!(state.step, Step::Eliminating(_)) && state.lit_count() <= state.settings_ref().last_lit.max(1) as usize
-    {
+    if ending && state.lit_count() <= state.settings_ref().last_lit.max(1) as usize {
         return Some(vec![game_ended_last_lit(state)]);
     }
     // R10.10.2: prompts of a conceding player are answered at once with their default.
@@ -499,8 +660,17 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
         }
     }
     // R10.10.2: a concession takes effect as soon as no action, window or elimination runs.
-    if !matches!(state.step, Step::Action(_) | Step::Eliminating(_) | Step::TurnOrder { .. })
-        && let Some(events) = concession(state)
+    if !matches!(
+        state.step,
+        Step::Action(_)
+            | Step::Eliminating(_)
+            | Step::TurnOrder { .. }
+            | Step::Selecting
+            | Step::Ability(_)
+            | Step::Reviving(_)
+            | Step::Voodoo
+            | Step::Martyr
+    ) && let Some(events) = concession(state)
     {
         return Some(events);
     }
@@ -522,6 +692,17 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
                 // R4.3, R7.2.1: drawing from an empty Candle: Consumed.
                 None => elimination_started(state, seat, EliminationCause::Consumed),
             }])
+        }
+        Step::Selecting => selection::auto(state, rng).map(|e| vec![e]),
+        Step::Voodoo => {
+            let seat = state.turn.active;
+            let burns = triggers::voodoo(state, seat).unwrap_or_default();
+            Some(vec![Event::Triggered { owner: seat, effect: triggers::TriggerEffect::Voodoo { burns } }])
+        }
+        Step::Martyr | Step::Ability(_) => None,
+        Step::Reviving(el) => {
+            let needs_prompt = split_neighbours(state, el.seat).is_some();
+            (!needs_prompt).then(|| vec![revived_auto(state, el.seat)])
         }
         Step::AmIAlive => {
             let seat = state.turn.active;
@@ -552,15 +733,32 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
                 _ => None,
             },
             ActionStage::Ready { .. } => Some(vec![resolved(state, None, rng)]),
-            ActionStage::SightPick { .. } | ActionStage::MediumPick => None,
+            ActionStage::SightPick { .. }
+            | ActionStage::MediumPick
+            | ActionStage::Grimoire { .. }
+            | ActionStage::Target
+            | ActionStage::WatcherPick { .. }
+            | ActionStage::Spread { .. } => None,
         },
         Step::TurnOrder { .. } | Step::Empty | Step::Finished => None,
     }
 }
 
 fn elimination_started(state: &State, seat: u8, cause: EliminationCause) -> Event {
+    // R7.4 step 1, R8.14.1: The Lich revives instead, once per game.
+    if triggers::lich_revives(state, seat, cause) {
+        return Event::RevivalStarted { seat, cause };
+    }
     // R7.4 step 2: the placing is the number of Lit players just before the elimination.
     Event::EliminationStarted { seat, cause, placing: state.lit_count() as u8 }
+}
+
+/// R7.8.2-R7.8.4, R7.7.3: no winner; the Lit players share the placing equal to their number;
+/// the circle sends nobody on (R9.5.3).
+fn game_ended_witnessed(state: &State) -> Event {
+    let lit = state.lit_count() as u8;
+    let placings = state.players.iter().map(|p| if p.lit { lit } else { p.placing.unwrap_or(lit) }).collect();
+    Event::GameEnded { winner: None, reason: EndReason::Witnessed, placings, last_lit: Vec::new() }
 }
 
 /// R4.1.1, R7.9.3: the TurnStarted event, with the Guttering Burns from round L + 1.
@@ -620,7 +818,10 @@ fn game_ended_guttered(state: &State) -> Event {
         })
         .collect();
     let firsts: Vec<usize> = lit.iter().copied().filter(|&s| placings[s] == 1).collect();
-    let winner = (firsts.len() == 1).then(|| firsts[0] as u8);
+    // R7.8.1: The Witness never wins.
+    let winner = (firsts.len() == 1)
+        .then(|| firsts[0] as u8)
+        .filter(|&w| !crate::classes::is(state, w, crate::classes::ClassId::Witness));
     // R7.9.4-R7.9.5: the best-placed go on (the best two with A = 2; equal players all go).
     let advance = state.settings_ref().last_lit.max(1);
     let last_lit = lit.iter().copied().filter(|&s| placings[s] <= advance).map(|s| s as u8).collect();

@@ -80,6 +80,12 @@ pub enum Effect {
         ghost: CardId,
         /// R5.4: to the bottom of the actor's Candle (true) or to The Dark (false).
         siphoned: bool,
+        /// R8.20.3: a live Plague ghost spread to this player instead of going to The Dark.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spread: Option<u8>,
+        /// R8.21.1: The Priest took this card from the top of The Dark first.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        priest: Option<CardId>,
     },
     /// R5.5.2: `target` drew these cards from their Candle (fewer than 2 if it ran out).
     Greed {
@@ -106,6 +112,9 @@ pub enum Effect {
         target: u8,
         /// The cards taken.
         taken: Vec<CardId>,
+        /// R8.12.1: The Judge's Sight: the target Burned these cards.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        burned: Vec<CardId>,
     },
     /// R5.5.7: the ghost was Cleansed.
     Cleansed {
@@ -113,6 +122,12 @@ pub enum Effect {
         ghost: CardId,
         /// Siphoned (true) or to The Dark (false).
         siphoned: bool,
+        /// R8.20.3: a live Plague ghost spread to this player.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spread: Option<u8>,
+        /// R8.4.1: The Exorcist's second ghost, removed after the first.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        second: Option<Removed>,
     },
     /// R5.5.8: the ghost went from `owner`'s Shadow into the actor's hand.
     Recalled {
@@ -127,6 +142,9 @@ pub enum Effect {
         ghost: CardId,
         /// The receiving player.
         destination: u8,
+        /// R8.18.2: The Occultist's bonus: cards from the top of The Dark to the bottom of its Candle.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        bonus: Vec<CardId>,
     },
     /// R5.5.10: the top cards of The Dark went into the actor's Candle, then it was shuffled.
     Rekindled {
@@ -156,12 +174,54 @@ pub enum Effect {
     Purged {
         /// (ghost, siphoned).
         removed: Vec<(CardId, bool)>,
+        /// R8.20.3: live Plague ghosts that spread instead of going to The Dark (ghost, recipient).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        spreads: Vec<(CardId, u8)>,
     },
     /// R5.6.4: BOO! resolved for the unprotected players, clockwise from the actor's left.
     Boo {
         /// One entry per affected player.
         reveals: Vec<BooReveal>,
     },
+    /// R8.2.1: the card entered The Cryptkeeper's Shadow face down as a Wall.
+    WallBuilt,
+    /// R8.5.2: the ghost's effective suit changed.
+    SuitAltered {
+        /// The ghost's owner.
+        owner: u8,
+        /// The ghost.
+        ghost: CardId,
+        /// The new effective suit.
+        suit: crate::card::Suit,
+    },
+    /// R8.33.1: these cards, drawn at random from `target`'s hand, went to The Usurer's hand;
+    /// then `target` drew `drawn`.
+    Usurped {
+        /// Whose hand.
+        target: u8,
+        /// The cards taken, in the order drawn.
+        taken: Vec<CardId>,
+        /// The card the target drew from its Candle, if any.
+        drawn: Option<CardId>,
+    },
+    /// R8.37.1: The Watcher took these cards from each neighbour's hand.
+    WatcherTaken {
+        /// (neighbour, cards taken).
+        taken: Vec<(u8, Vec<CardId>)>,
+    },
+}
+
+/// R8.4.1: one more ghost removed by the same action.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Removed {
+    /// The ghost.
+    pub ghost: CardId,
+    /// Siphoned (true) or not.
+    pub siphoned: bool,
+    /// R8.20.3: spread to this player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<u8>,
 }
 
 /// The creation event (R10.1.3): ruleset, settings, the deal and the first player.
@@ -339,8 +399,94 @@ pub enum Event {
         seat: u8,
         /// R7.5: ghosts given to each recipient, in E's entry order; left share first (R7.5.4).
         shares: Vec<(u8, Vec<CardId>)>,
-        /// R7.4 step 5: hand and Candle cards put out of play.
+        /// R7.4 step 5: hand, Candle, Wall and page cards put out of play.
         out_of_play: Vec<CardId>,
+        /// R7.4 step 4, R8.8.1: The Gravedigger that took E's remaining Candle (beneath its own).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gravedigger: Option<(u8, Vec<CardId>)>,
+    },
+    /// R2.7: class selection begins (after the turn order is known). `bans_ignored`: R2.7.7.
+    ClassSelectionStarted {
+        /// R2.7.7: the ban list left fewer classes than players and is ignored.
+        bans_ignored: bool,
+    },
+    /// R2.7.2: the classes offered to `seat`, in the recorded order (private to `seat`).
+    ClassOffered {
+        /// The picker.
+        seat: u8,
+        /// The offer.
+        offer: Vec<crate::classes::ClassId>,
+    },
+    /// R2.7.3, R2.7.5: `seat` chose `class` (public at once).
+    ClassChosen {
+        /// The picker.
+        seat: u8,
+        /// The class.
+        class: crate::classes::ClassId,
+    },
+    /// R6.3, R6.4, R6.7: a class reaction against the action in flight.
+    Reacted {
+        /// Who reacted.
+        seat: u8,
+        /// The reaction and its card.
+        reaction: crate::classes::reactions::Reaction<CardId>,
+    },
+    /// An optional class prompt declined (GrimoireReject, HexReflect, MimeRedirect,
+    /// UnseenCancel, ShadowCancel, WallBlock, MartyrDraw, TraderSwap). Hidden from others
+    /// during the game, like a Pass (R10.6.3, R6.8).
+    Declined {
+        /// Who declined.
+        seat: u8,
+    },
+    /// R5.9: a free ability was used; `effect` when it resolves at once, otherwise a
+    /// resolution prompt follows (PlagueSpread, TraderSwap) and then `ability_resolved`.
+    AbilityUsed {
+        /// The owner.
+        seat: u8,
+        /// The ability and its declaration.
+        ability: crate::classes::abilities::Ability<CardId>,
+        /// The effect, when it resolved at once.
+        effect: Option<crate::classes::abilities::AbilityEffect>,
+    },
+    /// R5.9: the free ability in progress resolved.
+    AbilityResolved {
+        /// The owner.
+        seat: u8,
+        /// What it did.
+        effect: crate::classes::abilities::AbilityEffect,
+    },
+    /// R8.20.3 (prompt PlagueSpread): the remover chose where a live Plague ghost spreads.
+    SpreadChosen {
+        /// The remover.
+        seat: u8,
+        /// The ghost.
+        ghost: CardId,
+        /// The recipient.
+        to: u8,
+    },
+    /// R6.9: a class trigger resolved.
+    Triggered {
+        /// The trigger's owner.
+        owner: u8,
+        /// What it did.
+        effect: crate::classes::triggers::TriggerEffect,
+    },
+    /// R8.14.1: The Lich would be eliminated and revives instead (the revival is now used).
+    RevivalStarted {
+        /// The Lich.
+        seat: u8,
+        /// How it would have been eliminated.
+        cause: EliminationCause,
+    },
+    /// R8.14.1 (a)-(c): the Lich's ghosts were split and each other Lit player gave it the top
+    /// 2 cards of their Candle (to the bottom of The Lich's Candle, one at a time).
+    Revived {
+        /// The Lich.
+        seat: u8,
+        /// Ghost shares, as in `eliminated`.
+        shares: Vec<(u8, Vec<CardId>)>,
+        /// (player, cards given, top first), clockwise from The Lich's left.
+        thefts: Vec<(u8, Vec<CardId>)>,
     },
     /// R7.7, R7.9.4: the game ended.
     GameEnded {
@@ -365,6 +511,8 @@ pub enum EndReason {
     LastLit,
     /// R7.9.4: round 2L + 1 would have begun.
     Guttered,
+    /// R7.8.2-R7.8.4: two Lit players including The Witness (or The Witness alone): no winner.
+    Witnessed,
 }
 
 impl Event {
@@ -394,6 +542,17 @@ impl Event {
             Event::EliminationStarted { .. } => "elimination_started",
             Event::Eliminated { .. } => "eliminated",
             Event::GameEnded { .. } => "game_ended",
+            Event::ClassSelectionStarted { .. } => "class_selection_started",
+            Event::ClassOffered { .. } => "class_offered",
+            Event::ClassChosen { .. } => "class_chosen",
+            Event::Reacted { .. } => "reacted",
+            Event::Declined { .. } => "declined",
+            Event::AbilityUsed { .. } => "ability_used",
+            Event::AbilityResolved { .. } => "ability_resolved",
+            Event::SpreadChosen { .. } => "spread_chosen",
+            Event::Triggered { .. } => "triggered",
+            Event::RevivalStarted { .. } => "revival_started",
+            Event::Revived { .. } => "revived",
         }
     }
 }

@@ -6,9 +6,11 @@
 
 use crate::action::{Action, MediumMode};
 use crate::card::{Face, Rank, Suit};
+use crate::classes::abilities::{Ability, AbilityOption};
+use crate::classes::reactions::ReactionKind;
 use crate::command::Answer;
 use crate::handle::CardRef;
-use crate::prompt::{Prompt, PromptKind, UseOption};
+use crate::prompt::{ClassActionOption, Prompt, PromptKind, UseOption};
 use crate::view::{GhostView, View, Viewer};
 use rand::Rng;
 
@@ -65,8 +67,41 @@ pub fn heuristic_answer<R: Rng + ?Sized>(prompt: &Prompt, view: &View, rng: &mut
                 None => Answer::Endure,
             }
         }
-        PromptKind::Ritual { options, budget } if *budget > 0 => ritual(view, me, options).unwrap_or(Answer::EndRitual),
+        PromptKind::Ritual { ability: Some(a), .. } if let Some(ab) = use_ability(view, me, a) => {
+            Answer::Ability { ability: ab }
+        }
+        PromptKind::Ritual { options, budget, class_actions, .. } if *budget > 0 => ritual(view, me, options)
+            .or_else(|| match class_actions.first() {
+                // R8.33: Usurp a neighbour with the larger hand.
+                Some(ClassActionOption::Usurp { targets }) => targets
+                    .iter()
+                    .max_by_key(|&&t| view.players.get(t as usize).map_or(0, |p| p.hand_size))
+                    .map(|&t| Answer::Act { action: Action::Usurp { target: t } }),
+                None => None,
+            })
+            .unwrap_or(Answer::EndRitual),
         PromptKind::Ritual { .. } => Answer::EndRitual,
+        PromptKind::ChooseClass { offer } => {
+            Answer::ChooseClass { class: offer.first().copied().unwrap_or(crate::classes::ClassId::Clown) }
+        }
+        // Class reactions against a Haunt or a card play: always used when possible.
+        PromptKind::Reaction { reaction: ReactionKind::ShadowCancel, .. } => Answer::React { card: None },
+        PromptKind::Reaction { cards, .. } => match cards.first() {
+            Some(c) => Answer::React { card: Some(*c) },
+            None => Answer::Decline,
+        },
+        PromptKind::MartyrDraw => Answer::Draw,
+        PromptKind::TraderSwap { .. } => Answer::Decline,
+        PromptKind::PlagueSpread { .. } => prompt.default.clone(),
+        PromptKind::WatcherPick { hands, per_hand } => {
+            let mut cards = Vec::new();
+            for (_, h) in hands {
+                let mut h = h.clone();
+                h.sort_by_key(|c| std::cmp::Reverse(keep_value(c.face)));
+                cards.extend(h.iter().take(*per_hand).map(|c| c.handle));
+            }
+            Answer::Pick { cards }
+        }
         PromptKind::Salt { actor, action, fives, boo, .. } => {
             let hurts = *boo || salt_worthy(view, me, *actor, action);
             match fives.first() {
@@ -132,7 +167,7 @@ fn salt_worthy(view: &View, me: u8, actor: u8, action: &str) -> bool {
     }
     match (action, view.action.as_ref().map(|a| &a.action)) {
         // A Haunt that would give me a second or third ghost of one suit.
-        ("haunt", Some(Action::Haunt { card, .. })) => count_of(shadow(view, me), card.face.suit) >= 1,
+        ("haunt", Some(Action::Haunt { card: Some(card), .. })) => count_of(shadow(view, me), card.face.suit) >= 1,
         ("greed", _) => false,
         _ => true,
     }
@@ -163,9 +198,11 @@ fn ritual(view: &View, me: u8, options: &[crate::prompt::CardOptions]) -> Option
                         consider(score, Action::Banish { card, ghost: g });
                     }
                 }
-                UseOption::Cleanse { ghosts } => {
+                UseOption::Cleanse { ghosts, two } => {
                     for &g in ghosts {
-                        consider(35 + 15 * threat(mine, g) as i32, Action::Cleanse { card, ghost: g });
+                        // R8.4.1: The Exorcist names a second ghost too.
+                        let second = if *two { ghosts.iter().copied().find(|&x| x != g) } else { None };
+                        consider(35 + 15 * threat(mine, g) as i32, Action::Cleanse { card, ghost: g, second });
                     }
                 }
                 UseOption::Purge if mine.len() >= 2 => consider(30 + 10 * mine.len() as i32, Action::Purge { card }),
@@ -207,6 +244,40 @@ fn ritual(view: &View, me: u8, options: &[crate::prompt::CardOptions]) -> Option
     // Abstain rather than play something pointless, unless the Shadow is dangerous.
     match best {
         Some((score, a)) if score > 10 || worst >= 2 => Some(a),
+        _ => None,
+    }
+}
+
+/// A free ability worth using now (R5.9): The Seer always looks, The Pyromaniac burns the
+/// neighbour with the smaller Candle, The Doomreader removes its most threatening ghost with its
+/// least useful card, The Grimoire keeps a page when the hand is large, The Mimic swaps for a
+/// clearly larger Candle. The Trader never trades.
+fn use_ability(view: &View, me: u8, a: &AbilityOption) -> Option<Ability<CardRef>> {
+    let candle = |s: u8| view.players.get(s as usize).map_or(0, |p| p.candle_size);
+    let hand: Vec<crate::handle::CardView> =
+        view.players.get(me as usize).and_then(|p| p.hand.clone()).unwrap_or_default();
+    let face = |h: CardRef| hand.iter().find(|c| c.handle == h).map(|c| c.face);
+    let mine = shadow(view, me);
+    match a {
+        AbilityOption::Seer { targets } => targets.first().map(|&t| Ability::Seer { target: t }),
+        AbilityOption::Pyromaniac { cards, targets } => {
+            let t = *targets.iter().min_by_key(|&&t| candle(t))?;
+            let c = *cards.iter().min_by_key(|&&c| face(c).map_or(0, keep_value))?;
+            Some(Ability::Pyromaniac { card: c, target: t })
+        }
+        AbilityOption::Doomreader { choices } => {
+            let best = choices.iter().min_by_key(|c| face(c.card).map_or(0, keep_value))?;
+            let g = *best.ghosts.iter().max_by_key(|&&g| threat(mine, g))?;
+            (threat(mine, g) >= 2).then_some(Ability::Doomreader { card: best.card, ghost: g })
+        }
+        AbilityOption::GrimoirePage { cards } if hand.len() >= 4 => {
+            let c = *cards.iter().min_by_key(|&&c| face(c).map_or(0, keep_value))?;
+            Some(Ability::GrimoirePage { card: c })
+        }
+        AbilityOption::Mimic { targets } => {
+            let t = *targets.iter().max_by_key(|&&t| candle(t))?;
+            (candle(t) > candle(me) + 6).then_some(Ability::Mimic { target: t })
+        }
         _ => None,
     }
 }

@@ -1,54 +1,57 @@
-//! Hook points for classes (section 8). A class-free table (R8.0.5) uses the defaults below;
-//! the class issue plugs each class into these functions instead of scattering class logic
-//! through the turn code. Every hook is a pure function of the state.
+//! Hook points for classes (section 8). The turn code calls these functions and never tests a
+//! class itself; each hook asks the class modules of [`crate::classes`]. On a class-free table
+//! (R8.0.5) every seat has no class and each hook gives the rule's default.
 //!
-//! | hook | default | classes that will change it |
+//! | hook | default | classes that change it |
 //! |---|---|---|
 //! | [`hand_limit`] | 5 (R4.5.1) | The Hoarder (8) |
 //! | [`possession_threshold`] | 3 (R7.3.2) | The Sufferer (4) |
 //! | [`salt_window_skipped`] | false | The Silence (R6.2 W3 skipped) |
-//! | [`reaction_windows_before_salt`] | none | W1 Grimoire, W2 Hex / Mime / Unseen / Shadow / Wall (R6.3, R6.4) |
 //! | [`haunting_burns`] | G (R4.2.4) | The Survivor (R8.30) |
 //! | [`free_ability_available`] | false | Doomreader, Grimoire, Mimic, Pyromaniac, Seer, Trader (R5.9.5) |
 //! | [`siphon_always`] | false | The Leech (Banish), The Exorcist (Cleanse) |
+//!
+//! Reaction windows W1/W2 live in [`crate::classes::reactions`], triggers in
+//! [`crate::classes::triggers`], class Requires clauses in [`crate::legal`] through
+//! [`crate::classes::passives`].
 
+use crate::classes::{abilities, passives};
 use crate::state::State;
 
-/// R4.5.1: the hand limit of `seat` in its Burden.
-pub fn hand_limit(_state: &State, _seat: u8) -> usize {
-    crate::pool::HAND_LIMIT
+/// R4.5.1: the hand limit of `seat` in its Burden (R8.11 The Hoarder: 8).
+pub fn hand_limit(state: &State, seat: u8) -> usize {
+    passives::hand_limit(state, seat)
 }
 
-/// R7.3.2: ghosts of one effective suit that Possess `seat`.
-pub fn possession_threshold(_state: &State, _seat: u8) -> usize {
-    3
+/// R7.3.2: ghosts of one effective suit that Possess `seat` (R8.29 The Sufferer: 4).
+pub fn possession_threshold(state: &State, seat: u8) -> usize {
+    passives::possession_threshold(state, seat)
 }
 
 /// R6.2: true when the actor's actions open no Salt window (The Silence, R8.27).
-pub fn salt_window_skipped(_state: &State, _actor: u8) -> bool {
-    false
+pub fn salt_window_skipped(state: &State, actor: u8) -> bool {
+    passives::silent(state, actor)
 }
 
-/// R6.2 W1/W2: whether class reaction windows run before W3 for this action. Always false on a
-/// class-free table; the class issue adds the window states beside the Salt window.
-pub fn reaction_windows_before_salt(_state: &State, _actor: u8) -> bool {
-    false
-}
-
-/// R4.2.4, R4.2.5(e): how many cards `seat` Burns for `ghosts` ghosts in its Haunting.
-pub fn haunting_burns(_state: &State, _seat: u8, ghosts: usize) -> usize {
-    ghosts
+/// R4.2.4, R4.2.5(e): how many cards `seat` Burns for `ghosts` ghosts in its Haunting
+/// (R8.30 The Survivor: none while holding 2 cards or fewer).
+pub fn haunting_burns(state: &State, seat: u8, ghosts: usize) -> usize {
+    if passives::survivor_spared(state, seat) { 0 } else { ghosts }
 }
 
 /// R5.9: whether `seat` has a free ability it may use now (keeps the Ritual prompt open with
-/// a budget of 0).
-pub fn free_ability_available(_state: &State, _seat: u8) -> bool {
-    false
+/// a budget of 0). Decided on public information only (R6.8).
+pub fn free_ability_available(state: &State, seat: u8) -> bool {
+    abilities::available(state, seat)
 }
 
 /// R5.4.3 rows "always": whether removals of this kind by `seat` always Siphon.
-pub fn siphon_always(_state: &State, _seat: u8, _removal: Removal) -> bool {
-    false
+pub fn siphon_always(state: &State, seat: u8, removal: Removal) -> bool {
+    match removal {
+        Removal::Banish => passives::leech(state, seat),
+        Removal::Cleanse => passives::exorcist(state, seat),
+        Removal::Purge => false,
+    }
 }
 
 /// Kinds of ghost removal that Siphon rules distinguish (R5.4.3).

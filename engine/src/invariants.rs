@@ -8,7 +8,8 @@ use crate::state::{State, Step};
 ///
 /// - R1.6: every card of the pool lies in exactly one zone (conservation).
 /// - R0.3: at least two players are Lit while the game runs; placings only for eliminated players.
-/// - R3.7: the Resolving area is empty when no action is in flight.
+/// - R3.7: the Resolving area is empty when no action or free ability is in flight.
+/// - R8.9.1: at most 3 Grimoire pages; Walls and pages count in the conservation.
 pub fn check(state: &State) -> Result<(), String> {
     if state.settings.is_none() {
         return Ok(());
@@ -28,6 +29,15 @@ pub fn check(state: &State) -> Result<(), String> {
         }
         for g in &p.shadow {
             mark(g.card, &format!("seat {s} Shadow"))?;
+        }
+        for w in &p.walls {
+            mark(w.card, &format!("seat {s} Walls"))?;
+        }
+        for &c in &p.pages {
+            mark(c, &format!("seat {s} Grimoire pages"))?;
+        }
+        if p.pages.len() > 3 {
+            return Err(format!("R8.9.1: seat {s} holds {} Grimoire pages", p.pages.len()));
         }
     }
     for &c in &state.dark {
@@ -49,12 +59,19 @@ pub fn check(state: &State) -> Result<(), String> {
         if p.lit && p.placing.is_some() && !matches!(&state.step, Step::Eliminating(e) if e.seat as usize == s) {
             return Err(format!("R7.7.3: Lit seat {s} already has a placing"));
         }
-        let holds_cards = !p.hand.is_empty() || !p.candle.is_empty() || !p.shadow.is_empty();
+        let holds_cards = !p.hand.is_empty()
+            || !p.candle.is_empty()
+            || !p.shadow.is_empty()
+            || !p.walls.is_empty()
+            || !p.pages.is_empty();
         if !p.lit && holds_cards {
             return Err(format!("R7.4: eliminated seat {s} still holds cards"));
         }
     }
-    if state.flow().is_none() && !state.resolving.is_empty() && !matches!(state.step, Step::Eliminating(_)) {
+    if state.flow().is_none()
+        && !state.resolving.is_empty()
+        && !matches!(state.step, Step::Eliminating(_) | Step::Ability(_))
+    {
         return Err("R5.1.6: cards left in the Resolving area after the action".into());
     }
     Ok(())

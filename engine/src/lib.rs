@@ -18,7 +18,8 @@
 //! | [`resolve`] | action effects and Siphon (R5.3-R5.6) |
 //! | [`prompt`] | pending decisions and defaults (R10.4, R10.5) |
 //! | [`view`], [`redact`], [`handle`] | per-viewer projections (R10.3, R10.8) |
-//! | [`hooks`] | the points where classes will plug in (section 8) |
+//! | [`classes`] | the 38 classes, class pools and the selection ritual (R2.7-R2.9, section 8) |
+//! | [`hooks`] | the points where the turn code asks the classes (section 8) |
 //! | [`gathering`] | gathering arithmetic: circles, pools per circle, stages (R9) |
 //! | [`position`] | practice positions: a game from a given deal (R10.13) |
 //! | [`replay`] | the JSON Lines replay format |
@@ -31,6 +32,7 @@
 pub mod action;
 pub mod bot;
 pub mod card;
+pub mod classes;
 pub mod command;
 pub mod decide;
 pub mod error;
@@ -60,6 +62,7 @@ mod tests;
 
 pub use action::{Action, MediumMode};
 pub use card::{CardId, CardInstance, Face, Rank, Suit};
+pub use classes::{ClassId, seat_classes};
 pub use command::{Answer, Command};
 pub use decide::{create, decide, decide_mut};
 pub use error::{ErrorKind, RuleError};

@@ -2,7 +2,10 @@
 //! the legal answers as constraints and the default answer applied on time-out.
 
 use crate::action::{Action, MediumMode};
-use crate::card::{CardId, Rank};
+use crate::card::{CardId, Rank, Suit};
+use crate::classes::abilities::{self, AbilityOption};
+use crate::classes::reactions::{self, ReactionKind};
+use crate::classes::{ClassId, ritual, triggers};
 use crate::command::Answer;
 use crate::event::{EliminationCause, TurnOrder};
 use crate::handle::{CardRef, CardView, PromptId, card_view, handle, prompt_id};
@@ -54,10 +57,13 @@ pub enum UseOption {
         /// Neighbours.
         targets: Vec<u8>,
     },
-    /// R5.5.7: Cleanse one of `ghosts`.
+    /// R5.5.7: Cleanse one of `ghosts` (The Exorcist: `two` different ones, R8.4.1).
     Cleanse {
         /// Ghosts of one's Shadow.
         ghosts: Vec<CardRef>,
+        /// R8.4.1: declare two different ghosts (`ghost` and `second`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        two: bool,
     },
     /// R5.5.8: Recall one of `ghosts`.
     Recall {
@@ -87,6 +93,39 @@ pub enum UseOption {
     Purge,
     /// R5.6.4: BOO!.
     Boo,
+    /// R8.2.1: build a Wall with this card.
+    BuildWall,
+    /// R8.5.1: discard this card to alter the suit of one of `choices`.
+    AlterSuit {
+        /// The ghosts and the suits each may take.
+        choices: Vec<AlterChoice>,
+    },
+    /// R8.37.1: The Watcher's Sight.
+    WatcherSight,
+}
+
+/// A ghost The Fatalist may alter (R8.5.1).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AlterChoice {
+    /// The ghost's owner.
+    pub owner: u8,
+    /// The ghost.
+    pub ghost: CardRef,
+    /// The suits it may be given.
+    pub suits: Vec<Suit>,
+}
+
+/// A class Ritual action that plays no card (R8.33.2).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum ClassActionOption {
+    /// R8.33.1: Usurp one of `targets`.
+    Usurp {
+        /// Neighbours.
+        targets: Vec<u8>,
+    },
 }
 
 /// The legal uses of one hand card.
@@ -106,6 +145,47 @@ pub struct CardOptions {
 pub enum PromptKind {
     /// #1 (R2.6): answer `turn_order` First or Last.
     TurnOrderChoice,
+    /// #2 (R2.7.3): answer `choose_class` with one class of `offer`.
+    ChooseClass {
+        /// The offer, in its recorded order (private to the chooser).
+        offer: Vec<ClassId>,
+    },
+    /// #6-#11 (R6.3, R6.4): answer `react` (with one of `cards`; The Shadow: no card) or `decline`.
+    Reaction {
+        /// Which reaction.
+        reaction: ReactionKind,
+        /// The actor of the action reacted to.
+        actor: u8,
+        /// The action's name.
+        action: String,
+        /// The cards that may be used (pages, hand cards or Walls; may be empty, R6.8).
+        cards: Vec<CardRef>,
+    },
+    /// #4 (R8.15.1): answer `draw` or `decline`.
+    MartyrDraw,
+    /// #18 (R8.31.1): answer `trade` (one of `own` for one of `hand`) or `decline`.
+    TraderSwap {
+        /// The neighbour.
+        target: u8,
+        /// Their hand, in the neutral order of R10.12.
+        hand: Vec<CardView>,
+        /// Own hand cards that may be given.
+        own: Vec<CardRef>,
+    },
+    /// #19 (R8.20.3): answer `spread` with one of `recipients`.
+    PlagueSpread {
+        /// The ghost spreading.
+        ghost: CardView,
+        /// The two eligible players, left neighbour first.
+        recipients: Vec<u8>,
+    },
+    /// #16 (R8.37.1): answer `pick` with 0-2 cards of each hand.
+    WatcherPick {
+        /// (neighbour, hand in the neutral order).
+        hands: Vec<(u8, Vec<CardView>)>,
+        /// The most to take from each hand.
+        per_hand: usize,
+    },
     /// #3 (R4.2.2): answer `reprieve` (one of `aces`), `endure`, or `panic` (one of `panic`).
     HauntingChoice {
         /// Ghosts in the Shadow (G).
@@ -121,6 +201,12 @@ pub enum PromptKind {
         budget: u8,
         /// Legal uses of each hand card (empty when the budget is 0).
         options: Vec<CardOptions>,
+        /// R5.7: class Ritual actions that play no card (Usurp).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        class_actions: Vec<ClassActionOption>,
+        /// R5.9: the free ability, when it may be used now (answer `ability`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ability: Option<AbilityOption>,
     },
     /// #12 / #13 (R6.5, R6.6, R10.6.6): answer `pass` or `salt` with one of `fives`.
     Salt {
@@ -184,10 +270,10 @@ pub enum PromptKind {
 }
 
 impl PromptKind {
-    /// R10.7.2: whether this is a reaction prompt (catalogue rows 6-14: Salt, BOO! Salt and
-    /// counter-Salt here), whose default clock is the short one.
+    /// R10.7.2: whether this is a reaction prompt (catalogue rows 6-14: the class reactions of
+    /// W1/W2, Salt, BOO! Salt and counter-Salt), whose default clock is the short one.
     pub fn is_reaction(&self) -> bool {
-        matches!(self, PromptKind::Salt { .. } | PromptKind::CounterSalt { .. })
+        matches!(self, PromptKind::Reaction { .. } | PromptKind::Salt { .. } | PromptKind::CounterSalt { .. })
     }
 }
 
@@ -211,6 +297,20 @@ pub struct Prompt {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Open {
     TurnOrder,
+    ChooseClass,
+    Reaction(ReactionKind),
+    Martyr,
+    TraderSwap {
+        target: u8,
+    },
+    /// R8.20.3: the ghost whose spread is chosen and the two recipients.
+    Spread {
+        ghost: CardId,
+        recipients: Vec<u8>,
+    },
+    WatcherPick {
+        targets: Vec<u8>,
+    },
     Haunting,
     Ritual,
     /// `simultaneous`: the seat answers privately in an open simultaneous window.
@@ -246,6 +346,28 @@ pub(crate) fn open_prompts(state: &State) -> Vec<(u8, Open)> {
     let active = state.turn.active;
     match &state.step {
         Step::TurnOrder { seat } => vec![(*seat, Open::TurnOrder)],
+        Step::Selecting => match &state.selection {
+            Some(sel) if sel.offer.is_some() => {
+                sel.order.first().map(|&s| vec![(s, Open::ChooseClass)]).unwrap_or_default()
+            }
+            _ => Vec::new(),
+        },
+        Step::Martyr => vec![(active, Open::Martyr)],
+        Step::Ability(a) => match &a.stage {
+            crate::state::AbilityStage::TraderSwap { target } => vec![(a.seat, Open::TraderSwap { target: *target })],
+            crate::state::AbilityStage::Spread => match &a.ability {
+                crate::classes::abilities::Ability::Doomreader { ghost, .. } => {
+                    let g = state.players[a.seat as usize].shadow.iter().find(|g| g.card == *ghost);
+                    let recipients = g.map(|g| triggers::spread_recipients(state, a.seat, g)).unwrap_or_default();
+                    vec![(a.seat, Open::Spread { ghost: *ghost, recipients })]
+                }
+                _ => Vec::new(),
+            },
+        },
+        Step::Reviving(el) => match split_neighbours(state, el.seat) {
+            Some((left, right)) => vec![(el.seat, Open::DeathSplit { left, right })],
+            None => Vec::new(),
+        },
         Step::Haunting => vec![(active, Open::Haunting)],
         Step::Ritual => {
             if state.turn.budget > 0 || crate::hooks::free_ability_available(state, active) {
@@ -268,6 +390,19 @@ pub(crate) fn open_prompts(state: &State) -> Vec<(u8, Open)> {
             ActionStage::SightPick { target } => {
                 vec![(flow.actor, Open::SightPick { target: *target })]
             }
+            ActionStage::Grimoire { .. } | ActionStage::Target => match reactions::prompt_kind(state) {
+                Some((s, k)) => vec![(s, Open::Reaction(k))],
+                None => Vec::new(),
+            },
+            ActionStage::WatcherPick { targets } => vec![(flow.actor, Open::WatcherPick { targets: targets.clone() })],
+            ActionStage::Spread { pending, chosen } => match pending.get(chosen.len()) {
+                Some(&ghost) => {
+                    let g = state.players[flow.actor as usize].shadow.iter().find(|g| g.card == ghost);
+                    let recipients = g.map(|g| triggers::spread_recipients(state, flow.actor, g)).unwrap_or_default();
+                    vec![(flow.actor, Open::Spread { ghost, recipients })]
+                }
+                None => Vec::new(),
+            },
             ActionStage::MediumPick => vec![(flow.actor, Open::MediumPick)],
             ActionStage::Ready { .. } => Vec::new(),
         },
@@ -317,6 +452,17 @@ pub(crate) fn neutral_order(state: &State, cards: &[CardId]) -> Vec<CardId> {
 pub(crate) fn default_answer(state: &State, seat: u8, open: &Open) -> Answer {
     match open {
         Open::TurnOrder => Answer::TurnOrder { choice: TurnOrder::First },
+        Open::ChooseClass => Answer::ChooseClass {
+            class: state
+                .selection
+                .as_ref()
+                .and_then(|s| s.offer.as_ref())
+                .and_then(|o| o.first().copied())
+                .unwrap_or(ClassId::Clown),
+        },
+        Open::Reaction(_) | Open::Martyr | Open::TraderSwap { .. } => Answer::Decline,
+        Open::Spread { recipients, .. } => Answer::Spread { to: recipients.first().copied().unwrap_or(seat) },
+        Open::WatcherPick { .. } => Answer::Pick { cards: Vec::new() },
         Open::Haunting => Answer::Endure,
         Open::Ritual => Answer::EndRitual,
         Open::Salt { .. } => Answer::Pass,
@@ -360,7 +506,7 @@ fn use_option(state: &State, u: Use) -> UseOption {
         Use::Scare(t) => UseOption::Scare { targets: t },
         Use::Drain => UseOption::Drain,
         Use::Sight(t) => UseOption::Sight { targets: t },
-        Use::Cleanse(g) => UseOption::Cleanse { ghosts: refs(state, g) },
+        Use::Cleanse(g, two) => UseOption::Cleanse { ghosts: refs(state, g), two },
         Use::Recall(g) => UseOption::Recall {
             ghosts: g.into_iter().map(|(owner, c)| RecallChoice { owner, ghost: handle(state, c) }).collect(),
         },
@@ -370,6 +516,14 @@ fn use_option(state: &State, u: Use) -> UseOption {
         Use::Medium(m) => UseOption::Medium { modes: m },
         Use::Purge => UseOption::Purge,
         Use::Boo => UseOption::Boo,
+        Use::BuildWall => UseOption::BuildWall,
+        Use::AlterSuit(a) => UseOption::AlterSuit {
+            choices: a
+                .into_iter()
+                .map(|(owner, g, suits)| AlterChoice { owner, ghost: handle(state, g), suits })
+                .collect(),
+        },
+        Use::WatcherSight => UseOption::WatcherSight,
     }
 }
 
@@ -377,6 +531,34 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
     let p = &state.players[seat as usize];
     let kind = match open {
         Open::TurnOrder => PromptKind::TurnOrderChoice,
+        Open::ChooseClass => PromptKind::ChooseClass {
+            offer: state.selection.as_ref().and_then(|s| s.offer.clone()).unwrap_or_default(),
+        },
+        Open::Reaction(kind) => {
+            let flow = state.flow().expect("action in flight");
+            PromptKind::Reaction {
+                reaction: *kind,
+                actor: flow.actor,
+                action: flow.action.name().to_string(),
+                cards: refs(state, reactions::reaction_cards(state, seat)),
+            }
+        }
+        Open::Martyr => PromptKind::MartyrDraw,
+        Open::TraderSwap { target } => PromptKind::TraderSwap {
+            target: *target,
+            hand: views(state, neutral_order(state, &state.players[*target as usize].hand)),
+            own: refs(state, p.hand.iter().copied()),
+        },
+        Open::Spread { ghost, recipients } => {
+            PromptKind::PlagueSpread { ghost: card_view(state, *ghost), recipients: recipients.clone() }
+        }
+        Open::WatcherPick { targets } => PromptKind::WatcherPick {
+            hands: targets
+                .iter()
+                .map(|&t| (t, views(state, neutral_order(state, &state.players[t as usize].hand))))
+                .collect(),
+            per_hand: ritual::WATCHER_TAKE,
+        },
         Open::Haunting => PromptKind::HauntingChoice {
             ghosts: p.shadow.len(),
             aces: views(state, p.hand.iter().copied().filter(|&c| state.face(c).rank == Rank::Ace)),
@@ -396,9 +578,17 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
                     .filter(|o| !o.uses.is_empty())
                     .collect()
             },
+            class_actions: if state.turn.budget > 0 && crate::classes::is(state, seat, ClassId::Usurer) {
+                let t = state.neighbours(seat);
+                if t.is_empty() { Vec::new() } else { vec![ClassActionOption::Usurp { targets: t }] }
+            } else {
+                Vec::new()
+            },
+            ability: abilities::options(state, seat),
         },
         Open::Salt { confirm, simultaneous } => {
             let flow = state.flow().expect("window open");
+            let window_actor = flow.window_actor();
             let current = if *simultaneous {
                 match &flow.stage {
                     ActionStage::Window(w) => w.answers.iter().find(|(s, _)| *s == seat).and_then(|(_, a)| {
@@ -413,7 +603,7 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
                 None
             };
             PromptKind::Salt {
-                actor: flow.actor,
+                actor: window_actor,
                 action: flow.action.name().to_string(),
                 boo: matches!(flow.action, Action::Boo { .. }),
                 confirm: *confirm,
@@ -423,11 +613,12 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
         }
         Open::Counter => {
             let flow = state.flow().expect("exchange open");
+            let actor = flow.window_actor();
             let opponent = match &flow.stage {
                 ActionStage::Window(w) => {
-                    w.exchange.as_ref().map_or(flow.actor, |x| if seat == flow.actor { x.salter } else { flow.actor })
+                    w.exchange.as_ref().map_or(actor, |x| if seat == actor { x.salter } else { actor })
                 }
-                _ => flow.actor,
+                _ => actor,
             };
             PromptKind::CounterSalt { opponent, fives: fives(state, seat) }
         }

@@ -8,7 +8,11 @@
 //! named only as it was, never with the handle it has where the viewer cannot follow it.
 
 use crate::action::Action;
-use crate::card::CardId;
+use crate::card::{CardId, Suit};
+use crate::classes::ClassId;
+use crate::classes::abilities::{Ability, AbilityEffect};
+use crate::classes::reactions::Reaction;
+use crate::classes::triggers::TriggerEffect;
 use crate::event::{Effect, EliminationCause, EndReason, Event, PanicOutcome, TurnOrder};
 use crate::handle::{CardView, card_view};
 use crate::pool::pool_size;
@@ -62,6 +66,12 @@ pub enum EffectView {
         ghost: CardView,
         /// Siphoned to the bottom of the actor's Candle.
         siphoned: bool,
+        /// R8.20.3: spread to this player.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spread: Option<u8>,
+        /// R8.21.1: the top card of The Dark The Priest took (as it lay there).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        priest: Option<CardView>,
     },
     /// R5.5.2.
     Greed {
@@ -90,6 +100,9 @@ pub enum EffectView {
         target: u8,
         /// The cards.
         taken: Cards,
+        /// R8.12.1: cards The Judge's target Burned.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        burned: Vec<CardView>,
     },
     /// R5.5.7.
     Cleansed {
@@ -97,6 +110,12 @@ pub enum EffectView {
         ghost: CardView,
         /// Siphoned.
         siphoned: bool,
+        /// R8.20.3: spread to this player.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spread: Option<u8>,
+        /// R8.4.1: The Exorcist's second ghost (ghost as it was, siphoned, spread).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        second: Option<(CardView, bool, Option<u8>)>,
     },
     /// R5.5.8.
     Recalled {
@@ -114,6 +133,9 @@ pub enum EffectView {
         ghost: CardView,
         /// The receiving player.
         destination: u8,
+        /// R8.18.2: cards The Occultist moved from The Dark (the former top named, R10.8.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bonus: Option<DarkTake>,
     },
     /// R5.5.10: the top card of The Dark is named; the rest and the shuffle are hidden.
     Rekindled {
@@ -145,11 +167,134 @@ pub enum EffectView {
     Purged {
         /// (ghost as it was, siphoned).
         removed: Vec<(CardView, bool)>,
+        /// R8.20.3: (ghost as it now lies, recipient) for ghosts that spread.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        spreads: Vec<(CardView, u8)>,
     },
     /// R5.6.4.
     Boo {
         /// One entry per affected player.
         reveals: Vec<BooRevealView>,
+    },
+    /// R8.2.1: a Wall was built (its face shown to the builder only).
+    WallBuilt {
+        /// The Wall, for its builder.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        wall: Option<CardView>,
+    },
+    /// R8.5.2.
+    SuitAltered {
+        /// The ghost's owner.
+        owner: u8,
+        /// The ghost.
+        ghost: CardView,
+        /// The new suit.
+        suit: Suit,
+    },
+    /// R8.33.1: as Sight: the Usurer and the target see the cards, others a count.
+    Usurped {
+        /// Whose hand.
+        target: u8,
+        /// The cards taken.
+        taken: Cards,
+        /// The card the target drew (the target only).
+        drawn: Cards,
+    },
+    /// R8.37.1.
+    WatcherTaken {
+        /// (neighbour, cards taken).
+        taken: Vec<(u8, Cards)>,
+    },
+}
+
+/// Cards taken from the top of The Dark: the former top is named (it was public), the rest
+/// are counted (R10.8.2).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DarkTake {
+    /// The card that was the top of The Dark.
+    pub top: Option<CardView>,
+    /// How many cards were taken.
+    pub count: usize,
+}
+
+/// A free ability's effect as seen (R10.8.2).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum AbilityEffectView {
+    /// R8.3.1.
+    Doomread {
+        /// The ghost, as it was.
+        ghost: CardView,
+        /// The spread's recipient.
+        spread: Option<u8>,
+    },
+    /// R8.9.1.
+    PageAdded,
+    /// R8.17.1.
+    CandlesSwapped {
+        /// The neighbour.
+        target: u8,
+    },
+    /// R8.22.1.
+    Burned {
+        /// The neighbour.
+        target: u8,
+        /// Cards Burned.
+        burned: Vec<CardView>,
+    },
+    /// R8.25.1: the card, for The Seer only.
+    Peeked {
+        /// The Candle's owner.
+        target: u8,
+        /// The card (The Seer only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        card: Option<CardView>,
+    },
+    /// R8.31.1, R10.8.2: whether The Trader swapped is public; the cards only to the two players.
+    Traded {
+        /// The neighbour.
+        target: u8,
+        /// True when cards were swapped.
+        swapped: bool,
+        /// The card The Trader gave (The Trader and the neighbour only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        given: Option<CardView>,
+        /// The card The Trader took (The Trader and the neighbour only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        taken: Option<CardView>,
+    },
+}
+
+/// A class trigger as seen.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "trigger", rename_all = "snake_case")]
+pub enum TriggerView {
+    /// R8.34.1.
+    Voodoo {
+        /// (haunter, cards Burned).
+        burns: Vec<(u8, Vec<CardView>)>,
+    },
+    /// R8.15.1: the card, for The Martyr only.
+    MartyrDraw {
+        /// The card drawn.
+        card: Cards,
+    },
+    /// R8.35.1.
+    Vulture {
+        /// The eliminated neighbour.
+        dead: u8,
+        /// The cards taken.
+        taken: DarkTake,
+    },
+    /// R8.6.1.
+    FuneralBell {
+        /// The eliminated player.
+        dead: u8,
+        /// (player, cards Burned).
+        burns: Vec<(u8, Vec<CardView>)>,
     },
 }
 
@@ -235,8 +380,8 @@ pub enum ViewEvent {
     ActionDeclared {
         /// The actor.
         actor: u8,
-        /// The declaration.
-        action: Action<CardView>,
+        /// The declaration (`null` for a Wall being built, except for its builder).
+        action: Action<Option<CardView>>,
     },
     /// R10.6.6: the viewer's own private answer.
     SaltAnswered {
@@ -321,6 +466,9 @@ pub enum ViewEvent {
         shares: Vec<(u8, Vec<CardView>)>,
         /// Cards put out of play (count).
         out_of_play: usize,
+        /// R8.8.1: The Gravedigger and the number of Candle cards it took.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gravedigger: Option<(u8, usize)>,
     },
     /// R7.7.
     GameEnded {
@@ -332,6 +480,86 @@ pub enum ViewEvent {
         placings: Vec<u8>,
         /// The circle's Last Lit.
         last_lit: Vec<u8>,
+    },
+    /// R2.7.
+    ClassSelectionStarted {
+        /// R2.7.7: the ban list is ignored at this table.
+        bans_ignored: bool,
+    },
+    /// R2.7.2: the offer, for its chooser only.
+    ClassOffered {
+        /// The picker.
+        seat: u8,
+        /// The offer (the picker only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        offer: Option<Vec<ClassId>>,
+    },
+    /// R2.7.5.
+    ClassChosen {
+        /// The picker.
+        seat: u8,
+        /// The class.
+        class: ClassId,
+    },
+    /// R6.3, R6.4: a class reaction (its card is public).
+    Reacted {
+        /// Who.
+        seat: u8,
+        /// The reaction.
+        reaction: Reaction<CardView>,
+    },
+    /// The viewer's own declined class prompt.
+    Declined {
+        /// The viewer's seat.
+        seat: u8,
+    },
+    /// R5.9.
+    AbilityUsed {
+        /// The owner.
+        seat: u8,
+        /// The ability (a new Grimoire page is shown to its owner only).
+        ability: Ability<Option<CardView>>,
+        /// The effect, when it resolved at once.
+        effect: Option<AbilityEffectView>,
+    },
+    /// R5.9.
+    AbilityResolved {
+        /// The owner.
+        seat: u8,
+        /// The effect.
+        effect: AbilityEffectView,
+    },
+    /// R8.20.3.
+    SpreadChosen {
+        /// The remover.
+        seat: u8,
+        /// The ghost.
+        ghost: CardView,
+        /// The recipient.
+        to: u8,
+    },
+    /// R6.9.
+    Triggered {
+        /// The owner.
+        owner: u8,
+        /// The effect.
+        effect: TriggerView,
+    },
+    /// R8.14.1.
+    RevivalStarted {
+        /// The Lich.
+        seat: u8,
+        /// How it would have been eliminated.
+        cause: EliminationCause,
+    },
+    /// R8.14.1.
+    Revived {
+        /// The Lich.
+        seat: u8,
+        /// Ghost shares, as they now lie.
+        shares: Vec<(u8, Vec<CardView>)>,
+        /// (player, number of Candle cards given).
+        thefts: Vec<(u8, usize)>,
     },
     /// The unredacted event, for a complete view (after the game, R10.8).
     Full {
@@ -358,6 +586,22 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
     let posts = |cs: &[CardId]| cs.iter().map(post).collect::<Vec<_>>();
     let shown_to = |cs: &[CardId], who: &[u8]| {
         if me.is_some_and(|m| who.contains(&m)) { Cards::Shown(posts(cs)) } else { Cards::Hidden { count: cs.len() } }
+    };
+    // R10.8.2: cards taken from the top of The Dark: the former top is named.
+    let dark_take = |cs: &[CardId]| DarkTake {
+        top: cs.first().filter(|c| before.dark.last() == Some(c)).map(pre),
+        count: cs.len(),
+    };
+    // Cards moved between two hands (Sight, Usurp, The Watcher): the taker sees them where they
+    // now lie, their former owner as they lay (neutral order), others a count.
+    let hand_move = |cs: &[CardId], taker: u8, from: u8| {
+        if me == Some(taker) {
+            Cards::Shown(posts(cs))
+        } else if me == Some(from) {
+            Cards::Shown(neutral_order(before, cs).iter().map(pre).collect())
+        } else {
+            Cards::Hidden { count: cs.len() }
+        }
     };
     Some(match event {
         Event::GameCreated(g) => {
@@ -389,7 +633,9 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         },
         Event::Drew { seat, card } => ViewEvent::Drew { seat: *seat, card: shown_to(&[*card], &[*seat]) },
         Event::ActionDeclared { actor, action } => {
-            ViewEvent::ActionDeclared { actor: *actor, action: action.map_cards(|c| post(c)) }
+            // R3.1: a Wall being built is face down; only its builder sees it.
+            let hidden = matches!(action, Action::BuildWall { .. }) && me != Some(*actor);
+            ViewEvent::ActionDeclared { actor: *actor, action: action.map_cards(|c| (!hidden).then(|| post(c))) }
         }
         Event::SaltAnswered { seat, salt } => {
             if me != Some(*seat) {
@@ -410,12 +656,17 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Event::WindowClosed => ViewEvent::WindowClosed,
         Event::ActionCancelled { actor, salter } => ViewEvent::ActionCancelled { actor: *actor, salter: *salter },
         Event::ActionResolved { actor, effect } => {
-            let action_card = before.flow().map(|f| *f.action.card());
+            let action_card = before.flow().and_then(|f| f.action.card().copied());
             let effect = match effect {
                 Effect::Haunted { target } => {
                     EffectView::Haunted { target: *target, ghost: post(&action_card.expect("haunt card")) }
                 }
-                Effect::Banished { ghost, siphoned } => EffectView::Banished { ghost: pre(ghost), siphoned: *siphoned },
+                Effect::Banished { ghost, siphoned, spread, priest } => EffectView::Banished {
+                    ghost: pre(ghost),
+                    siphoned: *siphoned,
+                    spread: *spread,
+                    priest: priest.as_ref().map(pre),
+                },
                 Effect::Greed { target, drawn } => {
                     EffectView::Greed { target: *target, drawn: shown_to(drawn, &[*target]) }
                 }
@@ -425,7 +676,8 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 Effect::Drained { packets } => {
                     EffectView::Drained { packets: packets.iter().map(|(s, p)| (*s, p.len())).collect() }
                 }
-                Effect::SightTaken { target, taken } => EffectView::SightTaken {
+                Effect::SightTaken { target, taken, burned } => EffectView::SightTaken {
+                    burned: posts(burned),
                     target: *target,
                     taken: if me == Some(*actor) {
                         // The caster: the cards as they now lie in its hand.
@@ -438,15 +690,22 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                         Cards::Hidden { count: taken.len() }
                     },
                 },
-                Effect::Cleansed { ghost, siphoned } => EffectView::Cleansed { ghost: pre(ghost), siphoned: *siphoned },
+                Effect::Cleansed { ghost, siphoned, spread, second } => EffectView::Cleansed {
+                    ghost: pre(ghost),
+                    siphoned: *siphoned,
+                    spread: *spread,
+                    second: second.as_ref().map(|r| (pre(&r.ghost), r.siphoned, r.spread)),
+                },
                 Effect::Recalled { owner, ghost } => EffectView::Recalled {
                     owner: *owner,
                     ghost: pre(ghost),
                     in_hand: (me == Some(*actor)).then(|| post(ghost)),
                 },
-                Effect::Possessed { ghost, destination } => {
-                    EffectView::Possessed { ghost: post(ghost), destination: *destination }
-                }
+                Effect::Possessed { ghost, destination, bonus } => EffectView::Possessed {
+                    ghost: post(ghost),
+                    destination: *destination,
+                    bonus: (!bonus.is_empty()).then(|| dark_take(bonus)),
+                },
                 Effect::Rekindled { taken, candle } => {
                     EffectView::Rekindled { top: taken.first().map(pre), taken: taken.len(), candle_size: candle.len() }
                 }
@@ -466,9 +725,24 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 Effect::MediumDepths { taken, candle } => {
                     EffectView::MediumDepths { taken: taken.len(), candle_size: candle.len() }
                 }
-                Effect::Purged { removed } => {
-                    EffectView::Purged { removed: removed.iter().map(|(g, s)| (pre(g), *s)).collect() }
+                Effect::Purged { removed, spreads } => EffectView::Purged {
+                    removed: removed.iter().map(|(g, s)| (pre(g), *s)).collect(),
+                    spreads: spreads.iter().map(|(g, s)| (post(g), *s)).collect(),
+                },
+                Effect::WallBuilt => {
+                    EffectView::WallBuilt { wall: action_card.filter(|_| me == Some(*actor)).map(|c| post(&c)) }
                 }
+                Effect::SuitAltered { owner, ghost, suit } => {
+                    EffectView::SuitAltered { owner: *owner, ghost: post(ghost), suit: *suit }
+                }
+                Effect::Usurped { target, taken, drawn } => EffectView::Usurped {
+                    target: *target,
+                    taken: hand_move(taken, *actor, *target),
+                    drawn: shown_to(&drawn.iter().copied().collect::<Vec<_>>(), &[*target]),
+                },
+                Effect::WatcherTaken { taken } => EffectView::WatcherTaken {
+                    taken: taken.iter().map(|(t, cs)| (*t, hand_move(cs, *actor, *t))).collect(),
+                },
                 Effect::Boo { reveals } => EffectView::Boo {
                     reveals: reveals
                         .iter()
@@ -494,10 +768,63 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Event::EliminationStarted { seat, cause, placing } => {
             ViewEvent::EliminationStarted { seat: *seat, cause: *cause, placing: *placing }
         }
-        Event::Eliminated { seat, shares, out_of_play } => ViewEvent::Eliminated {
+        Event::Eliminated { seat, shares, out_of_play, gravedigger } => ViewEvent::Eliminated {
             seat: *seat,
             shares: shares.iter().map(|(s, g)| (*s, posts(g))).collect(),
             out_of_play: out_of_play.len(),
+            gravedigger: gravedigger.as_ref().map(|(g, c)| (*g, c.len())),
+        },
+        Event::ClassSelectionStarted { bans_ignored } => {
+            ViewEvent::ClassSelectionStarted { bans_ignored: *bans_ignored }
+        }
+        Event::ClassOffered { seat, offer } => {
+            ViewEvent::ClassOffered { seat: *seat, offer: (me == Some(*seat)).then(|| offer.clone()) }
+        }
+        Event::ClassChosen { seat, class } => ViewEvent::ClassChosen { seat: *seat, class: *class },
+        Event::Reacted { seat, reaction } => ViewEvent::Reacted { seat: *seat, reaction: reaction.map_cards(post) },
+        Event::Declined { seat } => {
+            // Like a Pass (R10.6.3): shown only to the player who declined.
+            if me != Some(*seat) {
+                return None;
+            }
+            ViewEvent::Declined { seat: *seat }
+        }
+        Event::AbilityUsed { seat, ability, effect } => {
+            let page = matches!(ability, Ability::GrimoirePage { .. });
+            let ability = match ability {
+                Ability::Doomreader { card, ghost } => {
+                    Ability::Doomreader { card: Some(post(card)), ghost: Some(pre(ghost)) }
+                }
+                a => a.map_cards(|c| if page && me != Some(*seat) { None } else { Some(post(c)) }),
+            };
+            ViewEvent::AbilityUsed {
+                seat: *seat,
+                ability,
+                effect: effect.as_ref().map(|e| ability_view(before, after, *seat, e, me)),
+            }
+        }
+        Event::AbilityResolved { seat, effect } => {
+            ViewEvent::AbilityResolved { seat: *seat, effect: ability_view(before, after, *seat, effect, me) }
+        }
+        Event::SpreadChosen { seat, ghost, to } => ViewEvent::SpreadChosen { seat: *seat, ghost: pre(ghost), to: *to },
+        Event::Triggered { owner, effect } => ViewEvent::Triggered {
+            owner: *owner,
+            effect: match effect {
+                TriggerEffect::Voodoo { burns } => {
+                    TriggerView::Voodoo { burns: burns.iter().map(|(s, c)| (*s, posts(c))).collect() }
+                }
+                TriggerEffect::MartyrDraw { card } => TriggerView::MartyrDraw { card: shown_to(&[*card], &[*owner]) },
+                TriggerEffect::Vulture { dead, taken } => TriggerView::Vulture { dead: *dead, taken: dark_take(taken) },
+                TriggerEffect::FuneralBell { dead, burns } => {
+                    TriggerView::FuneralBell { dead: *dead, burns: burns.iter().map(|(s, c)| (*s, posts(c))).collect() }
+                }
+            },
+        },
+        Event::RevivalStarted { seat, cause } => ViewEvent::RevivalStarted { seat: *seat, cause: *cause },
+        Event::Revived { seat, shares, thefts } => ViewEvent::Revived {
+            seat: *seat,
+            shares: shares.iter().map(|(s, g)| (*s, posts(g))).collect(),
+            thefts: thefts.iter().map(|(s, c)| (*s, c.len())).collect(),
         },
         Event::GameEnded { winner, reason, placings, last_lit } => ViewEvent::GameEnded {
             winner: *winner,
@@ -510,4 +837,29 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+/// A free ability's effect as `me` may see it (R10.8.2).
+fn ability_view(before: &State, after: &State, seat: u8, e: &AbilityEffect, me: Option<u8>) -> AbilityEffectView {
+    let pre = |c: &CardId| card_view(before, *c);
+    let post = |c: &CardId| card_view(after, *c);
+    match e {
+        AbilityEffect::Doomread { ghost, spread } => AbilityEffectView::Doomread { ghost: pre(ghost), spread: *spread },
+        AbilityEffect::PageAdded => AbilityEffectView::PageAdded,
+        AbilityEffect::CandlesSwapped { target } => AbilityEffectView::CandlesSwapped { target: *target },
+        AbilityEffect::Burned { target, burned } => {
+            AbilityEffectView::Burned { target: *target, burned: burned.iter().map(post).collect() }
+        }
+        AbilityEffect::Peeked { target, card } => {
+            AbilityEffectView::Peeked { target: *target, card: card.filter(|_| me == Some(seat)).map(|c| post(&c)) }
+        }
+        AbilityEffect::Traded { target, swap } => {
+            let (given, taken) = match swap {
+                Some((g, t)) if me == Some(seat) => (Some(pre(g)), Some(post(t))),
+                Some((g, t)) if me == Some(*target) => (Some(post(g)), Some(pre(t))),
+                _ => (None, None),
+            };
+            AbilityEffectView::Traded { target: *target, swapped: swap.is_some(), given, taken }
+        }
+    }
 }

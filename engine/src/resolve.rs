@@ -3,7 +3,8 @@
 
 use crate::action::{Action, MediumMode};
 use crate::card::{CardId, Rank, Suit};
-use crate::event::{BooReveal, Effect};
+use crate::classes::{passives, triggers};
+use crate::event::{BooReveal, Effect, Removed};
 use crate::hooks::{self, Removal};
 use crate::state::{Ghost, State};
 use rand::Rng;
@@ -59,33 +60,83 @@ fn shuffled_candle<R: Rng + ?Sized>(state: &State, seat: u8, extra: &[CardId], r
     all
 }
 
+/// The ghosts an action removes from the actor's Shadow, in order, and whether each is
+/// Siphoned (R5.3.4, R5.5.7, R8.4.1, R5.6.3).
+pub(crate) fn removal_plan(state: &State, actor: u8, action: &Action<CardId>) -> Vec<(CardId, bool)> {
+    let one = |card: CardId, g: CardId, kind: Removal| {
+        ghost(state, actor, g).map(|gr| (g, siphons(state, actor, kind, card, gr)))
+    };
+    match action {
+        Action::Banish { card, ghost } => one(*card, *ghost, Removal::Banish).into_iter().collect(),
+        Action::Cleanse { card, ghost, second } => {
+            let mut v: Vec<(CardId, bool)> = one(*card, *ghost, Removal::Cleanse).into_iter().collect();
+            if let Some(s) = second {
+                v.extend(one(*card, *s, Removal::Cleanse));
+            }
+            v
+        }
+        Action::Purge { card } => state.players[actor as usize]
+            .shadow
+            .iter()
+            .map(|g| (g.card, siphons(state, actor, Removal::Purge, *card, g)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// R8.20.3: where a removed, un-Siphoned ghost spreads (`None`: The Dark).
+fn spread(state: &State, actor: u8, g: CardId, siphoned: bool, chosen: &[(CardId, u8)]) -> Option<u8> {
+    if siphoned {
+        return None;
+    }
+    ghost(state, actor, g).and_then(|gr| triggers::spread_to(state, actor, gr, chosen))
+}
+
 /// Computes the effect of the action in flight. `pick` carries the resolution choice of
-/// SightPick or MediumPick when one was prompted; `protected` lists BOO!'s protected players.
+/// SightPick, WatcherPick or MediumPick when one was prompted; `protected` lists BOO!'s
+/// protected players; `chosen` the PlagueSpread choices made (R8.20.3).
 pub(crate) fn effect<R: Rng + ?Sized>(
     state: &State,
     actor: u8,
     action: &Action<CardId>,
     pick: Option<&[CardId]>,
     protected: &[u8],
+    chosen: &[(CardId, u8)],
     rng: &mut R,
 ) -> Effect {
     match action {
-        Action::Haunt { target, .. } => Effect::Haunted { target: *target },
+        Action::Haunt { target, .. } => {
+            // R6.7.4: a redirect that stood lands on The Mime's other neighbour.
+            let t = state.flow().and_then(|f| f.haunt_target()).unwrap_or(*target);
+            Effect::Haunted { target: t }
+        }
         Action::Banish { card, ghost: g } => {
             let siphoned = ghost(state, actor, *g).is_some_and(|gr| siphons(state, actor, Removal::Banish, *card, gr));
-            Effect::Banished { ghost: *g, siphoned }
+            Effect::Banished {
+                ghost: *g,
+                siphoned,
+                spread: spread(state, actor, *g, siphoned, chosen),
+                priest: triggers::priest_takes(state, actor),
+            }
         }
         Action::Greed { target, .. } => Effect::Greed { target: *target, drawn: top(state, *target, 2) },
         Action::Scare { target, .. } => {
-            // R5.5.3: 2 cards of the hand chosen uniformly at random, in the order drawn.
+            // R5.5.3: 2 cards of the hand chosen uniformly at random, in the order drawn
+            // (R8.23.1 The Sadist: 3).
             let hand = &state.players[*target as usize].hand;
-            let k = hand.len().min(2);
+            let k = hand.len().min(passives::scare_count(state, actor));
             let idx = rand::seq::index::sample(rng, hand.len(), k);
             Effect::Scared { target: *target, discarded: idx.iter().map(|i| hand[i]).collect() }
         }
         Action::Drain { .. } => {
             // R5.5.4: each distinct neighbour, clockwise starting with the left neighbour.
-            let packets = state.neighbours(actor).into_iter().map(|s| (s, top(state, s, 2))).collect();
+            // R8.28.1: The Skeptic is skipped.
+            let packets = state
+                .neighbours(actor)
+                .into_iter()
+                .filter(|&s| !passives::drain_immune(state, s))
+                .map(|s| (s, top(state, s, 2)))
+                .collect();
             Effect::Drained { packets }
         }
         Action::Sight { target, .. } => {
@@ -94,14 +145,24 @@ pub(crate) fn effect<R: Rng + ?Sized>(
                 // R10.12: a small hand taken whole joins in the neutral order, never its owner's.
                 None => crate::prompt::neutral_order(state, &state.players[*target as usize].hand),
             };
-            Effect::SightTaken { target: *target, taken }
+            Effect::SightTaken { target: *target, taken, burned: triggers::judge_burns(state, actor, *target) }
         }
-        Action::Cleanse { card, ghost: g } => {
-            let siphoned = ghost(state, actor, *g).is_some_and(|gr| siphons(state, actor, Removal::Cleanse, *card, gr));
-            Effect::Cleansed { ghost: *g, siphoned }
+        Action::Cleanse { .. } => {
+            let plan = removal_plan(state, actor, action);
+            let mut it = plan.into_iter().map(|(g, siphoned)| Removed {
+                ghost: g,
+                siphoned,
+                spread: spread(state, actor, g, siphoned, chosen),
+            });
+            let first = it.next().expect("a Cleansed ghost");
+            Effect::Cleansed { ghost: first.ghost, siphoned: first.siphoned, spread: first.spread, second: it.next() }
         }
         Action::Recall { owner, ghost, .. } => Effect::Recalled { owner: *owner, ghost: *ghost },
-        Action::Possess { ghost, destination, .. } => Effect::Possessed { ghost: *ghost, destination: *destination },
+        Action::Possess { ghost, destination, .. } => Effect::Possessed {
+            ghost: *ghost,
+            destination: *destination,
+            bonus: triggers::occultist_bonus(state, actor, *destination),
+        },
         Action::Rekindle { .. } => {
             let taken: Vec<CardId> = state.dark.iter().rev().take(3).copied().collect();
             let candle = shuffled_candle(state, actor, &taken, rng);
@@ -120,13 +181,33 @@ pub(crate) fn effect<R: Rng + ?Sized>(
             let candle = shuffled_candle(state, actor, &taken, rng);
             Effect::MediumDepths { taken, candle }
         }
-        Action::Purge { card } => {
-            let removed = state.players[actor as usize]
-                .shadow
-                .iter()
-                .map(|g| (g.card, siphons(state, actor, Removal::Purge, *card, g)))
+        Action::Purge { .. } => {
+            let removed = removal_plan(state, actor, action);
+            let spreads =
+                removed.iter().filter_map(|&(g, s)| spread(state, actor, g, s, chosen).map(|to| (g, to))).collect();
+            Effect::Purged { removed, spreads }
+        }
+        Action::BuildWall { .. } => Effect::WallBuilt,
+        Action::AlterSuit { owner, ghost, suit, .. } => {
+            Effect::SuitAltered { owner: *owner, ghost: *ghost, suit: *suit }
+        }
+        Action::Usurp { target } => {
+            // R8.33.1: 2 random cards (fewer if fewer), then the neighbour draws 1.
+            let hand = &state.players[*target as usize].hand;
+            let idx = rand::seq::index::sample(rng, hand.len(), hand.len().min(2));
+            let taken = idx.iter().map(|i| hand[i]).collect();
+            Effect::Usurped { target: *target, taken, drawn: state.players[*target as usize].candle.front().copied() }
+        }
+        Action::WatcherSight { .. } => {
+            let targets = crate::classes::ritual::watcher_targets(state, actor);
+            let taken = targets
+                .into_iter()
+                .map(|t| {
+                    let hand = &state.players[t as usize].hand;
+                    (t, pick.map(|p| p.iter().copied().filter(|c| hand.contains(c)).collect()).unwrap_or_default())
+                })
                 .collect();
-            Effect::Purged { removed }
+            Effect::WatcherTaken { taken }
         }
         Action::Boo { .. } => {
             // R5.6.4: each unprotected other Lit player, clockwise from the actor's left.

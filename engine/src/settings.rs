@@ -83,7 +83,7 @@ pub enum FirstPlayer {
 pub struct Settings {
     /// Number of seats, 2..=64 (R0.2).
     pub players: u8,
-    /// R8.0.5: classes on or off. This engine version plays class-free tables only.
+    /// R8.0.5, R10.11: classes on or off (off unless set).
     #[serde(default)]
     pub classes: bool,
     /// R6.5.2: only targeted players may Salt (default false).
@@ -111,6 +111,14 @@ pub struct Settings {
     /// for the later stages of a gathering whose `final_dark` is `empty`.
     #[serde(default)]
     pub surplus: Surplus,
+    /// R10.11, R2.7.2: the organiser's ban list (classes never offered at this table).
+    #[serde(default)]
+    pub class_bans: Vec<crate::classes::ClassId>,
+    /// R9.8.4: when set, there is no selection: seat `i` plays `seat_classes[i]` (later gathering
+    /// stages keep the class of stage 1; duplicates and classes outside this circle size's pool
+    /// are allowed and work as written). Needs `classes` on and one class per seat.
+    #[serde(default)]
+    pub seat_classes: Option<Vec<crate::classes::ClassId>>,
 }
 
 fn default_last_lit() -> u8 {
@@ -137,6 +145,8 @@ impl Settings {
             salt_window: SaltWindow::Simultaneous,
             hold_windows: false,
             surplus: Surplus::TheDark,
+            class_bans: Vec::new(),
+            seat_classes: None,
         }
     }
 }

@@ -17,6 +17,16 @@ pub(crate) struct Ghost {
     pub haunter: Option<u8>,
     /// R3.4.3: the effective suit (the printed suit unless a class changed it; `None` for a Joker).
     pub suit: Option<Suit>,
+    /// R8.20.1-R8.20.2: every player whose Shadow this ghost has entered (the Plague's visited
+    /// set; kept for every ghost, shown only for Plague ghosts).
+    pub visited: Vec<u8>,
+}
+
+/// R8.2: a Wall: a face-down card in a Shadow, and the Cryptkeeper who built it (R8.2.7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Wall {
+    pub card: CardId,
+    pub builder: u8,
 }
 
 /// One seat's zones (R3).
@@ -32,6 +42,14 @@ pub(crate) struct PlayerState {
     pub lit: bool,
     /// R7.7.3: final placing once known.
     pub placing: Option<u8>,
+    /// R2.7.6: the class, once chosen (None at a class-free table).
+    pub class: Option<crate::classes::ClassId>,
+    /// R8.2: Walls lying in this Shadow, in entry order (not ghosts, R3.4.6).
+    pub walls: Vec<Wall>,
+    /// R3.6, R8.9: Grimoire pages, face down.
+    pub pages: Vec<CardId>,
+    /// R5.9.4, R3.9: the once-per-game class effect has been used (The Mimic, The Lich).
+    pub once_used: bool,
 }
 
 /// The per-turn counters (R4.1.1, R4.4).
@@ -45,6 +63,10 @@ pub(crate) struct Turn {
     pub budget: u8,
     /// Actions declared this turn.
     pub declared: u8,
+    /// R5.9.4: the active player's once-per-turn free ability was used this turn.
+    pub free_used: bool,
+    /// R8.18.2: The Occultist's bonus was taken this turn.
+    pub bonus_used: bool,
 }
 
 /// An exchange of 5s between the actor and one Salter (R6.5.5).
@@ -86,6 +108,15 @@ pub(crate) struct SaltWindowState {
 /// Where an action in flight stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ActionStage {
+    /// R6.3 W1: Grimoire neighbours still to be asked, in order.
+    Grimoire { queue: Vec<u8> },
+    /// R6.4 W2: the Haunt's target (or the redirect's) is asked for its class reaction.
+    Target,
+    /// R8.37: The Watcher chooses cards from the hands it sees (prompt WatcherPick).
+    WatcherPick { targets: Vec<u8> },
+    /// R8.20.3: the remover chooses where live Plague ghosts spread (prompt PlagueSpread):
+    /// the ghosts needing a choice, and the choices made so far.
+    Spread { pending: Vec<CardId>, chosen: Vec<(CardId, u8)> },
     /// R6.2 W3: the Salt (or BOO!) window.
     Window(SaltWindowState),
     /// R6.5.7: the window is over and the action stands; it resolves next. `protected` lists
@@ -105,6 +136,63 @@ pub(crate) struct ActionFlow {
     /// R4.4.4: the first action of the turn.
     pub first: bool,
     pub stage: ActionStage,
+    /// R6.7: a Mime redirect of this Haunt, once made.
+    pub redirect: Option<Redirect>,
+    /// R8.20.3: spread choices made for this action (ghost, recipient).
+    pub spreads: Vec<(CardId, u8)>,
+}
+
+/// R6.7.1: The Mime's redirect of a Haunt: a new action with The Mime as actor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Redirect {
+    /// The Mime.
+    pub mime: u8,
+    /// The Mime's other neighbour, the redirect's target.
+    pub target: u8,
+}
+
+impl ActionFlow {
+    /// The actor of the reaction windows now open: The Mime during a redirect (R6.7.3).
+    pub fn window_actor(&self) -> u8 {
+        self.redirect.as_ref().map_or(self.actor, |r| r.mime)
+    }
+
+    /// The player a Haunt now aims at: the redirect's target once redirected (R6.7.1).
+    pub fn haunt_target(&self) -> Option<u8> {
+        match (&self.action, &self.redirect) {
+            (_, Some(r)) => Some(r.target),
+            (Action::Haunt { target, .. }, None) => Some(*target),
+            _ => None,
+        }
+    }
+}
+
+/// R5.9: a free ability in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AbilityFlow {
+    pub seat: u8,
+    pub ability: crate::classes::abilities::Ability<CardId>,
+    pub stage: AbilityStage,
+}
+
+/// Where a free ability stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum AbilityStage {
+    /// R8.20.3: The Doomreader chooses where a live Plague ghost spreads.
+    Spread,
+    /// R8.31.1: The Trader sees the hand and may swap (prompt TraderSwap).
+    TraderSwap { target: u8 },
+}
+
+/// R2.7: the class selection in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Selection {
+    /// Seats still to pick, in turn order (R2.7.1).
+    pub order: Vec<u8>,
+    /// R2.7.7: the ban list is ignored at this table.
+    pub bans_ignored: bool,
+    /// The open offer (R2.7.2) of `order[0]`, once drawn.
+    pub offer: Option<Vec<crate::classes::ClassId>>,
 }
 
 /// The elimination procedure in progress (R7.4).
@@ -142,6 +230,16 @@ pub(crate) enum Step {
     PassTurn,
     /// R7.4: an elimination in progress.
     Eliminating(Box<Elimination>),
+    /// R2.7: class selection.
+    Selecting,
+    /// R4.2.8, R8.34: The Voodoo Doll's reflection is due.
+    Voodoo,
+    /// R8.15: The Martyr may draw (prompt MartyrDraw).
+    Martyr,
+    /// R5.9: a free ability in progress.
+    Ability(Box<AbilityFlow>),
+    /// R8.14: The Lich's revival in progress (its DeathSplit is prompted first).
+    Reviving(Box<Elimination>),
     /// R7.7: the game is over.
     Finished,
 }
@@ -202,6 +300,13 @@ pub struct State {
     pub(crate) version: u64,
     /// Version at which the open decision point opened (for prompt ids).
     pub(crate) decision_opened_at: u64,
+    /// R2.7: the class selection, while it runs.
+    pub(crate) selection: Option<Selection>,
+    /// R6.9, R7.4 step 7: death triggers still to resolve: (owner, the eliminated player, its
+    /// former left and right neighbours), in R6.9.3 order.
+    pub(crate) pending_triggers: Vec<crate::classes::triggers::Pending>,
+    /// R8.25: The Seer's peek, visible to The Seer for the event that shows it only.
+    pub(crate) peek: Option<(u8, CardId)>,
 }
 
 impl State {
@@ -307,7 +412,7 @@ impl State {
         (1..n).map(|d| (seat + d) % n).filter(|&s| self.is_lit(s)).collect()
     }
 
-    /// R3.4.6: the number of ghosts in a Shadow (Walls excluded; a class-free table has none).
+    /// R3.4.6: the number of ghosts in a Shadow (Walls are kept apart and never count).
     pub(crate) fn ghost_count(&self, seat: u8) -> usize {
         self.players[seat as usize].shadow.len()
     }

@@ -52,6 +52,20 @@ pub struct GhostView {
     pub suit: Option<Suit>,
     /// R3.4.5: the display half.
     pub half: Half,
+    /// R8.20.1: for a Plague ghost (its haunter is The Plague), its visited set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visited: Option<Vec<u8>>,
+}
+
+/// R3.1, R8.2.7: a Wall as shown: its face only to the Cryptkeeper who built it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WallView {
+    /// The Cryptkeeper who built it (public: the build was a public action).
+    pub builder: u8,
+    /// The card, for its builder only (and in a complete view).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<CardView>,
 }
 
 /// One seat as a viewer sees it.
@@ -76,6 +90,25 @@ pub struct PlayerView {
     pub candle: Option<Vec<CardView>>,
     /// R3.4: the Shadow in entry order.
     pub shadow: Vec<GhostView>,
+    /// R3.9: the class, public once chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<crate::classes::ClassId>,
+    /// R8.2, R3.9: Walls lying in this Shadow (their number is public).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub walls: Vec<WallView>,
+    /// R3.6: the number of Grimoire pages (public).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pages: usize,
+    /// R3.6: the pages themselves, for their owner only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_cards: Option<Vec<CardView>>,
+    /// R3.9: the once-per-game ability has been used (The Mimic, The Lich).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once_used: bool,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// R10.8.1: The Dark as shown: its size and top card.
@@ -141,8 +174,8 @@ pub enum Awaiting {
 pub struct ActionView {
     /// The actor.
     pub actor: u8,
-    /// The declaration.
-    pub action: Action<CardView>,
+    /// The declaration (`null` for a card its viewer may not see: a Wall being built, R3.1).
+    pub action: Action<Option<CardView>>,
 }
 
 /// A projection of the state for one viewer.
@@ -169,8 +202,12 @@ pub struct View {
     pub players: Vec<PlayerView>,
     /// The Dark.
     pub dark: DarkView,
-    /// R3.7: the Resolving area in entry order.
+    /// R3.7: the Resolving area in entry order (face-up cards; a Wall being built is shown only
+    /// to its builder, R3.1).
     pub resolving: Vec<CardView>,
+    /// R3.1: face-down cards in the Resolving area the viewer may not see (a Wall being built).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub resolving_face_down: usize,
     /// R3.8: cards out of play (count only during play).
     pub out_of_play: usize,
     /// The action in flight.
@@ -185,8 +222,10 @@ pub struct View {
 
 fn phase(state: &State) -> Phase {
     match &state.step {
-        Step::Empty | Step::TurnOrder { .. } | Step::StartTurn { .. } => Phase::TurnOrder,
-        Step::Haunting => Phase::Haunting,
+        Step::Empty | Step::TurnOrder { .. } | Step::StartTurn { .. } | Step::Selecting => Phase::TurnOrder,
+        Step::Haunting | Step::Voodoo | Step::Martyr => Phase::Haunting,
+        Step::Ability(_) => Phase::Ritual,
+        Step::Reviving(_) => Phase::Elimination,
         Step::Draw => Phase::Draw,
         Step::Ritual => Phase::Ritual,
         Step::Action(_) => Phase::Action,
@@ -206,11 +245,20 @@ pub(crate) fn awaiting(state: &State) -> Awaiting {
         && let Some(next) = window::next(state)
         && matches!(next, WindowNext::AnswerAll | WindowNext::HeldOpen | WindowNext::Ask(_) | WindowNext::Confirm(_))
     {
-        return Awaiting::Window { actor: flow.actor };
+        return Awaiting::Window { actor: flow.window_actor() };
     }
     match crate::prompt::open_prompts(state).first() {
         Some((seat, _)) => Awaiting::Seat { seat: *seat },
         None => Awaiting::Nothing,
+    }
+}
+
+/// R3.1: whether a card of the Resolving area is face up for this viewer: every card but a Wall
+/// being built, which only its builder sees.
+pub(crate) fn sees(state: &State, me: Option<u8>, everything: bool, c: crate::card::CardId) -> bool {
+    match state.flow() {
+        Some(f) if matches!(f.action, Action::BuildWall { card } if card == c) => everything || me == Some(f.actor),
+        _ => true,
     }
 }
 
@@ -253,8 +301,25 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                             Some(h) if Some(h) == right && state.is_lit(h) => Half::Right,
                             _ => Half::Middle,
                         },
+                        visited: g
+                            .haunter
+                            .is_some_and(|h| crate::classes::is(state, h, crate::classes::ClassId::Plague))
+                            .then(|| g.visited.clone()),
                     })
                     .collect(),
+                class: p.class,
+                walls: p
+                    .walls
+                    .iter()
+                    .map(|w| WallView {
+                        builder: w.builder,
+                        card: (everything || me == Some(w.builder)).then(|| card_view(state, w.card)),
+                    })
+                    .collect(),
+                pages: p.pages.len(),
+                page_cards: (everything || me == Some(seat))
+                    .then(|| p.pages.iter().map(|&c| card_view(state, c)).collect()),
+                once_used: p.once_used,
             }
         })
         .collect();
@@ -274,11 +339,18 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             top: state.dark.last().map(|&c| card_view(state, c)),
             cards: everything.then(|| state.dark.iter().rev().map(|&c| card_view(state, c)).collect()),
         },
-        resolving: state.resolving.iter().map(|&c| card_view(state, c)).collect(),
+        resolving: state
+            .resolving
+            .iter()
+            .filter(|&&c| sees(state, me, everything, c))
+            .map(|&c| card_view(state, c))
+            .collect(),
+        resolving_face_down: state.resolving.iter().filter(|&&c| !sees(state, me, everything, c)).count(),
         out_of_play: state.out_of_play.len(),
-        action: state
-            .flow()
-            .map(|f| ActionView { actor: f.actor, action: f.action.map_cards(|&c| card_view(state, c)) }),
+        action: state.flow().map(|f| ActionView {
+            actor: f.actor,
+            action: f.action.map_cards(|&c| sees(state, me, everything, c).then(|| card_view(state, c))),
+        }),
         awaiting: awaiting(state),
         prompt: me.and_then(|s| prompt_for(state, s)),
         result: state.result.clone(),

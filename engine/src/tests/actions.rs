@@ -342,12 +342,12 @@ fn b6_face_rank_ghost() {
     }
     // Cleanse 7♦: no value check, neither rank 7 nor same suit: to The Dark.
     let mut k = base();
-    k.act(0, Action::Cleanse { card: k.in_hand(0, "7D"), ghost: k.ghost(0, "QH") }).unwrap();
+    k.act(0, Action::Cleanse { card: k.in_hand(0, "7D"), ghost: k.ghost(0, "QH"), second: None }).unwrap();
     assert_eq!(k.dark_of(), s(&["7D", "QH"]));
     // Cleanse 7♥: same suit: Siphon.
     let mut k = base();
     let mut candle = k.candle_of(0);
-    k.act(0, Action::Cleanse { card: k.in_hand(0, "7H"), ghost: k.ghost(0, "QH") }).unwrap();
+    k.act(0, Action::Cleanse { card: k.in_hand(0, "7H"), ghost: k.ghost(0, "QH"), second: None }).unwrap();
     candle.push("QH".into());
     assert_eq!(k.candle_of(0), candle);
     assert_eq!(k.dark_of(), s(&["7H"]));
@@ -374,7 +374,7 @@ fn b7_spades_are_never_siphoned() {
     // Cleanse 7♠ on a 4♠ ghost: same suit but Spade: to The Dark.
     let mut k = spare(Kit::new(3).hand(0, &["7S"]).shadow(0, &[("4S", Some(2))]));
     let candle = k.candle_of(0);
-    k.act(0, Action::Cleanse { card: k.in_hand(0, "7S"), ghost: k.ghost(0, "4S") }).unwrap();
+    k.act(0, Action::Cleanse { card: k.in_hand(0, "7S"), ghost: k.ghost(0, "4S"), second: None }).unwrap();
     assert_eq!(k.dark_of(), s(&["7S", "4S"]));
     assert_eq!(k.candle_of(0), candle);
     // Purge with K♦, ghosts 3♦, J♠, 5♣: 3♦ Siphoned; J♠, 5♣ to The Dark; then K♦.
@@ -426,7 +426,7 @@ fn r5_5_ace_and_five_cannot_be_cast() {
                 Action::Scare { card, target: 1 },
                 Action::Drain { card },
                 Action::Sight { card, target: 1 },
-                Action::Cleanse { card, ghost: gh },
+                Action::Cleanse { card, ghost: gh, second: None },
                 Action::Recall { card, owner: 0, ghost: gh },
                 Action::Possess { card, ghost: gh, destination: 1 },
                 Action::Rekindle { card },
@@ -631,7 +631,7 @@ fn r5_5_6_sight_takes_a_small_hand_whole_without_a_prompt() {
     assert_eq!(k.dark_of(), s(&["6H"]));
     // Empty hand: legal, nothing moves.
     k.act(0, Action::Sight { card: k.in_hand(0, "6C"), target: 3 }).unwrap();
-    assert_eq!(last_effect(&k), Effect::SightTaken { target: 3, taken: vec![] });
+    assert_eq!(last_effect(&k), Effect::SightTaken { target: 3, taken: vec![], burned: vec![] });
     assert_eq!(k.dark_of(), s(&["6C", "6H"]));
 }
 
@@ -665,7 +665,7 @@ fn r5_5_7_cleanse_has_no_value_check_and_siphons_by_seven_or_suit() {
         let mut k =
             spare(Kit::new(4).hand(0, &[card]).shadow(0, &[("3H", Some(1)), (ghost, Some(3)), ("4H", Some(2))]));
         let candle = k.candle_of(0);
-        k.act(0, Action::Cleanse { card: k.in_hand(0, card), ghost: k.ghost(0, ghost) }).unwrap();
+        k.act(0, Action::Cleanse { card: k.in_hand(0, card), ghost: k.ghost(0, ghost), second: None }).unwrap();
         assert_eq!(k.shadow_of(0), g(&[("3H", Some(1)), ("4H", Some(2))]), "{card} on {ghost}");
         if siphon {
             let mut expect = candle.clone();
@@ -685,7 +685,7 @@ fn r5_5_7_cleanse_has_no_value_check_and_siphons_by_seven_or_suit() {
 fn r5_5_7_cleanse_requires_a_ghost_in_own_shadow() {
     let mut k = Kit::new(4).hand(0, &["7H"]).shadow(1, &[("2C", Some(0))]);
     assert_eq!(uses_of(&k, 0, "7H"), vec![UseOption::Haunt { targets: vec![1, 3] }]);
-    let e = k.refuse(0, Action::Cleanse { card: k.in_hand(0, "7H"), ghost: k.ghost(1, "2C") });
+    let e = k.refuse(0, Action::Cleanse { card: k.in_hand(0, "7H"), ghost: k.ghost(1, "2C"), second: None });
     assert_eq!(e.rule, "R5.5.7");
     assert_eq!(k.shadow_of(1), g(&[("2C", Some(0))]));
 }
@@ -892,7 +892,7 @@ fn r5_6_3_purge_removes_every_ghost_in_entry_order() {
     candle.extend(s(&["2H", "JH", "7H"]));
     assert_eq!(k.candle_of(0), candle);
     assert_eq!(k.dark_of(), s(&["KH", "Joker", "QS", "9C"]));
-    let Effect::Purged { removed } = last_effect(&k) else { panic!("not a Purge") };
+    let Effect::Purged { removed, .. } = last_effect(&k) else { panic!("not a Purge") };
     let removed: Vec<(String, bool)> = removed.iter().map(|&(c, sy)| (name(k.state.face(c)), sy)).collect();
     let expect: Vec<(String, bool)> =
         [("2H", true), ("9C", false), ("JH", true), ("QS", false), ("Joker", false), ("7H", true)]
@@ -990,7 +990,7 @@ fn r5_8_abstain_ends_the_ritual_without_an_action() {
     // An empty hand: the prompt offers nothing but ending; that is an Abstain too.
     let mut k = Kit::new(4);
     let p = k.prompt(0).unwrap();
-    assert!(matches!(p.kind, PromptKind::Ritual { budget: 1, ref options } if options.is_empty()));
+    assert!(matches!(p.kind, PromptKind::Ritual { budget: 1, ref options, .. } if options.is_empty()));
     assert_eq!(p.default, Answer::EndRitual);
     k.answer(0, Answer::EndRitual).unwrap();
     assert!(k.events.iter().any(|e| matches!(e, Event::RitualEnded { seat: 0, abstained: true })));

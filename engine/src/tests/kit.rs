@@ -191,7 +191,7 @@ impl Kit {
             .iter()
             .map(|(c, h)| {
                 let id = self.take(face(c));
-                Ghost { card: id, haunter: *h, suit: self.state.face(id).suit }
+                Ghost { card: id, haunter: *h, suit: self.state.face(id).suit, visited: vec![seat] }
             })
             .collect();
         self.state.players[seat as usize].shadow = gs;
@@ -225,6 +225,82 @@ impl Kit {
         ids.reverse();
         self.state.dark = ids;
         self
+    }
+
+    /// Gives `seat` a class (and turns classes on).
+    pub fn class(mut self, seat: u8, c: crate::classes::ClassId) -> Self {
+        self.state.players[seat as usize].class = Some(c);
+        if let Some(s) = &mut self.state.settings {
+            s.classes = true;
+        }
+        self
+    }
+
+    /// Sets the Walls lying in `seat`'s Shadow: (card, builder).
+    pub fn walls(mut self, seat: u8, cards: &[(&str, u8)]) -> Self {
+        let ws = cards.iter().map(|(c, b)| crate::state::Wall { card: self.take(face(c)), builder: *b }).collect();
+        self.state.players[seat as usize].walls = ws;
+        self
+    }
+
+    /// Sets the Grimoire pages of `seat`.
+    pub fn pages(mut self, seat: u8, cards: &[&str]) -> Self {
+        let ps = cards.iter().map(|c| self.take(face(c))).collect();
+        self.state.players[seat as usize].pages = ps;
+        self
+    }
+
+    /// Faces of the Walls in `seat`'s Shadow.
+    pub fn walls_of(&self, seat: u8) -> Vec<String> {
+        self.state.players[seat as usize].walls.iter().map(|w| name(self.state.face(w.card))).collect()
+    }
+
+    /// The handle of the Wall `f` in `seat`'s Shadow.
+    pub fn wall(&self, seat: u8, f: &str) -> CardRef {
+        let fc = face(f);
+        let c = self.state.players[seat as usize]
+            .walls
+            .iter()
+            .map(|w| w.card)
+            .find(|&c| self.state.face(c) == fc)
+            .unwrap_or_else(|| panic!("no Wall {f} in seat {seat}'s Shadow"));
+        handle(&self.state, c)
+    }
+
+    /// The handle of the page `f` of `seat`.
+    pub fn page(&self, seat: u8, f: &str) -> CardRef {
+        let fc = face(f);
+        let c = self.state.players[seat as usize]
+            .pages
+            .iter()
+            .copied()
+            .find(|&c| self.state.face(c) == fc)
+            .unwrap_or_else(|| panic!("no page {f} of seat {seat}"));
+        handle(&self.state, c)
+    }
+
+    /// Every seat with an open prompt passes / declines / yields until none is a Salt, reaction
+    /// or counter prompt (a quiet table).
+    pub fn quiet(&mut self) {
+        use crate::prompt::PromptKind;
+        for _ in 0..100 {
+            let Some(p) = prompts(&self.state).into_iter().next() else { return };
+            let a = match p.kind {
+                PromptKind::Salt { .. } => Answer::Pass,
+                PromptKind::CounterSalt { .. } => Answer::Yield,
+                PromptKind::Reaction { .. } => Answer::Decline,
+                _ => return,
+            };
+            self.answer(p.seat, a).expect("quiet answer");
+        }
+    }
+
+    /// The last `action_resolved` effect.
+    pub fn last_effect(&self) -> Option<crate::event::Effect> {
+        self.events.iter().rev().find_map(|e| match e {
+            Event::ActionResolved { effect, .. } => Some(effect.clone()),
+            _ => None,
+        })
     }
 
     /// Marks `seat` as eliminated with the given placing (its zones must be empty).

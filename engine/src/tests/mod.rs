@@ -2,6 +2,7 @@
 //! [`kit::Kit`]; each test names the rule (R-id) or worked example (Bn) it checks.
 
 mod actions;
+mod classes;
 mod elimination;
 pub mod kit;
 mod properties;

@@ -49,9 +49,32 @@ fn visible(state: &State, viewer: Viewer) -> HashSet<CardId> {
         s.extend(p.shadow.iter().map(|g| g.card));
     }
     s.extend(state.dark.last().copied());
-    s.extend(state.resolving.iter().copied());
+    // R3.1: a Wall being built is face down; only its builder sees it.
+    let me = match viewer {
+        Viewer::Seat { seat } => Some(seat),
+        _ => None,
+    };
+    s.extend(state.resolving.iter().copied().filter(|&c| crate::view::sees(state, me, false, c)));
     if let Viewer::Seat { seat } = viewer {
         s.extend(state.players[seat as usize].hand.iter().copied());
+        // R3.6: own Grimoire pages; R8.2.7: the faces of Walls one built, wherever they lie.
+        s.extend(state.players[seat as usize].pages.iter().copied());
+        for p in &state.players {
+            s.extend(p.walls.iter().filter(|w| w.builder == seat).map(|w| w.card));
+        }
+        // R8.25.1: The Seer's peek, for the event that shows it.
+        if let Some((seer, c)) = state.peek
+            && seer == seat
+        {
+            s.insert(c);
+        }
+        // R8.31.1: the hand The Trader sees while it chooses.
+        if let crate::state::Step::Ability(a) = &state.step
+            && a.seat == seat
+            && let crate::state::AbilityStage::TraderSwap { target } = a.stage
+        {
+            s.extend(state.players[target as usize].hand.iter().copied());
+        }
         // What an effect shows while it lasts: the hand seen through Sight, the whole Dark
         // during a Medium Search (R10.8).
         if let Some(flow) = state.flow()
@@ -60,6 +83,11 @@ fn visible(state: &State, viewer: Viewer) -> HashSet<CardId> {
             match &flow.stage {
                 ActionStage::SightPick { target } => s.extend(state.players[*target as usize].hand.iter().copied()),
                 ActionStage::MediumPick => s.extend(state.dark.iter().copied()),
+                ActionStage::WatcherPick { targets } => {
+                    for &t in targets {
+                        s.extend(state.players[t as usize].hand.iter().copied());
+                    }
+                }
                 _ => {}
             }
         }
@@ -150,6 +178,13 @@ fn check_leaks(before: &State, event: &Event, after: &State) -> Result<(), Strin
         }
         if let Some(re) = redact(before, event, after, viewer) {
             let j = serde_json::to_value(&re).expect("event json");
+            // R2.7.5: an offer is private to its chooser.
+            if let Event::ClassOffered { seat, .. } = event
+                && viewer != (Viewer::Seat { seat: *seat })
+                && j.get("offer").is_some_and(|o| !o.is_null())
+            {
+                return Err(format!("class_offered for {viewer:?} shows the offer of seat {seat}"));
+            }
             let what = format!("{} for {viewer:?}", event.type_name());
             // An event may name a card with the handle it had where the viewer could see it
             // just before the event, or with the handle it has where the viewer can see it just
@@ -226,6 +261,18 @@ fn play_with(settings: &Settings, seed: u64, leaks: bool, concede: bool) -> Resu
     Ok((events, state))
 }
 
+/// Classes on, with a ban list drawn from `bans` (one bit per class of the roster).
+fn with_classes(mut s: Settings, bans: u64) -> Settings {
+    s.classes = true;
+    s.class_bans = crate::classes::ClassId::ALL
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bans >> i & 1 == 1 && i % 5 == 0)
+        .map(|(_, c)| *c)
+        .collect();
+    s
+}
+
 fn settings_for(players: u8, simultaneous: bool, hold: bool) -> Settings {
     let mut s = Settings::new(players);
     s.salt_window = if simultaneous { SaltWindow::Simultaneous } else { SaltWindow::Sequential };
@@ -248,9 +295,12 @@ proptest! {
     #[test]
     fn random_games_conserve_cards_and_fold_to_the_live_state(
         players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>(), hold in any::<bool>(),
-        concede in any::<bool>(), a2 in any::<bool>()
+        concede in any::<bool>(), a2 in any::<bool>(), classes in any::<bool>(), bans in any::<u64>()
     ) {
         let mut settings = settings_for(players, simultaneous, hold);
+        if classes {
+            settings = with_classes(settings, bans);
+        }
         settings.last_lit = if a2 { 2 } else { 1 };
         let (events, live) = play_with(&settings, seed, false, concede).map_err(TestCaseError::fail)?;
         prop_assert!(live.is_finished());
@@ -270,9 +320,12 @@ proptest! {
     #[test]
     fn no_view_shows_what_its_viewer_may_not_see(
         players in 2u8..=8, seed in any::<u64>(), simultaneous in any::<bool>(), hold in any::<bool>(),
-        targeted in any::<bool>(), concede in any::<bool>()
+        targeted in any::<bool>(), concede in any::<bool>(), classes in any::<bool>(), bans in any::<u64>()
     ) {
-        let settings = settings_targeted(players, simultaneous, hold, targeted);
+        let mut settings = settings_targeted(players, simultaneous, hold, targeted);
+        if classes {
+            settings = with_classes(settings, bans);
+        }
         play_with(&settings, seed, true, concede).map_err(TestCaseError::fail)?;
     }
 }
@@ -425,4 +478,22 @@ fn state_debug_hides_the_handle_key() {
     }
     let pretty = format!("{state:#?}");
     assert!(pretty.contains("<secret>") && !key.iter().any(|k| pretty.contains(&k.to_string())));
+}
+
+/// Many random games with classes on, every seat count 2..=8: conservation (Walls and pages
+/// included), fold, replay round trip and the leak scan after every event.
+#[test]
+fn random_games_with_classes_keep_every_property() {
+    for players in 2..=8u8 {
+        for seed in 0..12u64 {
+            let settings = with_classes(settings_for(players, seed % 2 == 0, seed % 3 == 0), seed.wrapping_mul(0x9e37));
+            let (events, live) = play_with(&settings, seed * 31 + players as u64, true, seed % 4 == 0)
+                .unwrap_or_else(|e| panic!("{players} players, seed {seed}: {e}"));
+            assert_eq!(fold(&events), live);
+            let mut buf = Vec::new();
+            write_replay(&mut buf, &events).unwrap();
+            let (_, back) = read_replay(std::io::Cursor::new(buf)).unwrap();
+            assert_eq!(fold(&back), live);
+        }
+    }
 }

@@ -796,7 +796,7 @@ fn b14_to_b_ritual(b_hand: &[&str]) -> Kit {
 fn b14_possession_checked_at_own_turn_only() {
     let mut k = b14_to_b_ritual(&["7H"]);
     let (card, ghost) = (k.in_hand(1, "7H"), k.ghost(1, "9H"));
-    k.act(1, Action::Cleanse { card, ghost }).unwrap();
+    k.act(1, Action::Cleanse { card, ghost, second: None }).unwrap();
     pass_salts(&mut k);
     assert_eq!(k.candle_of(1).last().map(String::as_str), Some("9H"), "Siphoned");
     assert_eq!(k.shadow_of(1), ghosts(&[("4H", Some(0)), ("2H", Some(2)), ("6H", None)]));
