@@ -364,12 +364,29 @@ pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Contr
     Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
 }
 
+/// The classes at the tables of the circles still playing (public: chosen classes are public,
+/// R2.7.5).
+async fn live_classes(state: &AppState, g: &Gathering) -> crate::gatherings::views::LiveClasses {
+    let mut live = crate::gatherings::views::LiveClasses::new();
+    for s in &g.stages {
+        for (c, r) in &s.circles {
+            if r.is_none()
+                && let Ok(snap) = state.tables.load(state.store.as_ref(), &c.table_id).await
+            {
+                live.insert(c.table_id.clone(), flicker_engine::seat_classes(&snap.state));
+            }
+        }
+    }
+    live
+}
+
 /// The bracket: each stage's circles, tables, players, Last Lit, and the winner (public).
 #[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
     responses((status = 200, body = Bracket), (status = 404, body = Problem)))]
 #[get("/api/v1/gatherings/{id}/bracket")]
 pub async fn get_bracket(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
-    Ok(HttpResponse::Ok().json(bracket(&*get(&state, &id).await?)))
+    let g = get(&state, &id).await?;
+    Ok(HttpResponse::Ok().json(bracket(&g, &live_classes(&state, &g).await)))
 }
 
 /// The circles of the stage being played (public): where to watch.
@@ -377,7 +394,8 @@ pub async fn get_bracket(state: Data, id: web::Path<String>) -> Result<HttpRespo
     responses((status = 200, body = Vec<CircleView>), (status = 404, body = Problem)))]
 #[get("/api/v1/gatherings/{id}/circles")]
 pub async fn get_circles(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
-    let b = bracket(&*get(&state, &id).await?);
+    let g = get(&state, &id).await?;
+    let b = bracket(&g, &live_classes(&state, &g).await);
     Ok(HttpResponse::Ok().json(b.stages.last().map(|s| s.circles.clone()).unwrap_or_default()))
 }
 

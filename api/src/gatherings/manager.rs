@@ -39,15 +39,38 @@ pub fn draw_stage(g: &Gathering, stage: u32, players: &[String]) -> GatheringEve
     GatheringEvent::StageDrawn { stage, circles }
 }
 
-/// The engine settings of a circle's table (R9.5, R9.8, R10.11).
-pub fn circle_settings(g: &Gathering, stage: u32, size: usize, qualifying: bool, any_person: bool) -> Settings {
+/// R9.8.4: the class each of `players` played in an earlier stage, if every one has one.
+fn kept_classes(g: &Gathering, players: &[String]) -> Option<Vec<flicker_engine::ClassId>> {
+    players
+        .iter()
+        .map(|name| {
+            g.stages.iter().flat_map(|s| &s.circles).find_map(|(draw, r)| {
+                let seat = draw.players.iter().position(|n| n == name)?;
+                r.as_ref()?.classes.get(seat).copied().flatten()
+            })
+        })
+        .collect()
+}
+
+/// The engine settings of a circle's table (R9.5, R9.8, R10.11). With classes on, stage 1
+/// chooses classes (R2.7, with the ban list); later stages keep each player's class (R9.8.4).
+pub fn circle_settings(g: &Gathering, stage: u32, players: &[String], qualifying: bool, any_person: bool) -> Settings {
     let s = &g.settings;
+    let size = players.len();
     let mut e = Settings::new(size as u8);
+    if s.classes {
+        e.classes = true;
+        e.class_bans = s.class_bans.clone();
+        if stage > 1 {
+            // A player without a recorded class (a circle that ended before choosing) makes the
+            // circle choose again (docs/rules-decisions.md).
+            e.seat_classes = kept_classes(g, players);
+        }
+    }
     e.last_lit = if qualifying { s.advance } else { 1 };
     e.round_limit = s.round_limit;
     e.salt_window = s.salt_window;
     e.salt_targeted_only = s.salt_targeted_only;
-    e.classes = s.classes;
     e.surplus = if stage > 1 && s.final_dark == FinalDark::Empty { Surplus::OutOfPlay } else { Surplus::TheDark };
     e.hold_windows = min_window_ms(g, any_person) > 0;
     e
@@ -77,7 +100,7 @@ async fn create_circle_table(
         .collect();
     let any_person =
         draw.players.iter().any(|n| g.players.iter().any(|p| &p.name == n && p.bot.is_none() && !p.program));
-    let settings = circle_settings(g, stage, draw.players.len(), qualifying, any_person);
+    let settings = circle_settings(g, stage, &draw.players, qualifying, any_person);
     let created = TableEvent::TableCreated {
         table_id: draw.table_id.clone(),
         creator: g.organiser.clone(),
@@ -112,6 +135,7 @@ fn circle_result(snap: &tables::Snapshot) -> Option<CircleResult> {
         last_lit: r.last_lit.iter().map(|&s| name(s)).collect(),
         placings: r.placings.clone(),
         reason: serde_json::to_value(r.reason).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        classes: flicker_engine::seat_classes(&snap.state),
     })
 }
 

@@ -40,13 +40,14 @@ pub struct GatheringSettings {
     /// R9.1.3: the Dark of later stages (default `empty`).
     #[serde(default)]
     pub final_dark: FinalDark,
-    /// R8.0.5: classes on or off. This server version plays class-free gatherings only (the
-    /// classes issue lifts this); default off.
-    #[serde(default)]
+    /// R8.0.5, R10.11: classes on (default) or off.
+    #[serde(default = "yes")]
     pub classes: bool,
-    /// R2.7.2: classes never offered (kept for when classes are on).
+    /// R2.7.2, R10.11: classes never offered in stage 1 (R2.7.7: ignored at a circle where too
+    /// few would remain). Later stages keep each player's class (R9.8.4).
     #[serde(default)]
-    pub class_bans: Vec<String>,
+    #[schema(value_type = Vec<String>)]
+    pub class_bans: Vec<flicker_engine::ClassId>,
     /// R10.7.2: seconds per prompt family.
     #[serde(default)]
     pub clocks: Clocks,
@@ -86,6 +87,9 @@ pub struct GatheringSettings {
     pub ruleset: String,
 }
 
+fn yes() -> bool {
+    true
+}
 fn default_max_circle() -> Option<u16> {
     Some(8)
 }
@@ -123,9 +127,6 @@ impl GatheringSettings {
         }
         if !(1..=2).contains(&self.advance) {
             return Err("R9.1.2: advance is 1 or 2".into());
-        }
-        if self.classes {
-            return Err("R8.0.5: this server version plays class-free gatherings only; set classes to false".into());
         }
         self.clocks.validate()?;
         if self.reaction_window_min_ms.is_some_and(|m| m > 10_000) {
@@ -181,8 +182,12 @@ pub struct CircleResult {
     /// R7.7.3: placing of each player by seat (the Last Lit share 1 with A = 2; their standing
     /// comes from the later stage, R9.5.4).
     pub placings: Vec<u8>,
-    /// The engine's end reason (`last_lit`, `witness`, `guttering`…).
+    /// The engine's end reason (`last_lit`, `witnessed`, `guttered`).
     pub reason: String,
+    /// R9.8.4: the class each seat played (`null` on a class-free table).
+    #[serde(default)]
+    #[schema(value_type = Vec<Option<String>>)]
+    pub classes: Vec<Option<flicker_engine::ClassId>>,
 }
 
 /// A registered player.

@@ -102,8 +102,9 @@ async fn check_finished(app: &AppState, g: &Gathering, n: usize) {
     assert!(st.windows(2).all(|w| w[0].rank <= w[1].rank && w[0].stage >= w[1].stage));
 }
 
-/// Issue 5: a 200-player gathering (25 circles of 8, A = 2) runs its stages to one winner,
-/// driven by the process manager and the table driver against the real store.
+/// Issue 5: a 200-player gathering (25 circles of 8, A = 2, classes on) runs its stages to one
+/// winner, driven by the process manager and the table driver against the real store; later
+/// stages keep stage 1's classes (R9.8.4).
 #[actix_web::test]
 async fn a_200_player_gathering_runs_its_stages_to_one_winner() {
     let app = app().await;
@@ -120,11 +121,12 @@ async fn a_200_player_gathering_runs_its_stages_to_one_winner() {
     check_finished(&app, &g, 200).await;
 }
 
-/// R9.2.2, R9.5.1, R9.8: with A = 1 and C = 4 a 13-player field runs 4+3+3+3 -> Final of 4.
+/// R9.2.2, R9.5.1, R9.8: with A = 1 and C = 4 a 13-player field runs 4+3+3+3 -> Final of 4
+/// (class-free, R8.0.5).
 #[actix_web::test]
 async fn advance_one_with_small_circles() {
     let app = app().await;
-    let s = GatheringSettings { advance: 1, max_circle: Some(4), ..Default::default() };
+    let s = GatheringSettings { advance: 1, max_circle: Some(4), classes: false, ..Default::default() };
     let id = start(&app, 13, s).await;
     crate::driver::trigger_reconcile(app.clone(), id.clone());
     let g = finish(&app, &id, Duration::from_secs(300)).await;

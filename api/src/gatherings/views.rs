@@ -57,8 +57,9 @@ pub struct CirclePlayer {
     /// Built-in bot policy, if a bot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotKind>,
-    /// Class played (`null` on a class-free table).
-    pub class: Option<String>,
+    /// Class played (`null` on a class-free table, or before it is chosen).
+    #[schema(value_type = Option<String>)]
+    pub class: Option<flicker_engine::ClassId>,
     /// Placing in the circle, once it ended (R7.7.3); none for the Last Lit of a qualifying
     /// circle, who are placed by the stage they reach (R9.5.4).
     pub placing: Option<u8>,
@@ -154,8 +155,11 @@ fn progress(g: &Gathering) -> Progress {
     Progress { stage: g.stages.last().map_or(0, |s| s.stage), circles_ended: ended, circles_expected: drawn + later }
 }
 
-/// The bracket of `g`.
-pub fn bracket(g: &Gathering) -> Bracket {
+/// Classes chosen so far at the tables of circles still playing, by table id.
+pub type LiveClasses = std::collections::HashMap<String, Vec<Option<flicker_engine::ClassId>>>;
+
+/// The bracket of `g`; `live` gives the classes at tables still playing.
+pub fn bracket(g: &Gathering, live: &LiveClasses) -> Bracket {
     let stages = g
         .stages
         .iter()
@@ -182,7 +186,10 @@ pub fn bracket(g: &Gathering) -> Bracket {
                             seat: seat as u8,
                             name: name.clone(),
                             bot: g.players.iter().find(|p| &p.name == name).and_then(|p| p.bot),
-                            class: None,
+                            class: match r {
+                                Some(r) => r.classes.get(seat).copied().flatten(),
+                                None => live.get(&c.table_id).and_then(|v| v.get(seat).copied().flatten()),
+                            },
                             placing: r
                                 .as_ref()
                                 .filter(|r| s.circles.len() == 1 || !r.last_lit.contains(name))
