@@ -78,16 +78,21 @@ fn free_port() -> u16 {
 impl Server {
     /// Starts a server on `db` and waits until it is ready.
     pub fn start(db: Db) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// Starts a server on `db` with extra environment variables.
+    pub fn start_with(db: Db, env: &[(&str, &str)]) -> Server {
         let port = free_port();
-        let child = Command::new(binary())
-            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
+        let mut cmd = Command::new(binary());
+        cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
             .env("FLICKER_LOG", "warn")
             .env("FLICKER_METRICS_TOKEN", METRICS_TOKEN)
-            .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start flicker");
+            .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start flicker");
         let s = Server { child, base: format!("http://127.0.0.1:{port}"), db };
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
