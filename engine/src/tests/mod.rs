@@ -4,6 +4,7 @@
 mod actions;
 mod classes;
 mod elimination;
+mod fuzz;
 pub mod kit;
 mod properties;
 mod qualifying;
