@@ -19,10 +19,14 @@ const bin = resolve(repo, process.env.FLICKER_BIN || 'target/debug/flicker');
 const out = resolve(repo, process.env.BROWSER_TESTS_OUT || 'target/browser-tests');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const filter = process.argv[2] || '';
-const ORGANISER_KEY = 'browser-test-organiser-key';
+// FLICKER_URL: test a server already running (its organiser key in FLICKER_ORGANISER_KEY).
+const external = process.env.FLICKER_URL || '';
+const RUN = Date.now().toString(36).slice(-5);
+const MARA = external ? `mara-${RUN}` : 'mara';
+const ORGANISER_KEY = external ? process.env.FLICKER_ORGANISER_KEY || '' : 'browser-test-organiser-key';
 
 mkdirSync(out, { recursive: true });
-if (!existsSync(bin)) throw new Error(`no flicker binary at ${bin} (cargo build first)`);
+if (!external && !existsSync(bin)) throw new Error(`no flicker binary at ${bin} (cargo build first)`);
 
 /** A free TCP port on 127.0.0.1. */
 function freePort() {
@@ -40,23 +44,25 @@ const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms)
 
 // ------------------------------------------------------------------ the server
 const dir = mkdtempSync(join(tmpdir(), 'flicker-browser-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--database-url', join(dir, 'flicker.db')], {
-  env: { ...process.env, FLICKER_ORGANISER_KEY: ORGANISER_KEY, FLICKER_LOG: process.env.FLICKER_LOG || 'warn' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const port = external ? 0 : await freePort();
+const base = external || `http://127.0.0.1:${port}`;
+const server = external
+  ? null
+  : spawn(bin, ['--addr', `127.0.0.1:${port}`, '--database-url', join(dir, 'flicker.db')], {
+    env: { ...process.env, FLICKER_ORGANISER_KEY: ORGANISER_KEY, FLICKER_LOG: process.env.FLICKER_LOG || 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 let serverLog = '';
-server.stdout.on('data', (d) => { serverLog += d; });
-server.stderr.on('data', (d) => { serverLog += d; });
-const stopServer = () => { try { server.kill('SIGTERM'); } catch { /* gone */ } };
+server?.stdout?.on('data', (d) => { serverLog += d; });
+server?.stderr?.on('data', (d) => { serverLog += d; });
+const stopServer = () => { try { server?.kill('SIGTERM'); } catch { /* gone */ } };
 process.on('exit', () => { stopServer(); rmSync(dir, { recursive: true, force: true }); });
 for (let i = 0; ; i++) {
   try {
     const r = await fetch(`${base}/readyz`);
     if (r.ok) break;
   } catch { /* not yet */ }
-  if (i > 150 || server.exitCode !== null) {
+  if (i > 150 || (server && server.exitCode !== null)) {
     console.error(serverLog);
     throw new Error('the server did not become ready');
   }
@@ -169,7 +175,7 @@ test('serving: content types, SPA fallback, API paths untouched', async () => {
 
 test('organiser runs a 20-player bot gathering from the console and sees its winner', async () => {
   const { context, page, errors } = await newPage();
-  await uiSignUp(page, 'org-ada', 'organiser');
+  await uiSignUp(page, `org-ada-${RUN}`, 'organiser');
   await page.click('nav >> text=Organiser');
   await page.fill('[data-testid=create-gathering] input[name=name]', 'Friday Flicker');
   await page.fill('[data-testid=create-gathering] input[name=bot_delay_ms]', '0');
@@ -194,7 +200,7 @@ test('organiser runs a 20-player bot gathering from the console and sees its win
 });
 
 test('a spectator follows a live table', async () => {
-  const token = await account('host-sam');
+  const token = await account(`host-sam-${RUN}`);
   const id = await botTable(token, 5, 250);
   const { context, page, errors } = await newPage();
   await page.goto(`${base}/tables/${id}`);
@@ -219,7 +225,7 @@ test('a spectator follows a live table', async () => {
 
 test('a person in a seat plays a full turn against bots, with a Salt window', async () => {
   const { context, page, errors } = await newPage();
-  await uiSignUp(page, 'mara', 'player');
+  await uiSignUp(page, MARA, 'player');
   // A practice table with built-in bots: Mara first, holding 5♥ (Salt) and 7♥ (to Haunt).
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('flicker.session') || '{}').access_token);
   const t = await call('POST', '/tables', {
@@ -234,7 +240,7 @@ test('a person in a seat plays a full turn against bots, with a Salt window', as
   for (const s of [1, 2]) await call('POST', `/tables/${id}/seats`, { token, body: { seat: s, bot: 'heuristic' } });
   await call('POST', `/tables/${id}/start`, { token });
   await page.goto(`${base}/tables/${id}`);
-  await page.locator('[data-testid=viewer]', { hasText: 'You play mara' }).waitFor();
+  await page.locator('[data-testid=viewer]', { hasText: `You play ${MARA}` }).waitFor();
   const prompt = page.getByTestId('prompt');
   let acted = false;
   let turnDone = false;
@@ -245,8 +251,8 @@ test('a person in a seat plays a full turn against bots, with a Salt window', as
     if (acted && !turnDone) {
       // The turn is over once the log shows the next player's turn after the Haunt.
       const lines = await page.locator('[data-testid=log] li').allTextContents();
-      const at = lines.findIndex((l) => /mara Haunts/.test(l));
-      turnDone = at >= 0 && lines.slice(at).some((l) => /^Round \d+: (?!mara).+'s turn/.test(l));
+      const at = lines.findIndex((l) => l.startsWith(`${MARA} Haunts`));
+      turnDone = at >= 0 && lines.slice(at).some((l) => /^Round \d+: .+'s turn/.test(l) && !l.includes(`${MARA}'s turn`));
     }
     const kind = await prompt.getAttribute('data-kind', { timeout: 2000 }).catch(() => null);
     if (kind === 'ritual' && !acted) {
@@ -277,7 +283,7 @@ test('a person in a seat plays a full turn against bots, with a Salt window', as
     await sleep(200);
   }
   const log = await page.locator('[data-testid=log] li').allTextContents();
-  if (!log.some((l) => /mara Haunts .+ with 7♥/.test(l))) throw new Error(`the log does not tell the Haunt: ${log.join(' | ')}`);
+  if (!log.some((l) => l.startsWith(`${MARA} Haunts`) && l.includes('with 7♥'))) throw new Error(`the log does not tell the Haunt: ${log.join(' | ')}`);
   await shot(page, 'player-after-turn');
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   await context.close();
@@ -285,7 +291,7 @@ test('a person in a seat plays a full turn against bots, with a Salt window', as
 });
 
 test('a replay is stepped through to the end and the reveal shows the hands', async () => {
-  const token = await account('host-ida');
+  const token = await account(`host-ida-${RUN}`);
   const id = await botTable(token, 4, 0);
   for (let i = 0; ; i++) {
     const t = await call('GET', `/tables/${id}`);
@@ -326,10 +332,20 @@ test('a replay is stepped through to the end and the reveal shows the hands', as
   const cardsInHands = handSizes.map((s) => Number(s.replace(/\D/g, ''))).reduce((a, b) => a + b, 0);
   if (hiddenBefore !== 0) throw new Error('hands were shown before the reveal');
   if (faces !== cardsInHands) throw new Error(`reveal shows ${faces} hand cards, hands hold ${cardsInHands}`);
+  await shot(page, 'replay-end-revealed');
+  // Back to the first elimination, the reveal still on: every seat's hand and Candle face up.
+  let shown = faces;
+  if (await page.getByTestId('elimination').count()) {
+    await page.getByTestId('elimination').first().click();
+    await page.getByTestId('step-text').filter({ hasText: /flickers out|Consumed|Possessed|concedes|finishes/ }).waitFor();
+    shown = await page.locator('.seat .zone.hand .card.face').count();
+    const sizes = (await page.locator('[data-testid=hand-size]').allTextContents()).map((x) => Number(x.replace(/\D/g, '')));
+    if (shown !== sizes.reduce((a, b) => a + b, 0)) throw new Error(`mid-game reveal shows ${shown} hand cards of ${sizes.join('+')}`);
+  }
   await shot(page, 'replay-revealed');
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   await context.close();
-  return `${total} steps, ${faces} hand cards revealed`;
+  return `${total} steps; reveal showed ${faces} hand cards at the end, ${shown} at the first elimination`;
 });
 
 // ------------------------------------------------------------------ run

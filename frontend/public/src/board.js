@@ -3,6 +3,7 @@
 import { html, useNow } from './lib.js';
 import { Card, CardBack, cardText } from './cards.js';
 import { ordinal } from './describe.js';
+import { Icon } from './icons.js';
 
 /**
  * @typedef {{ handle: number, rank: string, suit: string | null }} CardView
@@ -48,6 +49,7 @@ export function seatName(table, seat) {
 
 /** Whom the game waits for, in words. @param {View} view @param {TableInfo | null} table */
 export function pendingText(view, table) {
+  if (view.result) return '';
   const a = view.awaiting;
   if (!a || a.awaiting === 'nothing') return view.result ? 'The game has ended' : 'Nothing pending';
   if (a.awaiting === 'window') {
@@ -73,7 +75,7 @@ export function Clock({ clock, label }) {
   const mm = Math.floor(secs / 60);
   const text = mm > 0 ? `${mm}:${String(secs % 60).padStart(2, '0')}` : `${secs}s`;
   return html`<span class=${`clock${secs <= 5 ? ' urgent' : ''}`} role="timer" aria-label=${`${label || 'time left'}: ${text}`}
-    data-testid="clock">⏱ ${text}</span>`;
+    data-testid="clock"><${Icon} name="clock" size=${14} /> ${text}</span>`;
 }
 
 /**
@@ -97,7 +99,7 @@ function Seat({ p, view, table, me, reveal, targeting, style }) {
     const gt = targeting && targeting.ghosts && targeting.ghosts.get(g.card.handle);
     const haunter = g.haunter === null || g.haunter === undefined ? '' : seatName(table, g.haunter);
     const title = haunter ? `haunted by ${haunter}` : 'no haunter';
-    return html`<${Card} card=${g.card} size="sm" title=${gt || title} marker=${haunter ? haunter.slice(0, 2) : ''}
+    return html`<${Card} card=${g.card} size="sm" title=${gt || title} marker=${haunter ? abbrev(haunter) : ''}
       selected=${!!gt} onClick=${gt && targeting && targeting.onGhost ? () => targeting.onGhost?.(g.card.handle, p.seat) : undefined} />`;
   };
   const left = view.players.length > 2 ? leftOf(view, p.seat) : null;
@@ -106,7 +108,7 @@ function Seat({ p, view, table, me, reveal, targeting, style }) {
     style=${style} data-seat=${p.seat} data-testid=${`seat-${p.seat}`} aria-label=${`Seat ${p.seat + 1}: ${name}`}>
     <header>
       <span class="name">${active && html`<span class="turn-dot" aria-label="their turn">●</span>`}${name}</span>
-      ${bot && html`<span class="badge bot" title=${`built-in ${bot} bot`}>bot</span>`}
+      ${bot && html`<span class="badge bot" title=${`built-in ${bot} bot`}><${Icon} name="bot" size=${12} /> bot</span>`}
       ${p.seat === me && html`<span class="badge you">you</span>`}
       ${cls && html`<span class="badge class" data-testid="class">${cls}</span>`}
       ${!p.lit && html`<span class="badge out">${p.placing ? ordinal(p.placing) : 'out'}</span>`}
@@ -146,6 +148,13 @@ function Seat({ p, view, table, me, reveal, targeting, style }) {
   </section>`;
 }
 
+/** A short mark for a name: "mara" -> "Ma", "heuristic-bot#3" -> "H3". @param {string} name */
+export function abbrev(name) {
+  const digits = name.match(/(\d+)$/);
+  if (digits) return `${name[0].toUpperCase()}${digits[1].replace(/^0+(?=\d)/, '')}`;
+  return name.slice(0, 1).toUpperCase() + name.slice(1, 2);
+}
+
 /** Nearest Lit seat clockwise. @param {View} view @param {number} seat */
 function leftOf(view, seat) {
   const n = view.players.length;
@@ -172,19 +181,34 @@ function rightOf(view, seat) {
  */
 export function Board({ view, table, clock, me = null, reveal = false, targeting }) {
   const n = view.players.length;
-  // Seats around an ellipse, the viewer's own seat at the bottom.
+  // Seats around the table, the viewer's own seat at the bottom and its left neighbour (the next
+  // seat clockwise) to its left: each seat's angle picks a cell of a 3×3 grid, the centre holding
+  // The Dark. A grid (not absolute positions) keeps tall seats (a revealed Candle) from overlapping.
   const base = me === null || me === undefined ? 0 : me;
-  const seats = view.players.map((p) => {
+  /** @type {{ k: number, x: number, y: number, p: PlayerView }[][]} */
+  const cells = Array.from({ length: 9 }, () => []);
+  for (const p of view.players) {
     const k = (p.seat - base + n) % n;
     const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
     const x = 50 + 40 * Math.cos(angle);
     const y = 50 + 40 * Math.sin(angle);
-    return html`<${Seat} p=${p} view=${view} table=${table} me=${me} reveal=${reveal} targeting=${targeting}
-      style=${{ '--x': `${x.toFixed(2)}%`, '--y': `${y.toFixed(2)}%`, order: k }} />`;
+    const col = x < 34 ? 0 : x > 66 ? 2 : 1;
+    const row = y < 29 ? 0 : y > 71 ? 2 : 1;
+    cells[row * 3 + col === 4 ? (y < 50 ? 1 : 7) : row * 3 + col].push({ k, x, y, p });
+  }
+  const grid = cells.map((list, i) => {
+    if (i === 4) return null;
+    list.sort((a, b) => (i % 3 === 1 ? a.x - b.x : a.y - b.y));
+    return html`<div class=${`cell c${i}`}>${list.map(({ k, p }) => html`<${Seat} p=${p} view=${view} table=${table} me=${me}
+      reveal=${reveal} targeting=${targeting} style=${{ order: k }} />`)}</div>`;
   });
   const act = view.action;
+  /** @type {Record<string, string>} */
+  const ACT = { haunt: 'Haunt', banish: 'Banish', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight', cleanse: 'Cleanse',
+    recall: 'Recall', possess: 'Possess', rekindle: 'Rekindle', mirror: 'Mirror', medium: 'Medium', purge: 'Purge', boo: 'BOO!' };
   return html`<div class=${`circle n${n}`} data-testid="board">
-    <div class="centre" style=${{ order: -1 }}>
+    ${grid.slice(0, 4)}
+    <div class="cell c4"><div class="centre" style=${{ order: -1 }}>
       <div class="status-line">
         <span data-testid="round">Round ${view.round || '–'}</span>
         <span class="phase" data-testid="phase">${PHASE[view.phase] || view.phase}</span>
@@ -192,8 +216,8 @@ export function Board({ view, table, clock, me = null, reveal = false, targeting
       <div class="turn" data-testid="turn">${view.result
         ? html`<strong>${view.result.winner !== null && view.result.winner !== undefined ? `${seatName(table, view.result.winner)} wins` : 'No winner'}</strong>`
         : html`<span>${view.active !== null ? html`<strong>${seatName(table, view.active)}</strong>'s turn` : 'Setting up'}</span>`}</div>
-      <div class="pending" data-testid="pending">${pendingText(view, table)}</div>
-      ${!view.result && html`<${Clock} clock=${clock} />`}
+      ${!view.result && html`<div class="pending" data-testid="pending">${pendingText(view, table)}</div>`}
+      ${!view.result && clock !== undefined && html`<${Clock} clock=${clock} />`}
       <div class="piles">
         <div class="pile dark" data-testid="dark">
           ${view.dark.top ? html`<${Card} card=${view.dark.top} size="md" />` : html`<span class="card empty md">empty</span>`}
@@ -203,11 +227,11 @@ export function Board({ view, table, clock, me = null, reveal = false, targeting
           <div class="fan">${view.resolving.map((c) => html`<${Card} card=${c} size="sm" />`)}</div>
           <span class="zlabel">Resolving</span></div>`}
       </div>
-      ${act && act.action && html`<div class="in-flight">${seatName(table, act.actor)} plays ${act.action.action}${
+      ${act && act.action && html`<div class="in-flight">${seatName(table, act.actor)}: ${ACT[act.action.action] || act.action.action}${
         act.action.card ? ` (${cardText(act.action.card)})` : ''}${act.action.target !== undefined ? ` on ${seatName(table, act.action.target)}` : ''}</div>`}
       ${reveal && view.dark.cards && html`<details class="dark-all"><summary>All of The Dark (${view.dark.cards.length})</summary>
         <div class="fan">${view.dark.cards.map((c) => html`<${Card} card=${c} size="xs" />`)}</div></details>`}
-    </div>
-    ${seats}
+    </div></div>
+    ${grid.slice(5)}
   </div>`;
 }

@@ -1,6 +1,7 @@
 // Cards drawn in CSS: face up (rank, suit pips), face down (Candle, Walls), with readable suits
 // and an optional four-colour deck (set on <body> by the settings toggle).
 import { html } from './lib.js';
+import { Icon } from './icons.js';
 
 /**
  * @typedef {{ handle?: number, rank: string, suit: string | null }} CardFace
@@ -44,7 +45,7 @@ export function Card({ card, size = 'md', onClick, selected, dim, title, marker,
   const label = `${cardName(card)}${RANK_POWER[card.rank] ? `, ${RANK_POWER[card.rank]}` : ''}${title ? `: ${title}` : ''}`;
   const body = html`
     <span class="corner">${joker ? 'JK' : card.rank}<br />${sym}</span>
-    <span class="pip" aria-hidden="true">${joker ? '👻' : sym}</span>
+    <span class="pip" aria-hidden="true">${joker ? html`<${Icon} name="ghost" size=${size === 'xs' ? 12 : 22} />` : sym}</span>
     ${size !== 'xs' && html`<span class="power" aria-hidden="true">${RANK_POWER[card.rank] || ''}</span>`}
     ${marker && html`<span class="marker" aria-hidden="true">${marker}</span>`}
   `;

@@ -5,6 +5,7 @@ import {
 } from './lib.js';
 import { useState } from 'preact/hooks';
 import { ordinal } from './describe.js';
+import { Icon } from './icons.js';
 
 /** @type {Record<string, string>} */
 const STATUS = { registering: 'Registering', running: 'Live', paused: 'Paused', finished: 'Finished', cancelled: 'Cancelled' };
@@ -35,7 +36,7 @@ export function HomePage() {
   /** @param {any} g */
   const row = (g) => html`<li class="gathering-row"><a href=${`/gatherings/${g.gathering_id}`}>${g.name}</a>
     <${StatusBadge} status=${g.status} /> <span class="muted">${g.players.length} players · by ${g.organiser}</span>
-    ${g.winner && html`<span class="winner-chip">🏆 ${g.winner}</span>`}</li>`;
+    ${g.winner && html`<span class="winner-chip"><${Icon} name="trophy" size=${14} /> ${g.winner}</span>`}</li>`;
   return html`<main class="page home">
     <section class="hero"><h1>The Final Flicker</h1>
       <p>Keep your Candle lit. Haunt your neighbours, Salt their plans, and be the last flame in the circle.</p>
@@ -264,7 +265,7 @@ function Console({ id, onChange }) {
   return html`<section class="console" data-testid="console" data-status=${st}>
     <header><h3>${d.name}</h3><${StatusBadge} status=${st} /><a href=${`/gatherings/${id}`} data-testid="open-gathering">Open the gathering page</a></header>
     <${Progress} g=${d} />
-    ${d.winner && html`<p class="winner-banner" data-testid="console-winner">🏆 Winner: <strong>${d.winner}</strong></p>`}
+    ${d.winner && html`<p class="winner-banner" data-testid="console-winner"><${Icon} name="trophy" /> Winner: <strong>${d.winner}</strong></p>`}
     ${d.end_reason && !d.winner && html`<p class="muted">Ended: ${d.end_reason}</p>`}
     ${err && html`<p class="error" role="alert">${err}</p>`}
     ${st === 'registering' && html`<div class="columns">
@@ -300,19 +301,20 @@ export function GatheringPage({ id }) {
     ]);
     return { g, b, s };
   }, [id]);
-  const live = useStream(`/gatherings/${id}/stream`, () => data.reload());
+  const ended = data.data && (data.data.g.status === 'finished' || data.data.g.status === 'cancelled');
+  const live = useStream(ended ? null : `/gatherings/${id}/stream`, () => data.reload());
   if (data.error) return html`<main class="page"><p class="error">${errorText(data.error)}</p></main>`;
   if (!data.data) return html`<main class="page"><p class="loading">Loading the gathering…</p></main>`;
   const { g, b, s } = data.data;
   const standings = /** @type {any[]} */ (Array.isArray(s) ? s : s.standings || []);
   return html`<main class="page gathering" data-testid="gathering-page" data-status=${g.status}>
     <div class="table-head"><h2>${g.name} <${StatusBadge} status=${g.status} /></h2>
-      <div class="head-meta"><span class=${`live-dot ${live}`}>${live === 'live' ? 'live' : live}</span><span class="muted">organised by ${g.organiser}</span></div></div>
+      <div class="head-meta">${!ended && html`<span class=${`live-dot ${live}`}>${live === 'live' ? 'live' : live}</span>`}<span class="muted">organised by ${g.organiser}</span></div></div>
     <${Progress} g=${g} />
-    ${g.winner && html`<p class="winner-banner" data-testid="winner">🏆 <strong>${g.winner}</strong> wins the gathering</p>`}
+    ${g.winner && html`<p class="winner-banner" data-testid="winner"><${Icon} name="trophy" /> <strong>${g.winner}</strong> wins the gathering</p>`}
     <div class="bracket" data-testid="bracket">
       <section class="stage reg"><h3>Registration</h3><p class="muted">${b.registered} players</p>
-        <ul class="names small">${g.players.map((/** @type {any} */ p) => html`<li>${p.name}${p.bot ? ' 🤖' : ''}</li>`)}</ul></section>
+        <ul class="names small">${g.players.map((/** @type {any} */ p) => html`<li>${p.name}${p.bot ? html` <${Icon} name="bot" size=${12} label="bot" />` : ''}</li>`)}</ul></section>
       ${b.stages.map((/** @type {any} */ st) => html`<section class="stage" data-testid="stage">
         <h3>${st.final_ritual ? 'Final Ritual' : st.stage === 1 ? 'Circles' : `Stage ${st.stage}`}</h3>
         <p class="muted">circle sizes ${st.sizes}</p>
@@ -325,7 +327,7 @@ export function GatheringPage({ id }) {
           ${c.last_lit.length > 0 && html`<p class="lastlit-line">Last Lit: ${c.last_lit.join(', ')}</p>`}
         </article>`)}
       </section>`)}
-      <section class="stage champion"><h3>Winner</h3>${b.winner ? html`<p class="trophy">🏆<br /><strong>${b.winner}</strong></p>`
+      <section class="stage champion"><h3>Winner</h3>${b.winner ? html`<p class="trophy"><${Icon} name="trophy" size=${40} /><br /><strong>${b.winner}</strong></p>`
         : html`<p class="muted">${b.end_reason ? b.end_reason.replace(/_/g, ' ') : 'to be decided'}</p>`}</section>
     </div>
     <section><h3>Standings</h3>

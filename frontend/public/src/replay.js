@@ -4,6 +4,7 @@ import { api, errorText, html, useSession } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board, seatName } from './board.js';
 import { cardNamer, describe } from './describe.js';
+import { Icon } from './icons.js';
 
 /** @param {{ id: string }} props */
 export function ReplayPage({ id }) {
@@ -93,12 +94,12 @@ export function ReplayPage({ id }) {
         <a href=${`/api/v1/tables/${id}/replay.jsonl`} download=${`${id}.jsonl`}>Download (JSON Lines)</a></div>
     </div>
     <div class="timeline" role="group" aria-label="Timeline">
-      <button type="button" onClick=${() => setAt(1)} aria-label="First step" title="First step">⏮</button>
-      <button type="button" onClick=${() => setAt(Math.max(1, at - 1))} aria-label="Step back" title="Step back (←)" data-testid="back">◀</button>
+      <button type="button" onClick=${() => setAt(1)} aria-label="First step" title="First step"><${Icon} name="first" /></button>
+      <button type="button" onClick=${() => setAt(Math.max(1, at - 1))} aria-label="Step back" title="Step back (←)" data-testid="back"><${Icon} name="back" /></button>
       <button type="button" onClick=${() => { if (at >= total) setAt(1); setPlaying(!playing); }} aria-label=${playing ? 'Pause' : 'Play'}
-        data-testid="play" class="play">${playing ? '⏸' : '▶'}</button>
-      <button type="button" onClick=${() => setAt(Math.min(total, at + 1))} aria-label="Step forward" title="Step forward (→)" data-testid="forward">▶</button>
-      <button type="button" onClick=${() => setAt(total)} aria-label="Last step" title="Last step" data-testid="end">⏭</button>
+        data-testid="play" class="play"><${Icon} name=${playing ? 'pause' : 'play'} /></button>
+      <button type="button" onClick=${() => setAt(Math.min(total, at + 1))} aria-label="Step forward" title="Step forward (→)" data-testid="forward"><${Icon} name="forward" /></button>
+      <button type="button" onClick=${() => setAt(total)} aria-label="Last step" title="Last step" data-testid="end"><${Icon} name="last" /></button>
       <input type="range" min="1" max=${total} value=${at} aria-label="Step" data-testid="scrubber"
         onInput=${(/** @type {any} */ e) => setAt(Number(e.target.value))} />
       <span class="step-count" data-testid="step">${at} / ${total}</span>
