@@ -194,6 +194,9 @@ test('organiser runs a 20-player bot gathering from the console and sees its win
   const stages = await page.getByTestId('stage').count();
   if (stages < 2) throw new Error(`expected circles and a Final Ritual, saw ${stages} stage(s)`);
   await shot(page, 'gathering-bracket');
+  await page.click('nav >> text=Home');
+  await page.locator('.gathering-row', { hasText: 'Friday Flicker' }).first().waitFor();
+  await shot(page, 'home');
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   await context.close();
   return `${winner.trim()}; ${stages} stages`;

@@ -293,6 +293,7 @@ function Console({ id, onChange }) {
 
 /** @param {{ id: string }} props */
 export function GatheringPage({ id }) {
+  const me = useSession();
   const data = useData(async () => {
     const [g, b, s] = await Promise.all([
       api('GET', `/gatherings/${id}`, { anonymous: true }),
@@ -318,9 +319,10 @@ export function GatheringPage({ id }) {
       ${b.stages.map((/** @type {any} */ st) => html`<section class="stage" data-testid="stage">
         <h3>${st.final_ritual ? 'Final Ritual' : st.stage === 1 ? 'Circles' : `Stage ${st.stage}`}</h3>
         <p class="muted">circle sizes ${st.sizes}</p>
-        ${st.circles.map((/** @type {any} */ c) => html`<article class=${`circ st-${c.status}`}>
+        ${st.circles.map((/** @type {any} */ c) => html`<article class=${`circ st-${c.status}${me && c.players.some((/** @type {any} */ p) => p.name === me.name) ? ' mine' : ''}`}>
           <header><a href=${`/tables/${c.table_id}`} data-testid="circle-link">${st.final_ritual ? 'Final table' : `Circle ${c.circle}`}</a>
             <span class="muted">${c.status}</span>
+            ${me && c.status !== 'finished' && c.players.some((/** @type {any} */ p) => p.name === me.name) && html`<a class="button small" href=${`/tables/${c.table_id}`}>Play</a>`}
             ${c.status === 'finished' && html`<a class="muted" href=${`/tables/${c.table_id}/replay`}>replay</a>`}</header>
           <ol class="names small">${c.players.map((/** @type {any} */ p) => html`<li class=${`${c.last_lit.includes(p.name) ? 'lastlit' : ''}${c.winner === p.name ? ' won' : ''}`}>
             ${p.name}${p.class ? html` <span class="badge class">${p.class}</span>` : ''}${p.placing ? html` <span class="muted">${ordinal(p.placing)}</span>` : ''}</li>`)}</ol>

@@ -1,6 +1,6 @@
 // The table page: a spectator's view of a live table, or, for a seated player, their seat with
 // the prompt panel. Live through the table's event stream; the log tells the game in words.
-import { api, errorText, html, idempotencyKey, useData, useSession, useStream } from './lib.js';
+import { api, errorText, html, idempotencyKey, rememberTable, useData, useSession, useStream } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board, seatName } from './board.js';
 import { PromptPanel } from './prompt.js';
@@ -46,10 +46,15 @@ export function TablePage({ id, search }) {
   const [err, setErr] = useState('');
   const [targeting, setTargeting] = useState(/** @type {Targeting | undefined} */ (undefined));
   const [joining, setJoining] = useState(false);
+  const [reveal, setReveal] = useState(false);
   const tableRef = useRef(table);
   tableRef.current = (state.data && state.data.t.table) || table;
 
   useEffect(() => setLines([]), [id, seat]);
+  // Tables you sit at are listed on the home page (the API has no list of tables).
+  useEffect(() => {
+    if (table && seat !== null && table.practice) rememberTable(id, `Practice, ${table.seats.length} players`);
+  }, [id, seat, !!table]);
   const namer = useMemo(() => cardNamer(null), []);
   const streamUrl = table && table.status !== 'open' ? `/tables/${id}/stream${q}` : null;
   const live = useStream(streamUrl, (type, data, evId) => {
@@ -116,6 +121,8 @@ export function TablePage({ id, search }) {
         ${mySeats.length > 1 && html`<label>Seat <select value=${String(seat)} onChange=${(/** @type {any} */ e) => setSeatChoice(Number(e.target.value))}>
           ${mySeats.map((s) => html`<option value=${String(s)}>${s + 1}</option>`)}</select></label>`}
         ${tinfo.gathering && html`<a href=${`/gatherings/${tinfo.gathering.gathering_id}`}>Gathering</a>`}
+        ${view && view.result && html`<label class="reveal-inline"><input type="checkbox" checked=${reveal}
+          onChange=${(/** @type {any} */ e) => setReveal(e.target.checked)} /> Reveal every card</label>`}
         ${(tinfo.status === 'finished' || (view && view.result)) && html`<a class="button" href=${`/tables/${id}/replay`} data-testid="replay-link">Replay</a>`}
       </div>
     </div>
@@ -128,7 +135,7 @@ export function TablePage({ id, search }) {
             onClick=${async () => { try { await api('POST', `/tables/${id}/start`); info.reload(); state.reload(); } catch (e) { setErr(errorText(e)); } }}>Start</button>`}
         </section>`
       : html`<div class="table-layout">
-          <${Board} view=${view} table=${tinfo} clock=${t.clock} me=${seat} targeting=${targeting} />
+          <${Board} view=${view} table=${tinfo} clock=${t.clock} me=${seat} targeting=${targeting} reveal=${reveal && !!view.result} />
           <aside class="side">
             ${seat !== null && html`<${PromptPanel} prompt=${p && p.prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo}
               answer=${send} busy=${busy} setTargeting=${setTargeting} />`}
