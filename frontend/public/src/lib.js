@@ -206,6 +206,17 @@ export function idempotencyKey() {
 
 // ---------------------------------------------------------------- streams
 
+/** The `event:` types of table and gathering streams. */
+const STREAM_TYPES = [
+  'game_created', 'turn_order_chosen', 'turn_started', 'reprieved', 'endured', 'panicked', 'drew',
+  'action_declared', 'salt_answered', 'answers_closed', 'passed', 'salted', 'yielded', 'window_closed',
+  'action_cancelled', 'action_resolved', 'ritual_ended', 'burden_discarded', 'concession_requested',
+  'timed_out', 'elimination_started', 'eliminated', 'game_ended', 'full',
+  'gathering_created', 'gathering_configured', 'player_registered', 'player_withdrew', 'gathering_started',
+  'stage_drawn', 'circle_ended', 'gathering_paused', 'gathering_resumed', 'gathering_cancelled',
+  'gathering_ended',
+];
+
 /**
  * Follows a server-sent event stream while mounted. `onEvent(type, data, id)` gets every
  * message; the browser reconnects on its own (sending Last-Event-ID). A `finished` message
@@ -223,46 +234,50 @@ export function useStream(url, onEvent, opts = {}) {
     let closed = false;
     /** @type {EventSource | null} */
     let es = null;
-    (async () => {
+    /** @type {number | undefined} */
+    let retry;
+    /** @param {string} type @param {MessageEvent} m */
+    const deliver = (type, m) => {
+      /** @type {any} */
+      let data = m.data;
+      try {
+        data = JSON.parse(m.data);
+      } catch {
+        /* plain text */
+      }
+      handler.current(type, data, m.lastEventId);
+    };
+    const connect = async () => {
       let full = API + url;
       if (opts.token) {
         const t = await accessToken();
         if (t) full += (full.includes('?') ? '&' : '?') + 'access_token=' + encodeURIComponent(t);
       }
       if (closed) return;
-      es = new EventSource(full);
-      es.onopen = () => setState('live');
-      es.onerror = () => setState(es && es.readyState === EventSource.CLOSED ? 'closed' : 'error');
-      es.onmessage = (m) => deliver('message', m);
-      /** @param {string} type @param {MessageEvent} m */
-      const deliver = (type, m) => {
-        /** @type {any} */
-        let data = m.data;
-        try {
-          data = JSON.parse(m.data);
-        } catch {
-          /* plain text */
-        }
-        handler.current(type, data, m.lastEventId);
+      const source = new EventSource(full);
+      es = source;
+      source.onopen = () => setState('live');
+      source.onerror = () => {
+        // The browser retries a dropped connection itself (with Last-Event-ID). A refused one
+        // (an expired token in the URL) is closed: open a new one with a fresh token.
+        if (source.readyState === EventSource.CLOSED && !closed) {
+          setState('error');
+          retry = window.setTimeout(connect, 2000);
+        } else setState('connecting');
       };
-      const types = [
-        'game_created', 'turn_order_chosen', 'turn_started', 'reprieved', 'endured', 'panicked', 'drew',
-        'action_declared', 'salt_answered', 'answers_closed', 'passed', 'salted', 'yielded', 'window_closed',
-        'action_cancelled', 'action_resolved', 'ritual_ended', 'burden_discarded', 'concession_requested',
-        'timed_out', 'elimination_started', 'eliminated', 'game_ended', 'full',
-        'gathering_created', 'gathering_configured', 'player_registered', 'player_withdrew', 'gathering_started',
-        'stage_drawn', 'circle_ended', 'gathering_paused', 'gathering_resumed', 'gathering_cancelled',
-        'gathering_ended',
-      ];
-      for (const t of types) es.addEventListener(t, (m) => deliver(t, /** @type {MessageEvent} */ (m)));
-      es.addEventListener('finished', (m) => {
+      source.onmessage = (m) => deliver('message', m);
+      for (const t of STREAM_TYPES) source.addEventListener(t, (m) => deliver(t, /** @type {MessageEvent} */ (m)));
+      source.addEventListener('finished', (m) => {
         deliver('finished', /** @type {MessageEvent} */ (m));
-        es?.close();
+        closed = true;
+        source.close();
         setState('closed');
       });
-    })();
+    };
+    connect();
     return () => {
       closed = true;
+      window.clearTimeout(retry);
       es?.close();
     };
     // eslint-disable-next-line
