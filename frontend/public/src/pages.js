@@ -312,6 +312,8 @@ export function GatheringPage({ id }) {
     <div class="table-head"><h2>${g.name} <${StatusBadge} status=${g.status} /></h2>
       <div class="head-meta">${!ended && html`<span class=${`live-dot ${live}`}>${live === 'live' ? 'live' : live}</span>`}<span class="muted">organised by ${g.organiser}</span></div></div>
     <${Progress} g=${g} />
+    ${g.status === 'registering' && me && !g.players.some((/** @type {any} */ p) => p.name === me.name) && html`<div class="actions">
+      <button type="button" onClick=${async () => { try { await api('POST', `/gatherings/${id}/registrations`, { body: {} }); data.reload(); } catch (e) { alert(errorText(e)); } }}>Register as ${me.name}</button></div>`}
     ${g.winner && html`<p class="winner-banner" data-testid="winner"><${Icon} name="trophy" /> <strong>${g.winner}</strong> wins the gathering</p>`}
     <div class="bracket" data-testid="bracket">
       <section class="stage reg"><h3>Registration</h3><p class="muted">${b.registered} players</p>

@@ -97,6 +97,17 @@ export function TablePage({ id, search }) {
     }
   }
 
+  async function concede() {
+    if (!confirm('Concede this game? Your Candle goes out.')) return;
+    try {
+      await api('POST', `/tables/${id}/concede`, { body: { seat } });
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      state.reload();
+    }
+  }
+
   async function join() {
     setJoining(true);
     try {
@@ -140,6 +151,8 @@ export function TablePage({ id, search }) {
             ${seat !== null && html`<${PromptPanel} prompt=${p && p.prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo}
               answer=${send} busy=${busy} setTargeting=${setTargeting} />`}
             <${Log} lines=${lines} />
+            ${seat !== null && view && !view.result && view.players[seat] && view.players[seat].lit && html`<button type="button"
+              class="danger" onClick=${concede}>Concede</button>`}
           </aside>
         </div>`}
   </main>`;
