@@ -178,16 +178,30 @@ test('organiser runs a 20-player bot gathering from the console and sees its win
   await uiSignUp(page, `org-ada-${RUN}`, 'organiser');
   await page.click('nav >> text=Organiser');
   await page.fill('[data-testid=create-gathering] input[name=name]', 'Friday Flicker');
-  await page.fill('[data-testid=create-gathering] input[name=bot_delay_ms]', '0');
+  await page.fill('[data-testid=create-gathering] input[name=bot_delay_ms]', '10');
   await page.click('[data-testid=create-gathering] button[type=submit]');
   await page.getByTestId('console').waitFor();
   await page.fill('input[name=bots]', '20');
   await page.getByTestId('add-bots').click();
   await page.locator('[data-testid=console] summary', { hasText: '20 registered' }).waitFor();
   await page.getByTestId('start').click();
+  // Pause and resume while the circles play.
+  await page.getByTestId('pause').click();
+  await page.locator('[data-testid=console][data-status=paused]').waitFor();
+  await page.getByTestId('resume').click();
+  await page.locator('[data-testid=console][data-status=running]').waitFor();
+  // A second tab follows the gathering page live, from the circles to the winner, with no reload.
+  const href = await page.getByTestId('open-gathering').getAttribute('href');
+  const watcher = await context.newPage();
+  watcher.on('pageerror', (e) => errors.push(String(e)));
+  await watcher.goto(`${base}${href}`);
+  await watcher.locator('[data-testid=gathering-page][data-status=running] [data-testid=stage]').first().waitFor();
+  await shot(watcher, 'gathering-live');
+  await watcher.getByTestId('winner').waitFor({ timeout: 90_000 });
   await page.getByTestId('console-winner').waitFor({ timeout: 90_000 });
   const winner = (await page.getByTestId('console-winner').textContent()) || '';
   await shot(page, 'organiser-console');
+  await watcher.close();
   await page.getByTestId('open-gathering').click();
   await page.getByTestId('winner').waitFor();
   await page.locator('[data-testid=standings] tbody tr').nth(19).waitFor();
