@@ -1,11 +1,12 @@
 //! `flicker`: the platform binary. With no subcommand (or `serve`) it serves the REST API, its
-//! docs and (later) the web UI; it also carries the command-line tools.
+//! docs and the web UI; it also carries the command-line tools.
 
 mod accounts;
 mod auth;
 mod bots;
 mod clocks;
 mod driver;
+mod frontend;
 mod gathering_cmd;
 mod gathering_routes;
 mod gatherings;

@@ -164,10 +164,15 @@ test('serving: content types, SPA fallback, API paths untouched', async () => {
   const etag = js.headers.get('etag');
   const again = await fetch(`${base}/src/main.js`, { headers: { 'if-none-match': etag || '' } });
   if (again.status !== 304) throw new Error('no 304 for a fresh ETag');
-  for (const p of ['/api/v1/nope', '/docs/nope.js', '/healthz/x', '/metrics/x', '/src/missing.js']) {
+  for (const p of ['/api/v1/nope', '/api/v2/tables', '/healthz/x', '/metrics/x', '/readyz/x', '/src/missing.js']) {
     const r = await fetch(base + p);
     if (r.status !== 404 || !r.headers.get('content-type')?.includes('problem+json')) throw new Error(`${p}: ${r.status} ${r.headers.get('content-type')}`);
   }
+  // Swagger UI keeps its own paths (its own 404s), never the UI's page.
+  const docs = await fetch(`${base}/docs/`);
+  if (!docs.ok || !(await docs.text()).includes('swagger')) throw new Error('/docs/ is not Swagger UI');
+  const docsMissing = await fetch(`${base}/docs/nope.js`);
+  if (docsMissing.status !== 404 || docsMissing.headers.get('content-type')?.includes('text/html')) throw new Error('/docs/nope.js fell back to the page');
   const oa = await fetch(`${base}/openapi.json`);
   if (!oa.headers.get('content-type')?.includes('json')) throw new Error('openapi.json is not JSON');
   return '';
