@@ -236,7 +236,9 @@ test('a spectator follows a live table', async () => {
   const lines = await page.locator('[data-testid=log] li').allTextContents();
   if (!lines.some((l) => /Round \d+: .+'s turn/.test(l))) throw new Error(`no turn lines in the log: ${lines.slice(0, 5).join(' | ')}`);
   await shot(page, 'spectator-live-table');
-  // Phone width: still usable.
+  // The optional four-colour deck, then phone width: still usable.
+  await page.getByLabel('4-colour').check();
+  if (!(await page.evaluate(() => document.body.classList.contains('four-colour')))) throw new Error('four-colour deck not applied');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId('board').waitFor();
   await shot(page, 'spectator-phone');
@@ -281,10 +283,14 @@ test('a person in a seat plays a full turn against bots, with a Salt window', as
       // Only legal cards are offered; 7♥ can Haunt a neighbour, chosen by clicking the seat.
       const playable = await page.getByTestId('playable').allTextContents();
       if (!playable.length) throw new Error('no playable card offered');
-      await page.locator('[data-testid=playable][data-card="7♥"]').click();
+      // By keyboard: the card and the target are buttons.
+      await page.locator('[data-testid=playable][data-card="7♥"]').focus();
+      await page.keyboard.press('Enter');
       await page.locator('.seat.targetable').first().waitFor();
+      if (await page.locator('.seat.targetable').count() !== 2) throw new Error('a Haunt should offer exactly the two neighbours');
       await shot(page, 'player-choose-target');
-      await page.getByTestId('target-1').click();
+      await page.getByTestId('target-1').focus();
+      await page.keyboard.press('Enter');
       acted = true;
     } else if (kind === 'ritual' && acted) {
       await page.getByTestId('end-ritual').click();
