@@ -95,7 +95,7 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
   const kindLabel = PROMPT_KIND[prompt.kind] || prompt.kind;
   const header = html`<header><h3>Your ${kindLabel}</h3><${Clock} clock=${clock} label="your clock" /></header>`;
   const wrap = (/** @type {any} */ body) => html`<div class=${`prompt kind-${prompt.kind}`} data-testid="prompt" data-kind=${prompt.kind}
-    aria-busy=${busy ? 'true' : 'false'}>${header}${body}</div>`;
+    role="region" aria-label="Your decision" aria-live="polite" aria-busy=${busy ? 'true' : 'false'}>${header}${body}</div>`;
 
   switch (prompt.kind) {
     case 'turn_order_choice':

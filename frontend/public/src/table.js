@@ -4,6 +4,7 @@ import { api, errorText, html, idempotencyKey, rememberTable, useData, useSessio
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board, seatName } from './board.js';
 import { PromptPanel } from './prompt.js';
+import { RANK_POWER } from './cards.js';
 import { cardNamer, describe } from './describe.js';
 
 /**
@@ -151,6 +152,9 @@ export function TablePage({ id, search }) {
             ${seat !== null && html`<${PromptPanel} prompt=${p && p.prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo}
               answer=${send} busy=${busy} setTargeting=${setTargeting} />`}
             <${Log} lines=${lines} />
+            <details class="legend"><summary>Card powers</summary><dl>${Object.entries(RANK_POWER).map(([r, p]) =>
+              html`<div><dt>${r}</dt><dd>${p}</dd></div>`)}</dl>
+              <p class="hint">A–10 can also Haunt a neighbour. A 5 Salts (cancels) an action in its window.</p></details>
             ${seat !== null && view && !view.result && view.players[seat] && view.players[seat].lit && html`<button type="button"
               class="danger" onClick=${concede}>Concede</button>`}
           </aside>
