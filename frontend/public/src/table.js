@@ -57,7 +57,9 @@ export function TablePage({ id, search }) {
     if (table && seat !== null && table.practice) rememberTable(id, `Practice, ${table.seats.length} players`);
   }, [id, seat, !!table]);
   const namer = useMemo(() => cardNamer(null), []);
-  const streamUrl = table && table.status !== 'open' ? `/tables/${id}/stream${q}` : null;
+  // The stream opens once the game has begun (a table waiting for players has no events yet).
+  const status = (state.data && state.data.t.table.status) || (table && table.status);
+  const streamUrl = status && status !== 'open' ? `/tables/${id}/stream${q}` : null;
   const live = useStream(streamUrl, (type, data, evId) => {
     if (type === 'finished') {
       state.reload();
