@@ -238,7 +238,7 @@ test('a spectator follows a live table', async () => {
   await shot(page, 'spectator-live-table');
   // The optional four-colour deck, then phone width: still usable.
   await page.getByLabel('4-colour').check();
-  if (!(await page.evaluate(() => document.body.classList.contains('four-colour')))) throw new Error('four-colour deck not applied');
+  await page.waitForFunction(() => document.body.classList.contains('four-colour'), null, { timeout: 5000 });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId('board').waitFor();
   await shot(page, 'spectator-phone');
@@ -284,7 +284,7 @@ test('a person in a seat plays a full turn against bots, with a Salt window', as
       const playable = await page.getByTestId('playable').allTextContents();
       if (!playable.length) throw new Error('no playable card offered');
       // By keyboard: the card and the target are buttons.
-      await page.locator('[data-testid=playable][data-card="7♥"]').focus();
+      await page.locator('[data-testid=playable][data-card="7♥"]').first().focus();
       await page.keyboard.press('Enter');
       await page.locator('.seat.targetable').first().waitFor();
       if (await page.locator('.seat.targetable').count() !== 2) throw new Error('a Haunt should offer exactly the two neighbours');
