@@ -7,7 +7,7 @@
 // fails the run. Exit status 1 if any test fails.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +26,7 @@ const MARA = external ? `mara-${RUN}` : 'mara';
 const ORGANISER_KEY = external ? process.env.FLICKER_ORGANISER_KEY || '' : 'browser-test-organiser-key';
 
 mkdirSync(out, { recursive: true });
+for (const f of readdirSync(out)) if (f.startsWith('FAILED-')) rmSync(join(out, f)); // a previous run's
 if (!external && !existsSync(bin)) throw new Error(`no flicker binary at ${bin} (cargo build first)`);
 
 /** A free TCP port on 127.0.0.1. */
