@@ -2,8 +2,11 @@
 # Runs every check of the project, exactly as CI does (`.ci/run` calls this script):
 # formatting, clippy with warnings as errors, the whole workspace's tests (rule tests, property
 # tests, the store on SQLite and PostgreSQL, HTTP tests against the real server, command-line
-# tests) and a 10,000-game 8-player simulation with no invariant failure. It installs what is
-# missing (PostgreSQL from Debian packages), saying so first, and skips nothing.
+# tests), a 10,000-game 8-player simulation with no invariant failure, and the web UI's checks
+# (tsc --noEmit on its JSDoc types, vendored libraries unchanged, Playwright browser tests on
+# Debian's Chromium). It installs what is missing (PostgreSQL, Chromium and Node.js from Debian
+# packages, the pinned npm packages from frontend/package-lock.json), saying so first, and skips
+# nothing. `./test.sh web` runs only the web UI's checks.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -64,6 +67,36 @@ stop_postgres() {
   fi
 }
 
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# The web UI: types, vendored files, browser tests against a server on a free port.
+web_checks() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    step "Node.js is missing (needed for the browser tests only): installing it from Debian packages (apt-get install nodejs npm)"
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+  fi
+  if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+    step "Chromium is missing (needed for the browser tests): installing it from Debian packages (apt-get install chromium)"
+    as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+  if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+    step "installing the pinned npm packages of frontend/package-lock.json (npm ci: typescript, playwright-core, preact, htm)"
+    (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  step "web UI: tsc --noEmit (JSDoc types) and vendored libraries unchanged"
+  (cd frontend && npx --no-install tsc --noEmit -p . && node scripts/vendor.mjs --check)
+  step "web UI: browser tests (Playwright, headless Chromium; screenshots in target/browser-tests/)"
+  cargo build --locked -q -p flicker
+  FLICKER_BIN=target/debug/flicker node frontend/tests/run.mjs
+}
+
+if [ "${1:-}" = web ]; then
+  web_checks
+  exit 0
+fi
+
 step "cargo fmt --check"
 cargo fmt --all --check
 
@@ -84,5 +117,7 @@ cargo run --locked -q -p flicker -- simulate --players 8 --classes --games 10000
 grep -q "^invariant failures: 0$" /tmp/flicker-simulate.$$ || { echo "error: the simulation with classes found invariant failures" >&2; exit 1; }
 grep -q "^class table" /tmp/flicker-simulate.$$ || { echo "error: the simulation printed no class table" >&2; exit 1; }
 rm -f /tmp/flicker-simulate.$$
+
+web_checks
 
 printf '\nall checks passed\n'

@@ -1,5 +1,5 @@
 //! `flicker`: the platform binary. With no subcommand (or `serve`) it serves the REST API, its
-//! docs and (later) the web UI; it also carries the command-line tools.
+//! docs and the web UI; it also carries the command-line tools.
 
 mod accounts;
 mod auth;
@@ -7,6 +7,7 @@ mod bots;
 mod chain;
 mod clocks;
 mod driver;
+mod frontend;
 mod gathering_cmd;
 mod gathering_routes;
 mod gatherings;

@@ -2,7 +2,8 @@
 
 use crate::auth::Keys;
 use crate::metrics::Metrics;
-use crate::problem::{self, Problem};
+use crate::problem;
+use crate::problem::Problem;
 use crate::store::{EventStore, Metadata, NewEvent, StoreError};
 use crate::tables::Tables;
 use crate::{gathering_routes, routes, streams};
@@ -160,12 +161,6 @@ pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, St
     }))
 }
 
-const INDEX: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Flicker</title></head>
-<body><h1>Flicker</h1><p>The tournament platform for <em>The Final Flicker</em>.</p>
-<ul><li><a href="/docs/">API documentation</a></li><li><a href="/openapi.json">OpenAPI document</a></li>
-<li><a href="/healthz">/healthz</a>, <a href="/readyz">/readyz</a>, <a href="/metrics">/metrics</a></li></ul>
-<p>The web UI comes later.</p></body></html>"#;
-
 /// Configures the app's routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::JsonConfig::default().limit(64 * 1024).error_handler(problem::json_error))
@@ -209,8 +204,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::get()
                 .to(|| async { HttpResponse::PermanentRedirect().insert_header(("Location", "/docs/")).finish() }),
         )
-        .route("/", web::get().to(|| async { HttpResponse::Ok().content_type("text/html; charset=utf-8").body(INDEX) }))
-        .default_service(web::to(|| async { Err::<HttpResponse, Problem>(Problem::not_found("no such route")) }));
+        // The web UI: its files, and its page for any other GET outside the API's paths.
+        .default_service(web::to(crate::frontend::serve));
 }
 
 /// Serves until the process is stopped.

@@ -1,0 +1,344 @@
+// Home, sign in, practice tables, the organiser console and the gathering page.
+import {
+  api, errorText, html, MY_TABLES, navigate, rememberTable, setSession, signIn, signUp, useData, useSession,
+  useStored, useStream,
+} from './lib.js';
+import { useState } from 'preact/hooks';
+import { ordinal } from './describe.js';
+import { Icon } from './icons.js';
+
+/** @type {Record<string, string>} */
+const STATUS = { registering: 'Registering', running: 'Live', paused: 'Paused', finished: 'Finished', cancelled: 'Cancelled' };
+
+/** @param {{ status: string }} props */
+function StatusBadge({ status }) {
+  return html`<span class=${`status st-${status}`}>${STATUS[status] || status}</span>`;
+}
+
+/** @param {{ g: any }} props */
+function Progress({ g }) {
+  const p = g.progress || { stage: 0, circles_ended: 0, circles_expected: 0 };
+  const pct = p.circles_expected ? Math.round((100 * p.circles_ended) / p.circles_expected) : g.status === 'finished' ? 100 : 0;
+  return html`<div class="progress" data-testid="progress"><div class="bar"><span style=${{ width: `${pct}%` }}></span></div>
+    <span>${g.status === 'registering' ? `${g.players.length} registered` : `stage ${p.stage}: ${p.circles_ended}/${p.circles_expected} circles ended`}</span></div>`;
+}
+
+// ---------------------------------------------------------------- home
+
+export function HomePage() {
+  const me = useSession();
+  const list = useData(() => api('GET', '/gatherings', { anonymous: true }), []);
+  const [watch, setWatch] = useState('');
+  const [mine] = useStored(MY_TABLES, /** @type {{ id: string, label: string, at: number }[]} */ ([]));
+  const all = /** @type {any[]} */ ((list.data && (Array.isArray(list.data) ? list.data : list.data.gatherings)) || []);
+  const live = all.filter((g) => g.status === 'registering' || g.status === 'running' || g.status === 'paused');
+  const done = all.filter((g) => g.status === 'finished' || g.status === 'cancelled');
+  /** @param {any} g */
+  const row = (g) => html`<li class="gathering-row"><a href=${`/gatherings/${g.gathering_id}`}>${g.name}</a>
+    <${StatusBadge} status=${g.status} /> <span class="muted">${g.players.length} players · by ${g.organiser}</span>
+    ${g.winner && html`<span class="winner-chip"><${Icon} name="trophy" size=${14} /> ${g.winner}</span>`}</li>`;
+  return html`<main class="page home">
+    <section class="hero"><h1>The Final Flicker</h1>
+      <p>Keep your Candle lit. Haunt your neighbours, Salt their plans, and be the last flame in the circle.</p>
+      <div class="actions">
+        <a class="button" href="/practice">Play a practice game</a>
+        ${me && me.role === 'organiser' ? html`<a class="button secondary" href="/organiser">Organiser console</a>`
+          : !me && html`<a class="button secondary" href="/signin">Sign in</a>`}
+      </div></section>
+    <div class="columns">
+      <section><h2>Live gatherings</h2>
+        ${list.error && html`<p class="error">${errorText(list.error)}</p>`}
+        ${!list.data ? html`<p class="loading">Loading…</p>` : live.length ? html`<ul class="list">${live.map(row)}</ul>` : html`<p class="muted">None right now.</p>`}</section>
+      <section><h2>Finished gatherings</h2>
+        ${list.data && (done.length ? html`<ul class="list">${done.slice(0, 30).map(row)}</ul>` : html`<p class="muted">None yet.</p>`)}</section>
+      <section><h2>Practice tables</h2>
+        ${mine.length ? html`<ul class="list">${mine.map((t) => html`<li><a href=${`/tables/${t.id}`}>${t.label}</a>
+          <span class="muted"> · ${new Date(t.at).toLocaleString()}</span> <a href=${`/tables/${t.id}/replay`} class="muted">replay</a></li>`)}</ul>`
+          : html`<p class="muted">Tables you start or join appear here.</p>`}
+        <form class="inline" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); if (watch.trim()) navigate(`/tables/${watch.trim()}`); }}>
+          <label>Watch a table by id <input value=${watch} onInput=${(/** @type {any} */ e) => setWatch(e.target.value)} placeholder="table id" /></label>
+          <button type="submit">Watch</button></form></section>
+    </div>
+  </main>`;
+}
+
+// ---------------------------------------------------------------- sign in
+
+/** @param {{ search: string }} props */
+export function SignInPage({ search }) {
+  const next = new URLSearchParams(search).get('next') || '/';
+  const me = useSession();
+  const [mode, setMode] = useState('in');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState('player');
+  const [key, setKey] = useState('');
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (me) {
+    return html`<main class="page narrow"><h2>Signed in</h2><p>You are <strong>${me.name}</strong> (${me.role}).</p>
+      <div class="actions"><a class="button" href=${next}>Continue</a>
+      <button type="button" class="secondary" onClick=${() => setSession(null)}>Sign out</button></div></main>`;
+  }
+  /** @param {Event} e */
+  async function submit(e) {
+    e.preventDefault();
+    setBusy(true);
+    setErr('');
+    try {
+      if (mode === 'in') await signIn(name, password);
+      else await signUp(name, password, role, key);
+      navigate(next);
+    } catch (x) {
+      setErr(errorText(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return html`<main class="page narrow"><h2>${mode === 'in' ? 'Sign in' : 'Create an account'}</h2>
+    <div class="tabs" role="tablist">
+      <button type="button" role="tab" aria-selected=${mode === 'in' ? 'true' : 'false'} onClick=${() => setMode('in')}>Sign in</button>
+      <button type="button" role="tab" aria-selected=${mode === 'up' ? 'true' : 'false'} onClick=${() => setMode('up')} data-testid="tab-signup">Create an account</button>
+    </div>
+    <form class="stack" onSubmit=${submit}>
+      <label>Name <input name="name" autocomplete="username" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.target.value)} /></label>
+      <label>Password <input name="password" type="password" autocomplete=${mode === 'in' ? 'current-password' : 'new-password'} required minlength="8"
+        value=${password} onInput=${(/** @type {any} */ e) => setPassword(e.target.value)} /></label>
+      ${mode === 'up' && html`<label>Role <select name="role" value=${role} onChange=${(/** @type {any} */ e) => setRole(e.target.value)}>
+          <option value="player">Player</option><option value="spectator">Spectator</option><option value="organiser">Organiser</option></select></label>
+        ${role === 'organiser' && html`<label>Organiser key <input name="organiser_key" value=${key} onInput=${(/** @type {any} */ e) => setKey(e.target.value)}
+          placeholder="from flicker.db.organiser-key or FLICKER_ORGANISER_KEY" /></label>`}`}
+      ${err && html`<p class="error" role="alert">${err}</p>`}
+      <button type="submit" disabled=${busy}>${mode === 'in' ? 'Sign in' : 'Create and sign in'}</button>
+    </form></main>`;
+}
+
+// ---------------------------------------------------------------- practice
+
+export function PracticePage() {
+  const me = useSession();
+  const [players, setPlayers] = useState(4);
+  const [delay, setDelay] = useState(600);
+  const [reaction, setReaction] = useState(15);
+  const [decision, setDecision] = useState(60);
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (!me) return html`<main class="page narrow"><h2>Practice</h2><p>Sign in to play a practice game against the built-in bots.</p>
+    <a class="button" href="/signin?next=/practice">Sign in</a></main>`;
+  /** @param {Event} e */
+  async function start(e) {
+    e.preventDefault();
+    setBusy(true);
+    setErr('');
+    try {
+      const r = await api('POST', '/tables', {
+        body: { players, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction } },
+      });
+      const id = r.table.table_id;
+      await api('POST', `/tables/${id}/seats`, { body: { seat: 0 } });
+      for (let s = 1; s < players; s++) await api('POST', `/tables/${id}/seats`, { body: { seat: s, bot: 'heuristic' } });
+      await api('POST', `/tables/${id}/start`);
+      rememberTable(id, `Practice, ${players} players`);
+      navigate(`/tables/${id}`);
+    } catch (x) {
+      setErr(errorText(x));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return html`<main class="page narrow"><h2>Practice against bots</h2>
+    <form class="stack" onSubmit=${start}>
+      <label>Players (you and bots) <input type="number" min="2" max="8" value=${players} name="players"
+        onInput=${(/** @type {any} */ e) => setPlayers(Number(e.target.value))} /></label>
+      <label>Bot pace (ms between bot moves) <input type="number" min="0" max="10000" step="100" value=${delay} name="bot_delay_ms"
+        onInput=${(/** @type {any} */ e) => setDelay(Number(e.target.value))} /></label>
+      <label>Decision clock (s) <input type="number" min="5" max="86400" value=${decision} onInput=${(/** @type {any} */ e) => setDecision(Number(e.target.value))} /></label>
+      <label>Reaction clock (s) <input type="number" min="3" max="86400" value=${reaction} onInput=${(/** @type {any} */ e) => setReaction(Number(e.target.value))} /></label>
+      ${err && html`<p class="error" role="alert">${err}</p>`}
+      <button type="submit" disabled=${busy} data-testid="start-practice">Deal me in</button>
+    </form></main>`;
+}
+
+// ---------------------------------------------------------------- organiser console
+
+export function OrganiserPage() {
+  const me = useSession();
+  const list = useData(() => api('GET', '/gatherings', { anonymous: true }), [me && me.name]);
+  const [selected, setSelected] = useState(/** @type {string | null} */ (null));
+  if (!me) return html`<main class="page narrow"><h2>Organiser console</h2><p>Sign in with an organiser account.</p>
+    <a class="button" href="/signin?next=/organiser">Sign in or create an organiser account</a></main>`;
+  if (me.role !== 'organiser') return html`<main class="page narrow"><h2>Organiser console</h2>
+    <p>${me.name} is a ${me.role} account. Create an organiser account (it needs the server's organiser key).</p>
+    <button type="button" onClick=${() => { setSession(null); navigate('/signin?next=/organiser'); }}>Sign in as someone else</button></main>`;
+  const all = /** @type {any[]} */ ((list.data && (Array.isArray(list.data) ? list.data : list.data.gatherings)) || []);
+  const mine = all.filter((g) => g.organiser === me.name);
+  const current = selected || (mine[0] && mine[0].gathering_id) || null;
+  return html`<main class="page organiser" data-testid="organiser">
+    <h2>Organiser console <span class="sub">· ${me.name}</span></h2>
+    <div class="columns">
+      <${CreateGathering} onCreated=${(/** @type {string} */ id) => { setSelected(id); list.reload(); }} />
+      <section><h3>Your gatherings</h3>
+        ${mine.length === 0 ? html`<p class="muted">None yet.</p>` : html`<ul class="list">${mine.map((g) => html`<li>
+          <button type="button" class=${`linklike${g.gathering_id === current ? ' current' : ''}`} onClick=${() => setSelected(g.gathering_id)}>${g.name}</button>
+          <${StatusBadge} status=${g.status} /> <span class="muted">${g.players.length} players</span></li>`)}</ul>`}
+      </section>
+    </div>
+    ${current && html`<${Console} id=${current} onChange=${() => list.reload()} />`}
+  </main>`;
+}
+
+/** @param {{ onCreated: (id: string) => void }} props */
+function CreateGathering({ onCreated }) {
+  const [name, setName] = useState('');
+  const [maxCircle, setMaxCircle] = useState(8);
+  const [advance, setAdvance] = useState(2);
+  const [finalDark, setFinalDark] = useState('empty');
+  const [decision, setDecision] = useState(60);
+  const [reaction, setReaction] = useState(15);
+  const [delay, setDelay] = useState(0);
+  const [roundLimit, setRoundLimit] = useState(40);
+  const [saltWindow, setSaltWindow] = useState('simultaneous');
+  const [err, setErr] = useState('');
+  /** @param {Event} e */
+  async function submit(e) {
+    e.preventDefault();
+    setErr('');
+    try {
+      const g = await api('POST', '/gatherings', {
+        body: {
+          name,
+          settings: {
+            max_circle: maxCircle, advance, final_dark: finalDark, bot_delay_ms: delay, round_limit: roundLimit,
+            salt_window: saltWindow, clocks: { decision_secs: decision, reaction_secs: reaction },
+          },
+        },
+      });
+      setName('');
+      onCreated(g.gathering_id);
+    } catch (x) {
+      setErr(errorText(x));
+    }
+  }
+  const num = (/** @type {(n: number) => void} */ set) => (/** @type {any} */ e) => set(Number(e.target.value));
+  return html`<section><h3>New gathering</h3><form class="stack grid2" onSubmit=${submit} data-testid="create-gathering">
+    <label class="wide">Name <input name="name" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.target.value)} /></label>
+    <label>Largest circle <input type="number" name="max_circle" min="4" max="100" value=${maxCircle} onInput=${num(setMaxCircle)} /></label>
+    <label>Last Lit sent on <select name="advance" value=${String(advance)} onChange=${num(setAdvance)}><option value="1">1</option><option value="2">2</option></select></label>
+    <label>Final Dark <select value=${finalDark} onChange=${(/** @type {any} */ e) => setFinalDark(e.target.value)}>
+      <option value="empty">empty</option><option value="as_new_game">as a new game</option></select></label>
+    <label>Salt window <select value=${saltWindow} onChange=${(/** @type {any} */ e) => setSaltWindow(e.target.value)}>
+      <option value="simultaneous">simultaneous</option><option value="sequential">sequential</option></select></label>
+    <label>Decision clock (s) <input type="number" min="1" value=${decision} onInput=${num(setDecision)} /></label>
+    <label>Reaction clock (s) <input type="number" min="1" value=${reaction} onInput=${num(setReaction)} /></label>
+    <label>Bot pace (ms) <input type="number" name="bot_delay_ms" min="0" value=${delay} onInput=${num(setDelay)} /></label>
+    <label>Round limit <input type="number" min="10" value=${roundLimit} onInput=${num(setRoundLimit)} /></label>
+    ${err && html`<p class="error wide" role="alert">${err}</p>`}
+    <button type="submit" class="wide">Create gathering</button></form></section>`;
+}
+
+/** One gathering's controls. @param {{ id: string, onChange: () => void }} props */
+function Console({ id, onChange }) {
+  const g = useData(() => api('GET', `/gatherings/${id}`, { anonymous: true }), [id]);
+  useStream(`/gatherings/${id}/stream`, () => { g.reload(); onChange(); });
+  const [player, setPlayer] = useState('');
+  const [bots, setBots] = useState(20);
+  const [kind, setKind] = useState('heuristic');
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  /** @param {string} method @param {string} path @param {any} [body] */
+  const act = async (method, path, body) => {
+    setBusy(true);
+    setErr('');
+    try {
+      await api(method, `/gatherings/${id}${path}`, body === undefined ? {} : { body });
+      g.reload();
+      onChange();
+    } catch (x) {
+      setErr(errorText(x));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!g.data) return html`<section class="console"><p class="loading">Loading…</p></section>`;
+  const d = g.data;
+  const st = d.status;
+  return html`<section class="console" data-testid="console" data-status=${st}>
+    <header><h3>${d.name}</h3><${StatusBadge} status=${st} /><a href=${`/gatherings/${id}`} data-testid="open-gathering">Open the gathering page</a></header>
+    <${Progress} g=${d} />
+    ${d.winner && html`<p class="winner-banner" data-testid="console-winner"><${Icon} name="trophy" /> Winner: <strong>${d.winner}</strong></p>`}
+    ${d.end_reason && !d.winner && html`<p class="muted">Ended: ${d.end_reason}</p>`}
+    ${err && html`<p class="error" role="alert">${err}</p>`}
+    ${st === 'registering' && html`<div class="columns">
+      <form class="inline" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); act('POST', '/registrations', { name: player }).then(() => setPlayer('')); }}>
+        <label>Register a player <input value=${player} required placeholder="account name" onInput=${(/** @type {any} */ e) => setPlayer(e.target.value)} /></label>
+        <button type="submit" disabled=${busy}>Register</button></form>
+      <form class="inline" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); act('POST', '/bots', { count: bots, kind }); }}>
+        <label>Fill with bots <input type="number" min="1" max="500" value=${bots} name="bots" onInput=${(/** @type {any} */ e) => setBots(Number(e.target.value))} /></label>
+        <select value=${kind} aria-label="bot kind" onChange=${(/** @type {any} */ e) => setKind(e.target.value)}><option value="heuristic">heuristic</option><option value="random">random</option></select>
+        <button type="submit" disabled=${busy} data-testid="add-bots">Add bots</button></form>
+    </div>`}
+    <div class="actions">
+      ${st === 'registering' && html`<button type="button" disabled=${busy || d.players.length === 0} data-testid="start" onClick=${() => act('POST', '/start')}>Start</button>`}
+      ${st === 'running' && html`<button type="button" disabled=${busy} data-testid="pause" onClick=${() => act('POST', '/pause')}>Pause</button>`}
+      ${st === 'paused' && html`<button type="button" disabled=${busy} data-testid="resume" onClick=${() => act('POST', '/resume')}>Resume</button>`}
+      ${(st === 'registering' || st === 'running' || st === 'paused') && html`<button type="button" class="danger" disabled=${busy}
+        onClick=${() => { if (confirm('Cancel this gathering? It ends with no winner.')) act('POST', '/cancel', { reason: 'cancelled by the organiser' }); }}>Cancel</button>`}
+    </div>
+    <details><summary>${d.players.length} registered</summary><ul class="names">${d.players.map((/** @type {any} */ p) => html`<li>${p.name}${p.bot ? html` <span class="badge bot">bot</span>` : ''}
+      ${st === 'registering' && html` <button type="button" class="linklike" aria-label=${`withdraw ${p.name}`} onClick=${() => act('DELETE', `/registrations/${encodeURIComponent(p.name)}`)}>✕</button>`}</li>`)}</ul></details>
+  </section>`;
+}
+
+// ---------------------------------------------------------------- gathering page
+
+/** @param {{ id: string }} props */
+export function GatheringPage({ id }) {
+  const me = useSession();
+  const data = useData(async () => {
+    const [g, b, s] = await Promise.all([
+      api('GET', `/gatherings/${id}`, { anonymous: true }),
+      api('GET', `/gatherings/${id}/bracket`, { anonymous: true }),
+      api('GET', `/gatherings/${id}/standings`, { anonymous: true }),
+    ]);
+    return { g, b, s };
+  }, [id]);
+  const ended = data.data && (data.data.g.status === 'finished' || data.data.g.status === 'cancelled');
+  const live = useStream(ended ? null : `/gatherings/${id}/stream`, () => data.reload());
+  if (data.error) return html`<main class="page"><p class="error">${errorText(data.error)}</p></main>`;
+  if (!data.data) return html`<main class="page"><p class="loading">Loading the gathering…</p></main>`;
+  const { g, b, s } = data.data;
+  const standings = /** @type {any[]} */ (Array.isArray(s) ? s : s.standings || []);
+  return html`<main class="page gathering" data-testid="gathering-page" data-status=${g.status}>
+    <div class="table-head"><h2>${g.name} <${StatusBadge} status=${g.status} /></h2>
+      <div class="head-meta">${!ended && html`<span class=${`live-dot ${live}`}>${live === 'live' ? 'live' : live}</span>`}<span class="muted">organised by ${g.organiser}</span></div></div>
+    <${Progress} g=${g} />
+    ${g.status === 'registering' && me && !g.players.some((/** @type {any} */ p) => p.name === me.name) && html`<div class="actions">
+      <button type="button" onClick=${async () => { try { await api('POST', `/gatherings/${id}/registrations`, { body: {} }); data.reload(); } catch (e) { alert(errorText(e)); } }}>Register as ${me.name}</button></div>`}
+    ${g.winner && html`<p class="winner-banner" data-testid="winner"><${Icon} name="trophy" /> <strong>${g.winner}</strong> wins the gathering</p>`}
+    <div class="bracket" data-testid="bracket">
+      <section class="stage reg"><h3>Registration</h3><p class="muted">${b.registered} players</p>
+        <ul class="names small">${g.players.map((/** @type {any} */ p) => html`<li>${p.name}${p.bot ? html` <${Icon} name="bot" size=${12} label="bot" />` : ''}</li>`)}</ul></section>
+      ${b.stages.map((/** @type {any} */ st) => html`<section class="stage" data-testid="stage">
+        <h3>${st.final_ritual ? 'Final Ritual' : st.stage === 1 ? 'Circles' : `Stage ${st.stage}`}</h3>
+        <p class="muted">circle sizes ${st.sizes}</p>
+        ${st.circles.map((/** @type {any} */ c) => html`<article class=${`circ st-${c.status}${me && c.players.some((/** @type {any} */ p) => p.name === me.name) ? ' mine' : ''}`}>
+          <header><a href=${`/tables/${c.table_id}`} data-testid="circle-link">${st.final_ritual ? 'Final table' : `Circle ${c.circle}`}</a>
+            <span class="muted">${c.status}</span>
+            ${me && c.status !== 'finished' && c.players.some((/** @type {any} */ p) => p.name === me.name) && html`<a class="button small" href=${`/tables/${c.table_id}`}>Play</a>`}
+            ${c.status === 'finished' && html`<a class="muted" href=${`/tables/${c.table_id}/replay`}>replay</a>`}</header>
+          <ol class="names small">${c.players.map((/** @type {any} */ p) => html`<li class=${`${c.last_lit.includes(p.name) ? 'lastlit' : ''}${c.winner === p.name ? ' won' : ''}`}>
+            ${p.name}${p.class ? html` <span class="badge class">${p.class}</span>` : ''}${p.placing ? html` <span class="muted">${ordinal(p.placing)}</span>` : ''}</li>`)}</ol>
+          ${c.last_lit.length > 0 && html`<p class="lastlit-line">Last Lit: ${c.last_lit.join(', ')}</p>`}
+        </article>`)}
+      </section>`)}
+      <section class="stage champion"><h3>Winner</h3>${b.winner ? html`<p class="trophy"><${Icon} name="trophy" size=${40} /><br /><strong>${b.winner}</strong></p>`
+        : html`<p class="muted">${b.end_reason ? b.end_reason.replace(/_/g, ' ') : 'to be decided'}</p>`}</section>
+    </div>
+    <section><h3>Standings</h3>
+      ${standings.length === 0 ? html`<p class="muted">After the first circles end.</p>` : html`<table class="standings" data-testid="standings">
+        <thead><tr><th>Rank</th><th>Name</th><th>Stage</th><th>Circle</th><th>Placing</th><th>Status</th></tr></thead>
+        <tbody>${standings.map((r) => html`<tr><td>${r.rank ?? '–'}</td><td>${r.name}</td><td>${r.stage}</td><td>${r.circle ?? '–'}</td>
+          <td>${r.placing ? ordinal(r.placing) : '–'}</td><td>${String(r.status).replace(/_/g, ' ')}</td></tr>`)}</tbody></table>`}
+    </section>
+  </main>`;
+}

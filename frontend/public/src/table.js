@@ -1,0 +1,165 @@
+// The table page: a spectator's view of a live table, or, for a seated player, their seat with
+// the prompt panel. Live through the table's event stream; the log tells the game in words.
+import { api, errorText, html, idempotencyKey, rememberTable, useData, useSession, useStream } from './lib.js';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { Board, seatName } from './board.js';
+import { PromptPanel } from './prompt.js';
+import { RANK_POWER } from './cards.js';
+import { cardNamer, describe } from './describe.js';
+
+/**
+ * @typedef {import('./board.js').View} View
+ * @typedef {import('./board.js').TableInfo} TableInfo
+ * @typedef {import('./board.js').Targeting} Targeting
+ */
+
+/** The log of a table, newest last. @param {{ lines: { id: string, text: string }[] }} props */
+export function Log({ lines }) {
+  const ref = useRef(/** @type {HTMLOListElement | null} */ (null));
+  useEffect(() => {
+    const el = ref.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [lines.length]);
+  return html`<section class="log" aria-label="Game log"><h3>Log</h3>
+    <ol ref=${ref} aria-live="polite" data-testid="log">${lines.map((l) => html`<li key=${l.id}>${l.text}</li>`)}</ol></section>`;
+}
+
+/** @param {{ id: string, search: string }} props */
+export function TablePage({ id, search }) {
+  const me = useSession();
+  const params = new URLSearchParams(search);
+  const [seatChoice, setSeatChoice] = useState(/** @type {number | null} */ (params.has('seat') ? Number(params.get('seat')) : null));
+  const info = useData(() => api('GET', `/tables/${id}`, { anonymous: !me }), [id, me && me.name]);
+  const table = /** @type {TableInfo | null} */ (info.data && info.data.table);
+  // My seats: those holding my name (a practice table's creator may hold several).
+  const mySeats = table && me ? table.seats.map((n, i) => (n === me.name ? i : -1)).filter((i) => i >= 0) : [];
+  const seat = seatChoice !== null && mySeats.includes(seatChoice) ? seatChoice : mySeats.length ? mySeats[0] : null;
+  const q = seat !== null ? `?seat=${seat}` : '';
+  const state = useData(async () => {
+    const [t, p] = await Promise.all([
+      api('GET', `/tables/${id}${q}`, { anonymous: seat === null }),
+      seat !== null ? api('GET', `/tables/${id}/prompt${q}`) : Promise.resolve(null),
+    ]);
+    return { t, p };
+  }, [id, seat]);
+  const [lines, setLines] = useState(/** @type {{ id: string, text: string }[]} */ ([]));
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState('');
+  const [targeting, setTargeting] = useState(/** @type {Targeting | undefined} */ (undefined));
+  const [joining, setJoining] = useState(false);
+  const [reveal, setReveal] = useState(false);
+  const tableRef = useRef(table);
+  tableRef.current = (state.data && state.data.t.table) || table;
+
+  useEffect(() => setLines([]), [id, seat]);
+  // Tables you sit at are listed on the home page (the API has no list of tables).
+  useEffect(() => {
+    if (table && seat !== null && table.practice) rememberTable(id, `Practice, ${table.seats.length} players`);
+  }, [id, seat, !!table]);
+  const namer = useMemo(() => cardNamer(null), []);
+  // The stream opens once the game has begun (a table waiting for players has no events yet).
+  const status = (state.data && state.data.t.table.status) || (table && table.status);
+  const streamUrl = status && status !== 'open' ? `/tables/${id}/stream${q}` : null;
+  const live = useStream(streamUrl, (type, data, evId) => {
+    if (type === 'finished') {
+      state.reload();
+      return;
+    }
+    const text = describe(data, (s) => seatName(tableRef.current, s), namer);
+    if (text) setLines((ls) => (ls.some((l) => l.id === evId && evId) ? ls : [...ls, { id: evId || String(ls.length), text }]));
+    state.reload();
+  }, { token: seat !== null, deps: [seat] });
+
+  // A slow poll as a safety net (a prompt's clock, a window held open).
+  useEffect(() => {
+    const t = setInterval(() => state.reload(), 3000);
+    return () => clearInterval(t);
+  }, [id, seat]);
+
+  if (info.error) return html`<main class="page"><p class="error">${errorText(info.error)}</p></main>`;
+  if (!state.data || !table) return html`<main class="page"><p class="loading">Loading the table…</p></main>`;
+  const { t, p } = state.data;
+  const view = /** @type {View | null} */ (t.view);
+  const tinfo = /** @type {TableInfo} */ (t.table);
+
+  /** @param {any} answer */
+  async function send(answer) {
+    if (!p || !p.prompt) return;
+    setBusy(true);
+    setErr('');
+    try {
+      await api('POST', `/tables/${id}/answers`, {
+        body: { seat, prompt_id: p.prompt.id, answer },
+        headers: { 'Idempotency-Key': idempotencyKey() },
+      });
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      setBusy(false);
+      state.reload();
+    }
+  }
+
+  async function concede() {
+    if (!confirm('Concede this game? Your Candle goes out.')) return;
+    try {
+      await api('POST', `/tables/${id}/concede`, { body: { seat } });
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      state.reload();
+    }
+  }
+
+  async function join() {
+    setJoining(true);
+    try {
+      await api('POST', `/tables/${id}/seats`, { body: {} });
+      info.reload();
+      state.reload();
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      setJoining(false);
+    }
+  }
+
+  const seatedNote = seat !== null ? `You play ${seatName(tinfo, seat)}` : 'You are watching as a spectator';
+  return html`<main class="page table-page" data-testid="table-page">
+    <div class="table-head">
+      <h2>${tinfo.gathering ? `Circle ${tinfo.gathering.circle}, stage ${tinfo.gathering.stage}` : 'Practice table'}
+        <span class="sub"> · ${tinfo.table_id.slice(0, 8)}</span></h2>
+      <div class="head-meta">
+        <span class=${`live-dot ${live}`} title=${`stream: ${live}`}>${live === 'live' ? 'live' : live}</span>
+        <span data-testid="viewer">${seatedNote}</span>
+        ${mySeats.length > 1 && html`<label>Seat <select value=${String(seat)} onChange=${(/** @type {any} */ e) => setSeatChoice(Number(e.target.value))}>
+          ${mySeats.map((s) => html`<option value=${String(s)}>${s + 1}</option>`)}</select></label>`}
+        ${tinfo.gathering && html`<a href=${`/gatherings/${tinfo.gathering.gathering_id}`}>Gathering</a>`}
+        ${view && view.result && html`<label class="reveal-inline"><input type="checkbox" checked=${reveal}
+          onChange=${(/** @type {any} */ e) => setReveal(e.target.checked)} /> Reveal every card</label>`}
+        ${(tinfo.status === 'finished' || (view && view.result)) && html`<a class="button" href=${`/tables/${id}/replay`} data-testid="replay-link">Replay</a>`}
+      </div>
+    </div>
+    ${err && html`<p class="error" role="alert">${err}</p>`}
+    ${!view
+      ? html`<section class="waiting"><p>Waiting for players: ${tinfo.seats.filter(Boolean).length}/${tinfo.seats.length} seated.</p>
+          <ul>${tinfo.seats.map((n, i) => html`<li>Seat ${i + 1}: ${n || html`<em>free</em>`}${tinfo.bots[i] ? ' (bot)' : ''}</li>`)}</ul>
+          ${me && !mySeats.length && html`<button type="button" disabled=${joining} onClick=${join}>Take a seat</button>`}
+          ${me && me.name === tinfo.creator && tinfo.seats.every(Boolean) && html`<button type="button"
+            onClick=${async () => { try { await api('POST', `/tables/${id}/start`); info.reload(); state.reload(); } catch (e) { setErr(errorText(e)); } }}>Start</button>`}
+        </section>`
+      : html`<div class="table-layout">
+          <${Board} view=${view} table=${tinfo} clock=${t.clock} me=${seat} targeting=${targeting} reveal=${reveal && !!view.result} />
+          <aside class="side">
+            ${seat !== null && html`<${PromptPanel} prompt=${p && p.prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo}
+              answer=${send} busy=${busy} setTargeting=${setTargeting} />`}
+            <${Log} lines=${lines} />
+            <details class="legend"><summary>Card powers</summary><dl>${Object.entries(RANK_POWER).map(([r, p]) =>
+              html`<div><dt>${r}</dt><dd>${p}</dd></div>`)}</dl>
+              <p class="hint">A–10 can also Haunt a neighbour. A 5 Salts (cancels) an action in its window.</p></details>
+            ${seat !== null && view && !view.result && view.players[seat] && view.players[seat].lit && html`<button type="button"
+              class="danger" onClick=${concede}>Concede</button>`}
+          </aside>
+        </div>`}
+  </main>`;
+}

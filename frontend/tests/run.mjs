@@ -1,0 +1,407 @@
+// Browser tests: Playwright (playwright-core) driving Debian's Chromium, headless, against a
+// `flicker` server started here on a free port with a fresh SQLite file.
+//
+//   FLICKER_BIN=target/debug/flicker node frontend/tests/run.mjs [name-filter]
+//
+// Every test saves a screenshot under target/browser-tests/. Any request that leaves 127.0.0.1
+// fails the run. Exit status 1 if any test fails.
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const bin = resolve(repo, process.env.FLICKER_BIN || 'target/debug/flicker');
+const out = resolve(repo, process.env.BROWSER_TESTS_OUT || 'target/browser-tests');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const filter = process.argv[2] || '';
+// FLICKER_URL: test a server already running (its organiser key in FLICKER_ORGANISER_KEY).
+const external = process.env.FLICKER_URL || '';
+const RUN = Date.now().toString(36).slice(-5);
+const MARA = external ? `mara-${RUN}` : 'mara';
+const ORGANISER_KEY = external ? process.env.FLICKER_ORGANISER_KEY || '' : 'browser-test-organiser-key';
+
+mkdirSync(out, { recursive: true });
+for (const f of readdirSync(out)) if (f.startsWith('FAILED-')) rmSync(join(out, f)); // a previous run's
+if (!external && !existsSync(bin)) throw new Error(`no flicker binary at ${bin} (cargo build first)`);
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const a = /** @type {import('node:net').AddressInfo} */ (s.address());
+      s.close(() => res(a.port));
+    });
+  });
+}
+
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
+
+// ------------------------------------------------------------------ the server
+const dir = mkdtempSync(join(tmpdir(), 'flicker-browser-'));
+const port = external ? 0 : await freePort();
+const base = external || `http://127.0.0.1:${port}`;
+const server = external
+  ? null
+  : spawn(bin, ['--addr', `127.0.0.1:${port}`, '--database-url', join(dir, 'flicker.db')], {
+    env: { ...process.env, FLICKER_ORGANISER_KEY: ORGANISER_KEY, FLICKER_LOG: process.env.FLICKER_LOG || 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+let serverLog = '';
+server?.stdout?.on('data', (d) => { serverLog += d; });
+server?.stderr?.on('data', (d) => { serverLog += d; });
+const stopServer = () => { try { server?.kill('SIGTERM'); } catch { /* gone */ } };
+process.on('exit', () => { stopServer(); rmSync(dir, { recursive: true, force: true }); });
+for (let i = 0; ; i++) {
+  try {
+    const r = await fetch(`${base}/readyz`);
+    if (r.ok) break;
+  } catch { /* not yet */ }
+  if (i > 150 || (server && server.exitCode !== null)) {
+    console.error(serverLog);
+    throw new Error('the server did not become ready');
+  }
+  await sleep(100);
+}
+
+// ------------------------------------------------------------------ API helpers (test setup only)
+/** @param {string} method @param {string} path @param {{ token?: string, body?: any, headers?: Record<string,string> }} [o] */
+async function call(method, path, o = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { ...(o.headers || {}) };
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  const r = await fetch(`${base}/api/v1${path}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+/** @param {string} name @param {string} [role] */
+async function account(name, role = 'player') {
+  const headers = role === 'organiser' ? { 'X-Organiser-Key': ORGANISER_KEY } : {};
+  await call('POST', '/accounts', { body: { name, password: 'correct-horse', role }, headers });
+  return (await call('POST', '/auth/token', { body: { name, password: 'correct-horse' } })).access_token;
+}
+/** A table of built-in bots only, started. @param {string} token @param {number} n @param {number} delay */
+async function botTable(token, n, delay) {
+  const t = await call('POST', '/tables', {
+    token,
+    body: { players: n, practice: true, bot_delay_ms: delay, clocks: { decision_secs: 600, reaction_secs: 600 } },
+  });
+  const id = t.table.table_id;
+  for (let s = 0; s < n; s++) await call('POST', `/tables/${id}/seats`, { token, body: { seat: s, bot: 'heuristic' } });
+  await call('POST', `/tables/${id}/start`, { token });
+  return id;
+}
+
+// ------------------------------------------------------------------ the browser
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+});
+/** Requests that left 127.0.0.1. @type {string[]} */
+const outside = [];
+
+/** A fresh page with request logging and console errors collected. @param {{ width?: number, height?: number }} [size] */
+async function newPage(size = {}) {
+  const context = await browser.newContext({ viewport: { width: size.width || 1440, height: size.height || 1000 } });
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('request', (req) => {
+    const u = new URL(req.url());
+    if (u.protocol === 'data:' || u.protocol === 'blob:') return;
+    if (u.hostname !== '127.0.0.1') {
+      outside.push(req.url());
+      console.error(`  request left 127.0.0.1: ${req.url()}`);
+    }
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { context, page, errors };
+}
+
+/** @param {import('playwright-core').Page} page @param {string} name */
+async function shot(page, name) {
+  const path = join(out, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Signs up through the UI. @param {import('playwright-core').Page} page @param {string} name @param {string} role */
+async function uiSignUp(page, name, role) {
+  await page.goto(`${base}/signin`);
+  await page.getByTestId('tab-signup').click();
+  await page.fill('input[name=name]', name);
+  await page.fill('input[name=password]', 'correct-horse');
+  await page.selectOption('select[name=role]', role);
+  if (role === 'organiser') await page.fill('input[name=organiser_key]', ORGANISER_KEY);
+  await page.getByRole('button', { name: 'Create and sign in' }).click();
+  await page.getByTestId('me').waitFor();
+}
+
+/** @type {{ name: string, fn: () => Promise<string>, ms?: number, secs?: number, error?: string }[]} */
+const tests = [];
+/** @param {string} name @param {() => Promise<string>} fn */
+const test = (name, fn) => tests.push({ name, fn });
+
+// ------------------------------------------------------------------ tests
+test('serving: content types, SPA fallback, API paths untouched', async () => {
+  const index = await fetch(`${base}/gatherings/whatever`);
+  if (!index.ok || !index.headers.get('content-type')?.startsWith('text/html')) throw new Error('SPA fallback is not the page');
+  if (!index.headers.get('content-security-policy')?.includes("default-src 'self'")) throw new Error('no CSP on the page');
+  const js = await fetch(`${base}/src/main.js`);
+  if (!js.headers.get('content-type')?.startsWith('text/javascript')) throw new Error(`main.js served as ${js.headers.get('content-type')}`);
+  const css = await fetch(`${base}/app.css`);
+  if (!css.headers.get('content-type')?.startsWith('text/css')) throw new Error('app.css content type');
+  const etag = js.headers.get('etag');
+  const again = await fetch(`${base}/src/main.js`, { headers: { 'if-none-match': etag || '' } });
+  if (again.status !== 304) throw new Error('no 304 for a fresh ETag');
+  for (const p of ['/api/v1/nope', '/api/v2/tables', '/healthz/x', '/metrics/x', '/readyz/x', '/src/missing.js']) {
+    const r = await fetch(base + p);
+    if (r.status !== 404 || !r.headers.get('content-type')?.includes('problem+json')) throw new Error(`${p}: ${r.status} ${r.headers.get('content-type')}`);
+  }
+  // Swagger UI keeps its own paths (its own 404s), never the UI's page.
+  const docs = await fetch(`${base}/docs/`);
+  if (!docs.ok || !(await docs.text()).includes('swagger')) throw new Error('/docs/ is not Swagger UI');
+  const docsMissing = await fetch(`${base}/docs/nope.js`);
+  if (docsMissing.status !== 404 || docsMissing.headers.get('content-type')?.includes('text/html')) throw new Error('/docs/nope.js fell back to the page');
+  const oa = await fetch(`${base}/openapi.json`);
+  if (!oa.headers.get('content-type')?.includes('json')) throw new Error('openapi.json is not JSON');
+  return '';
+});
+
+test('organiser runs a 20-player bot gathering from the console and sees its winner', async () => {
+  const { context, page, errors } = await newPage();
+  await uiSignUp(page, `org-ada-${RUN}`, 'organiser');
+  await page.click('nav >> text=Organiser');
+  await page.fill('[data-testid=create-gathering] input[name=name]', 'Friday Flicker');
+  await page.fill('[data-testid=create-gathering] input[name=bot_delay_ms]', '10');
+  await page.click('[data-testid=create-gathering] button[type=submit]');
+  await page.getByTestId('console').waitFor();
+  await page.fill('input[name=bots]', '20');
+  await page.getByTestId('add-bots').click();
+  await page.locator('[data-testid=console] summary', { hasText: '20 registered' }).waitFor();
+  await page.getByTestId('start').click();
+  // Pause and resume while the circles play.
+  await page.getByTestId('pause').click();
+  await page.locator('[data-testid=console][data-status=paused]').waitFor();
+  await page.getByTestId('resume').click();
+  await page.locator('[data-testid=console][data-status=running]').waitFor();
+  // A second tab follows the gathering page live, from the circles to the winner, with no reload.
+  const href = await page.getByTestId('open-gathering').getAttribute('href');
+  const watcher = await context.newPage();
+  watcher.on('pageerror', (e) => errors.push(String(e)));
+  await watcher.goto(`${base}${href}`);
+  await watcher.locator('[data-testid=gathering-page][data-status=running] [data-testid=stage]').first().waitFor();
+  await shot(watcher, 'gathering-live');
+  await watcher.getByTestId('winner').waitFor({ timeout: 90_000 });
+  await page.getByTestId('console-winner').waitFor({ timeout: 90_000 });
+  const winner = (await page.getByTestId('console-winner').textContent()) || '';
+  await shot(page, 'organiser-console');
+  await watcher.close();
+  await page.getByTestId('open-gathering').click();
+  await page.getByTestId('winner').waitFor();
+  await page.locator('[data-testid=standings] tbody tr').nth(19).waitFor();
+  const stages = await page.getByTestId('stage').count();
+  if (stages < 2) throw new Error(`expected circles and a Final Ritual, saw ${stages} stage(s)`);
+  await shot(page, 'gathering-bracket');
+  await page.click('nav >> text=Home');
+  await page.locator('.gathering-row', { hasText: 'Friday Flicker' }).first().waitFor();
+  await shot(page, 'home');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `${winner.trim()}; ${stages} stages`;
+});
+
+test('a spectator follows a live table', async () => {
+  const token = await account(`host-sam-${RUN}`);
+  const id = await botTable(token, 5, 250);
+  const { context, page, errors } = await newPage();
+  await page.goto(`${base}/tables/${id}`);
+  await page.getByTestId('board').waitFor();
+  await page.locator('[data-testid=viewer]', { hasText: 'spectator' }).waitFor();
+  // The log grows while we watch, and seats show no hand cards to a spectator.
+  await page.locator('[data-testid=log] li').nth(5).waitFor({ timeout: 30_000 });
+  const before = await page.locator('[data-testid=log] li').count();
+  await page.locator('[data-testid=log] li').nth(before + 3).waitFor({ timeout: 30_000 });
+  if (await page.locator('.seat .zone.hand .card.face').count()) throw new Error('a spectator sees a hand');
+  const lines = await page.locator('[data-testid=log] li').allTextContents();
+  if (!lines.some((l) => /Round \d+: .+'s turn/.test(l))) throw new Error(`no turn lines in the log: ${lines.slice(0, 5).join(' | ')}`);
+  await shot(page, 'spectator-live-table');
+  // The optional four-colour deck, then phone width: still usable.
+  await page.getByLabel('4-colour').check();
+  await page.waitForFunction(() => document.body.classList.contains('four-colour'), null, { timeout: 5000 });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('board').waitFor();
+  await shot(page, 'spectator-phone');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `${lines.length} log lines`;
+});
+
+test('a person in a seat plays a full turn against bots, with a Salt window', async () => {
+  const { context, page, errors } = await newPage();
+  await uiSignUp(page, MARA, 'player');
+  // A practice table with built-in bots: Mara first, holding 5♥ (Salt) and 7♥ (to Haunt).
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('flicker.session') || '{}').access_token);
+  const t = await call('POST', '/tables', {
+    token,
+    body: {
+      players: 3, practice: true, bot_delay_ms: 300, position: '5H 7H 9S | |',
+      settings: { first_player: { mode: 'first', seat: 0 } }, clocks: { decision_secs: 600, reaction_secs: 600 },
+    },
+  });
+  const id = t.table.table_id;
+  await call('POST', `/tables/${id}/seats`, { token, body: { seat: 0 } });
+  for (const s of [1, 2]) await call('POST', `/tables/${id}/seats`, { token, body: { seat: s, bot: 'heuristic' } });
+  await call('POST', `/tables/${id}/start`, { token });
+  await page.goto(`${base}/tables/${id}`);
+  await page.locator('[data-testid=viewer]', { hasText: `You play ${MARA}` }).waitFor();
+  const prompt = page.getByTestId('prompt');
+  let acted = false;
+  let turnDone = false;
+  let salted = false;
+  const deadline = Date.now() + 90_000;
+  while (!(acted && turnDone && salted)) {
+    if (Date.now() > deadline) throw new Error(`timed out: acted ${acted}, turn done ${turnDone}, Salt window ${salted}`);
+    if (acted && !turnDone) {
+      // The turn is over once the log shows the next player's turn after the Haunt.
+      const lines = await page.locator('[data-testid=log] li').allTextContents();
+      const at = lines.findIndex((l) => l.startsWith(`${MARA} Haunts`));
+      turnDone = at >= 0 && lines.slice(at).some((l) => /^Round \d+: .+'s turn/.test(l) && !l.includes(`${MARA}'s turn`));
+    }
+    const kind = await prompt.getAttribute('data-kind', { timeout: 2000 }).catch(() => null);
+    if (kind === 'ritual' && !acted) {
+      // Only legal cards are offered; 7♥ can Haunt a neighbour, chosen by clicking the seat.
+      const playable = await page.getByTestId('playable').allTextContents();
+      if (!playable.length) throw new Error('no playable card offered');
+      // By keyboard: the card and the target are buttons.
+      await page.locator('[data-testid=playable][data-card="7♥"]').first().focus();
+      await page.keyboard.press('Enter');
+      await page.locator('.seat.targetable').first().waitFor();
+      if (await page.locator('.seat.targetable').count() !== 2) throw new Error('a Haunt should offer exactly the two neighbours');
+      await shot(page, 'player-choose-target');
+      await page.getByTestId('target-1').focus();
+      await page.keyboard.press('Enter');
+      acted = true;
+    } else if (kind === 'ritual' && acted) {
+      await page.getByTestId('end-ritual').click();
+    } else if (kind === 'salt' || kind === 'counter_salt') {
+      if (!(await page.getByTestId('clock').first().isVisible())) throw new Error('no clock on the Salt prompt');
+      if (acted && !salted) await shot(page, 'player-salt-window');
+      await page.getByTestId('pass').click();
+      if (acted) salted = true;
+    } else if (kind === 'haunting_choice') {
+      await prompt.getByRole('button', { name: /Endure/ }).click();
+    } else if (kind === 'burden_discard') {
+      const n = Number((await prompt.locator('[data-testid=confirm-pick]').textContent())?.split('/')[1] || 1);
+      for (let i = 0; i < n; i++) await prompt.getByTestId('pickable').nth(i).click();
+      await prompt.getByTestId('confirm-pick').click();
+    } else if (kind && kind !== 'none') {
+      await prompt.locator('.actions button').first().click();
+    }
+    await sleep(200);
+  }
+  const log = await page.locator('[data-testid=log] li').allTextContents();
+  if (!log.some((l) => l.startsWith(`${MARA} Haunts`) && l.includes('with 7♥'))) throw new Error(`the log does not tell the Haunt: ${log.join(' | ')}`);
+  await shot(page, 'player-after-turn');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `${log.length} log lines`;
+});
+
+test('a replay is stepped through to the end and the reveal shows the hands', async () => {
+  const token = await account(`host-ida-${RUN}`);
+  const id = await botTable(token, 4, 0);
+  for (let i = 0; ; i++) {
+    const t = await call('GET', `/tables/${id}`);
+    if (t.table.status === 'finished') break;
+    if (i > 300) throw new Error('the bot game did not finish');
+    await sleep(100);
+  }
+  const { context, page, errors } = await newPage();
+  await page.goto(`${base}/tables/${id}/replay`);
+  await page.getByTestId('step').waitFor();
+  const total = Number(((await page.getByTestId('step').textContent()) || '').split('/')[1]);
+  for (let i = 2; i <= 4; i++) {
+    await page.getByTestId('forward').click();
+    await page.locator('[data-testid=step]', { hasText: `${i} / ${total}` }).waitFor();
+  }
+  await page.getByTestId('back').click();
+  await page.locator('[data-testid=step]', { hasText: `3 / ${total}` }).waitFor();
+  // Play at 16× for a moment, then pause.
+  await page.selectOption('[data-testid=speed]', '16');
+  await page.getByTestId('play').click();
+  await sleep(600);
+  await page.getByTestId('play').click();
+  const mid = Number(((await page.getByTestId('step').textContent()) || '').split('/')[0]);
+  if (mid <= 3) throw new Error('play did not advance');
+  if (await page.getByTestId('elimination').count()) {
+    await page.getByTestId('elimination').first().click();
+    await page.getByTestId('step-text').filter({ hasText: /flickers out|Consumed|Possessed|concedes/ }).waitFor();
+  }
+  // Step to the end with the scrubber's keyboard, then the last button.
+  await page.getByTestId('end').click();
+  await page.locator('[data-testid=step]', { hasText: `${total} / ${total}` }).waitFor();
+  await page.getByTestId('step-text').filter({ hasText: /wins|no winner/ }).waitFor();
+  const hiddenBefore = await page.locator('.seat .zone.hand .card.face').count();
+  await page.getByTestId('reveal').check();
+  await page.locator('[data-testid=revealed-candle]').first().waitFor();
+  const faces = await page.locator('.seat .zone.hand .card.face').count();
+  const handSizes = await page.locator('[data-testid=hand-size]').allTextContents();
+  const cardsInHands = handSizes.map((s) => Number(s.replace(/\D/g, ''))).reduce((a, b) => a + b, 0);
+  if (hiddenBefore !== 0) throw new Error('hands were shown before the reveal');
+  if (faces !== cardsInHands) throw new Error(`reveal shows ${faces} hand cards, hands hold ${cardsInHands}`);
+  await shot(page, 'replay-end-revealed');
+  // Back to the first elimination, the reveal still on: every seat's hand and Candle face up.
+  let shown = faces;
+  if (await page.getByTestId('elimination').count()) {
+    await page.getByTestId('elimination').first().click();
+    await page.getByTestId('step-text').filter({ hasText: /flickers out|Consumed|Possessed|concedes|finishes/ }).waitFor();
+    shown = await page.locator('.seat .zone.hand .card.face').count();
+    const sizes = (await page.locator('[data-testid=hand-size]').allTextContents()).map((x) => Number(x.replace(/\D/g, '')));
+    if (shown !== sizes.reduce((a, b) => a + b, 0)) throw new Error(`mid-game reveal shows ${shown} hand cards of ${sizes.join('+')}`);
+  }
+  await shot(page, 'replay-revealed');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `${total} steps; reveal showed ${faces} hand cards at the end, ${shown} at the first elimination`;
+});
+
+// ------------------------------------------------------------------ run
+const started = Date.now();
+let failed = 0;
+for (const t of tests) {
+  if (filter && !t.name.includes(filter)) continue;
+  const t0 = Date.now();
+  try {
+    const note = await t.fn();
+    console.log(`ok   ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)${note ? ` — ${note}` : ''}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n     ${String(/** @type {Error} */ (e).stack || e).split('\n').slice(0, 4).join('\n     ')}`);
+    for (const ctx of browser.contexts()) {
+      for (const p of ctx.pages()) await p.screenshot({ path: join(out, `FAILED-${t.name.slice(0, 30).replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => {});
+      await ctx.close().catch(() => {});
+    }
+  }
+}
+await browser.close();
+stopServer();
+if (outside.length) {
+  failed++;
+  console.log(`FAIL ${outside.length} request(s) left 127.0.0.1:\n  ${[...new Set(outside)].join('\n  ')}`);
+} else {
+  console.log('ok   no request left 127.0.0.1');
+}
+console.log(`browser tests: ${failed ? `${failed} failed` : 'all passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${out}`);
+process.exit(failed ? 1 : 0);
