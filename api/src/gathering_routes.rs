@@ -372,8 +372,11 @@ async fn live_classes(state: &AppState, g: &Gathering) -> crate::gatherings::vie
         for (c, r) in &s.circles {
             if r.is_none()
                 && let Ok(snap) = state.tables.load(state.store.as_ref(), &c.table_id).await
+                && let Ok(sight) = crate::spectate::sight(state, &snap, None, None, false).await
             {
-                live.insert(c.table_id.clone(), flicker_engine::seat_classes(&snap.state));
+                // As a spectator sees the table: the spectator delay holds here too.
+                let seen = crate::spectate::state_at(&snap, sight.visible);
+                live.insert(c.table_id.clone(), flicker_engine::seat_classes(&seen));
             }
         }
     }

@@ -62,7 +62,17 @@ pub async fn sight(
     }
     let (events, secs) =
         gathering.map_or((0, 0), |g| (g.settings.spectator_delay_events, g.settings.spectator_delay_secs));
-    let mut visible = all.saturating_sub(events as usize);
+    // N events behind counts only the events a spectator sees: a hidden event (a private Pass,
+    // a time-out mark) must not move a delayed spectator forward, or its timing would show.
+    let mut visible = if events == 0 {
+        all
+    } else {
+        let public = sequence_upto(snap, Viewer::Spectator, all);
+        match public.len().checked_sub(events as usize) {
+            Some(k) if k > 0 => public[k - 1].0 + 1,
+            _ => 0,
+        }
+    };
     let mut next_reveal = None;
     if secs > 0 {
         let cutoff = Utc::now() - chrono::Duration::seconds(secs as i64);
