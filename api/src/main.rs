@@ -10,6 +10,8 @@ mod driver;
 mod gathering_cmd;
 mod gathering_routes;
 mod gatherings;
+#[cfg(test)]
+mod leak_scan;
 mod metrics;
 mod openapi;
 mod problem;
