@@ -9,7 +9,7 @@
 //! may see at that moment. When a batch of events is hidden from a viewer, everything that
 //! viewer reads (bodies, ETags, cursors, totals, clocks) must stay byte-identical.
 //!
-//! `FLICKER_LEAK_GAMES` (default 210) and `FLICKER_LEAK_SEED` (default 6) override the run;
+//! `FLICKER_LEAK_GAMES` (default 200) and `FLICKER_LEAK_SEED` (default 6) override the run;
 //! the seed is printed. Answers sent through the route use the server's random generator, so a
 //! seed reproduces the choices made but not every shuffle.
 
@@ -435,12 +435,12 @@ impl Scanner<'_> {
         let settings = settings_for(g, &mut rng);
         let n = settings.players as usize;
         // Every moment of some games; a tenth of the moments otherwise.
-        // Every moment of a few small games; otherwise about three moments a game (and the last
+        // Every moment of a few small games; otherwise about two moments a game (and the last
         // one before the end, so that every event is read by every reader).
         let full = g < 14 && n <= 3;
-        let sample = if full { 1.0 } else { 3.0 / (45.0 * n as f64) };
+        let sample = if full { 1.0 } else { 2.0 / (45.0 * n as f64) };
         let streams = g % 10 == 1;
-        let (mut invariance_left, mut errors_left) = if full { (usize::MAX, usize::MAX) } else { (3, 2) };
+        let (mut invariance_left, mut errors_left) = if full { (usize::MAX, usize::MAX) } else { (2, 2) };
         let id = uuid::Uuid::new_v4().to_string();
         let created = TableEvent::TableCreated {
             table_id: id.clone(),
@@ -561,7 +561,7 @@ impl Scanner<'_> {
             let first_new = game.events.len();
             self.counts.commands += 1;
             match &cmd {
-                Command::Answer { seat, prompt: Some(pid), answer } if self.rng.random_bool(0.3) => {
+                Command::Answer { seat, prompt: Some(pid), answer } if self.rng.random_bool(0.2) => {
                     let w = game.who[*seat as usize].clone();
                     let key = uuid::Uuid::new_v4().to_string();
                     let body = json!({"seat": seat, "prompt_id": pid, "answer": answer});
@@ -717,7 +717,7 @@ impl Scanner<'_> {
 #[actix_web::test]
 #[allow(clippy::async_yields_async)]
 async fn the_leak_scanner_finds_nothing() {
-    let games = env_or("FLICKER_LEAK_GAMES", 210) as usize;
+    let games = env_or("FLICKER_LEAK_GAMES", 200) as usize;
     let seed = env_or("FLICKER_LEAK_SEED", 6);
     println!("leak scan: {games} games, seed {seed} (FLICKER_LEAK_GAMES, FLICKER_LEAK_SEED)");
     let started = Instant::now();
