@@ -11,6 +11,8 @@ mod frontend;
 mod gathering_cmd;
 mod gathering_routes;
 mod gatherings;
+#[cfg(test)]
+mod leak_scan;
 mod metrics;
 mod openapi;
 mod problem;

@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::time::{Duration, Instant};
 
 /// One SSE message: (id, event, data).
-fn messages(body: &str) -> Vec<(Option<String>, Option<String>, String)> {
+pub(crate) fn messages(body: &str) -> Vec<(Option<String>, Option<String>, String)> {
     body.split("\n\n")
         .filter_map(|block| {
             let (mut id, mut event, mut data) = (None, None, None);

@@ -18,6 +18,7 @@
 //! | [`resolve`] | action effects and Siphon (R5.3-R5.6) |
 //! | [`prompt`] | pending decisions and defaults (R10.4, R10.5) |
 //! | [`view`], [`redact`], [`handle`] | per-viewer projections (R10.3, R10.8) |
+//! | [`leaks`] | the leak checker of tests and scanners (R10.8, R10.3.2) |
 //! | [`classes`] | the 38 classes, class pools and the selection ritual (R2.7-R2.9, section 8) |
 //! | [`hooks`] | the points where the turn code asks the classes (section 8) |
 //! | [`gathering`] | gathering arithmetic: circles, pools per circle, stages (R9) |
@@ -44,6 +45,7 @@ pub mod handle;
 pub mod heuristic;
 pub mod hooks;
 pub mod invariants;
+pub mod leaks;
 pub mod legal;
 pub mod pool;
 pub mod position;

@@ -3,158 +3,23 @@
 //! view or redacted event shows a card its viewer may not see at that moment (R10.8).
 
 use crate::bot::random_answer;
-use crate::card::CardId;
 use crate::command::Command;
 use crate::decide::{create, decide};
 use crate::event::Event;
 use crate::evolve::apply;
 use crate::handle::handle;
 use crate::invariants;
+use crate::leaks::{check_event, check_view};
 use crate::prompt::{PromptKind, UseOption, prompts};
 use crate::redact::redact;
 use crate::replay::{fold, read_replay, write_replay};
 use crate::settings::{SaltWindow, Settings};
-use crate::state::{ActionStage, State};
+use crate::state::State;
 use crate::view::{Viewer, view};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use serde_json::Value;
-use std::collections::HashSet;
-
-/// Every card view (an object with `handle` and `rank`) inside a JSON value.
-fn card_views(v: &Value, out: &mut Vec<(u64, String, Option<String>)>) {
-    match v {
-        Value::Object(m) => {
-            if let (Some(Value::Number(h)), Some(Value::String(r))) = (m.get("handle"), m.get("rank")) {
-                let suit = m.get("suit").and_then(|s| s.as_str()).map(str::to_string);
-                out.push((h.as_u64().expect("handle is a u64"), r.clone(), suit));
-            }
-            for x in m.values() {
-                card_views(x, out);
-            }
-        }
-        Value::Array(a) => a.iter().for_each(|x| card_views(x, out)),
-        _ => {}
-    }
-}
-
-/// R10.8: the cards `viewer` may see in `state` at this moment.
-fn visible(state: &State, viewer: Viewer) -> HashSet<CardId> {
-    let mut s = HashSet::new();
-    if state.players.is_empty() {
-        return s;
-    }
-    for p in &state.players {
-        s.extend(p.shadow.iter().map(|g| g.card));
-    }
-    s.extend(state.dark.last().copied());
-    // R3.1: a Wall being built is face down; only its builder sees it.
-    let me = match viewer {
-        Viewer::Seat { seat } => Some(seat),
-        _ => None,
-    };
-    s.extend(state.resolving.iter().copied().filter(|&c| crate::view::sees(state, me, false, c)));
-    if let Viewer::Seat { seat } = viewer {
-        s.extend(state.players[seat as usize].hand.iter().copied());
-        // R3.6: own Grimoire pages; R8.2.7: the faces of Walls one built, wherever they lie.
-        s.extend(state.players[seat as usize].pages.iter().copied());
-        for p in &state.players {
-            s.extend(p.walls.iter().filter(|w| w.builder == seat).map(|w| w.card));
-        }
-        // R8.25.1: The Seer's peek, for the event that shows it.
-        if let Some((seer, c)) = state.peek
-            && seer == seat
-        {
-            s.insert(c);
-        }
-        // R8.31.1: the hand The Trader sees while it chooses.
-        if let crate::state::Step::Ability(a) = &state.step
-            && a.seat == seat
-            && let crate::state::AbilityStage::TraderSwap { target } = a.stage
-        {
-            s.extend(state.players[target as usize].hand.iter().copied());
-        }
-        // What an effect shows while it lasts: the hand seen through Sight, the whole Dark
-        // during a Medium Search (R10.8).
-        if let Some(flow) = state.flow()
-            && flow.actor == seat
-        {
-            match &flow.stage {
-                ActionStage::SightPick { target } => s.extend(state.players[*target as usize].hand.iter().copied()),
-                ActionStage::MediumPick => s.extend(state.dark.iter().copied()),
-                ActionStage::WatcherPick { targets } => {
-                    for &t in targets {
-                        s.extend(state.players[t as usize].hand.iter().copied());
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    s
-}
-
-/// Where a card view may come from: a state and the cards of it the viewer may see named with
-/// their handle in that state.
-type Source<'a> = (&'a State, HashSet<CardId>);
-
-/// The card whose handle in `st` is `h`, if any.
-fn card_with_handle(st: &State, h: u64) -> Option<CardId> {
-    (0..st.pool.len() as u16).map(CardId).find(|&c| handle(st, c).0 == h)
-}
-
-/// Checks that every card view in `json` is allowed by some source: its handle is the handle of
-/// an allowed card of that source's state, and its face is that card's face. A handle that names
-/// a card the viewer could see in one state is not enough when it is the handle the card has in
-/// another state, where the viewer cannot see it (R10.3.2).
-fn check_cards(json: &Value, sources: &[Source], what: &str) -> Result<(), String> {
-    let mut cards = Vec::new();
-    card_views(json, &mut cards);
-    for (h, rank, suit) in cards {
-        let found =
-            sources.iter().find_map(|(st, allowed)| allowed.iter().find(|&&c| handle(st, c).0 == h).map(|&c| (*st, c)));
-        let Some((st, c)) = found else {
-            let named = sources.iter().find_map(|(st, _)| card_with_handle(st, h).map(|c| (st.face(c), c)));
-            return Err(match named {
-                Some((f, c)) => format!("{what}: shows {f} (card {c:?}) with a handle the viewer may not see"),
-                None => format!("{what}: handle {h} names no card"),
-            });
-        };
-        let f = st.face(c);
-        if f.rank.label() != rank || f.suit.map(|x| format!("{x:?}").to_lowercase()) != suit {
-            return Err(format!("{what}: handle {h} shown as {rank} {suit:?} but is {f}"));
-        }
-    }
-    Ok(())
-}
-
-/// True if an object at any depth of `v` has the key `key`.
-fn has_key(v: &Value, key: &str) -> bool {
-    match v {
-        Value::Object(m) => m.contains_key(key) || m.values().any(|x| has_key(x, key)),
-        Value::Array(a) => a.iter().any(|x| has_key(x, key)),
-        _ => false,
-    }
-}
-
-/// True if a number at any depth of `v` equals `n`.
-fn has_number(v: &Value, n: u64) -> bool {
-    match v {
-        Value::Number(x) => x.as_u64() == Some(n),
-        Value::Object(m) => m.values().any(|x| has_number(x, n)),
-        Value::Array(a) => a.iter().any(|x| has_number(x, n)),
-        _ => false,
-    }
-}
-
-/// R10.2.3, R10.3.2: the handle key appears nowhere in `json` (neither as a key nor its value).
-fn check_no_key(json: &Value, st: &State, what: &str) -> Result<(), String> {
-    if has_key(json, "handle_key") || st.handle_key.0.iter().any(|&k| has_number(json, k)) {
-        return Err(format!("{what}: the handle key reached a view"));
-    }
-    Ok(())
-}
 
 fn viewers(n: usize) -> Vec<Viewer> {
     let mut v: Vec<Viewer> = (0..n as u8).map(|seat| Viewer::Seat { seat }).collect();
@@ -162,38 +27,20 @@ fn viewers(n: usize) -> Vec<Viewer> {
     v
 }
 
-/// Checks the views and redacted events of one event for every viewer.
+/// Checks the views and redacted events of one event for every viewer ([`crate::leaks`]).
 fn check_leaks(before: &State, event: &Event, after: &State) -> Result<(), String> {
     if before.is_finished() || after.is_finished() {
         return Ok(());
     }
-    let before_dark: HashSet<CardId> = before.dark.iter().copied().collect();
-    let entered_dark: HashSet<CardId> = after.dark.iter().copied().filter(|c| !before_dark.contains(c)).collect();
     for viewer in viewers(after.players.len()) {
         let v = serde_json::to_value(view(after, viewer)).expect("view json");
-        check_cards(&v, &[(after, visible(after, viewer))], &format!("view for {viewer:?}"))?;
-        check_no_key(&v, after, &format!("view for {viewer:?}"))?;
+        check_view(&v, after, viewer, &format!("view for {viewer:?}"))?;
         if viewer == Viewer::Spectator && v["prompt"] != Value::Null {
             return Err("a spectator's view holds a prompt".into());
         }
         if let Some(re) = redact(before, event, after, viewer) {
             let j = serde_json::to_value(&re).expect("event json");
-            // R2.7.5: an offer is private to its chooser.
-            if let Event::ClassOffered { seat, .. } = event
-                && viewer != (Viewer::Seat { seat: *seat })
-                && j.get("offer").is_some_and(|o| !o.is_null())
-            {
-                return Err(format!("class_offered for {viewer:?} shows the offer of seat {seat}"));
-            }
-            let what = format!("{} for {viewer:?}", event.type_name());
-            // An event may name a card with the handle it had where the viewer could see it
-            // just before the event, or with the handle it has where the viewer can see it just
-            // after; a card that entered The Dark with the event is public as it enters
-            // (R3.5.2), with its new handle.
-            let mut after_allowed = visible(after, viewer);
-            after_allowed.extend(entered_dark.iter().copied());
-            check_cards(&j, &[(before, visible(before, viewer)), (after, after_allowed)], &what)?;
-            check_no_key(&j, after, &what)?;
+            check_event(&j, before, event, after, viewer, &format!("{} for {viewer:?}", event.type_name()))?;
         }
     }
     Ok(())
