@@ -234,6 +234,33 @@ impl Snapshot {
         Ok(())
     }
 
+    /// A table with no event folded yet (its stream about to be read from the start).
+    fn blank(table_id: &str) -> Snapshot {
+        Snapshot {
+            version: 0,
+            info: TableInfo {
+                table_id: table_id.into(),
+                creator: String::new(),
+                settings: Settings::new(2),
+                practice: false,
+                position: None,
+                seats: Vec::new(),
+                bots: Vec::new(),
+                status: "open".into(),
+                gathering: None,
+                clocks: Clocks::default(),
+                reaction_window_min_ms: 0,
+                bot_delay_ms: 0,
+                abandonment: 3,
+            },
+            state: State::new(),
+            events: Vec::new(),
+            clock: None,
+            ritual_timeouts: Vec::new(),
+            times: Vec::new(),
+        }
+    }
+
     /// The seats `account` holds.
     pub fn seats_of(&self, account: &str) -> Vec<u8> {
         self.info
@@ -290,29 +317,7 @@ impl Tables {
         }
         let mut snap = match cached {
             Some(s) => (*s).clone(),
-            None => Snapshot {
-                version: 0,
-                info: TableInfo {
-                    table_id: table_id.into(),
-                    creator: String::new(),
-                    settings: Settings::new(2),
-                    practice: false,
-                    position: None,
-                    seats: Vec::new(),
-                    bots: Vec::new(),
-                    status: "open".into(),
-                    gathering: None,
-                    clocks: Clocks::default(),
-                    reaction_window_min_ms: 0,
-                    bot_delay_ms: 0,
-                    abandonment: 3,
-                },
-                state: State::new(),
-                events: Vec::new(),
-                clock: None,
-                ritual_timeouts: Vec::new(),
-                times: Vec::new(),
-            },
+            None => Snapshot::blank(table_id),
         };
         for e in &new {
             snap.apply(e)?;
@@ -447,29 +452,7 @@ pub async fn create_with_game(
 ) -> Result<(), StoreError> {
     let meta = Metadata { actor: Some(actor.to_string()), ..Default::default() };
     let first = table_event(created, meta.clone());
-    let mut blank = Snapshot {
-        version: 0,
-        info: TableInfo {
-            table_id: table_id.into(),
-            creator: String::new(),
-            settings: Settings::new(2),
-            practice: false,
-            position: None,
-            seats: Vec::new(),
-            bots: Vec::new(),
-            status: "open".into(),
-            gathering: None,
-            clocks: Clocks::default(),
-            reaction_window_min_ms: 0,
-            bot_delay_ms: 0,
-            abandonment: 3,
-        },
-        state: State::new(),
-        events: Vec::new(),
-        clock: None,
-        ritual_timeouts: Vec::new(),
-        times: Vec::new(),
-    };
+    let mut blank = Snapshot::blank(table_id);
     blank.apply(&StoredEvent {
         position: 0,
         stream_id: stream_of(table_id),
