@@ -144,11 +144,17 @@ pub struct Snapshot {
     pub ritual_timeouts: Vec<u8>,
     /// When each engine event was recorded (for spectator delays).
     pub times: Vec<chrono::DateTime<chrono::Utc>>,
+    /// Each idempotency key stored in the stream (account-scoped) and the version of its first
+    /// event, so a command at a known-current table checks its key without a query.
+    pub idempotency_keys: std::collections::HashMap<String, i64>,
 }
 
 impl Snapshot {
     fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
         self.version = e.stream_version;
+        if let Some(k) = &e.metadata.idempotency_key {
+            self.idempotency_keys.entry(k.clone()).or_insert(e.stream_version);
+        }
         let tagged = serde_json::json!({"type": e.event_type, "payload": e.payload});
         if let Ok(t) = serde_json::from_value::<TableEvent>(tagged.clone()) {
             match t {
@@ -258,6 +264,7 @@ impl Snapshot {
             clock: None,
             ritual_timeouts: Vec::new(),
             times: Vec::new(),
+            idempotency_keys: std::collections::HashMap::new(),
         }
     }
 
@@ -310,8 +317,15 @@ impl Tables {
     /// The table as stored now (404 if it does not exist).
     pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot>, Problem> {
         let cached = self.cache.lock().expect("cache").get(table_id).cloned();
+        let stream = stream_of(table_id);
+        // A store that knows the stream's head spares the catch-up read of a current table.
+        if let Some(c) = &cached
+            && store.known_head(&stream) == Some(c.version)
+        {
+            return Ok(c.clone());
+        }
         let from = cached.as_ref().map_or(1, |s| s.version + 1);
-        let new = store.read_stream(&stream_of(table_id), from).await?;
+        let new = store.read_stream(&stream, from).await?;
         if new.is_empty() {
             return cached.ok_or_else(|| Problem::not_found(format!("no table {table_id}")));
         }
@@ -364,13 +378,19 @@ impl Tables {
             }
         };
         for _ in 0..5 {
-            if let Some((key, _)) = &scoped
-                && let Some(v) = store.find_idempotency_key(&stream, key).await?
-            {
-                replayed(v).await?;
-                return Ok((self.load(store, table_id).await?, true));
-            }
             let snap = self.load(store, table_id).await?;
+            if let Some((key, _)) = &scoped {
+                // At a table known to be current, its own key index answers; else the store.
+                let found = if store.known_head(&stream) == Some(snap.version) {
+                    snap.idempotency_keys.get(key).copied()
+                } else {
+                    store.find_idempotency_key(&stream, key).await?
+                };
+                if let Some(v) = found {
+                    replayed(v).await?;
+                    return Ok((self.load(store, table_id).await?, true));
+                }
+            }
             let mut events = match decide_events(&snap) {
                 Ok(e) => e,
                 Err(p) => {

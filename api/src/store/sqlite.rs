@@ -1,6 +1,8 @@
 //! SQLite event store: the embedded default. WAL journal, `synchronous = FULL` (an append is
 //! acknowledged only once durable), one writer task that batches concurrent appends into one
-//! transaction (group commit), and a pool of readers.
+//! transaction (group commit), and a pool of readers. One process serves a database file: it
+//! holds an exclusive lock on `<file>.lock` while open (several API processes need PostgreSQL),
+//! so it knows every stream's head without asking ([`EventStore::known_head`]).
 
 use super::{Appended, EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use crate::chain::{GENESIS, Hash, event_hash, parse_hash, payload_text, rechain, to_hex};
@@ -10,6 +12,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Row, SqlitePool};
 use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -20,16 +23,59 @@ struct AppendRequest {
     reply: oneshot::Sender<Result<Appended, StoreError>>,
 }
 
+/// Stream heads this process knows: every stream it has appended to or read, at its version.
+/// Never ahead of the database; behind it only between a commit and the writer's update.
+type Heads = Arc<Mutex<HashMap<String, i64>>>;
+
+/// Raises `stream`'s known head to `version` (never lowers it: a read may finish after a later
+/// append's update).
+fn raise(heads: &Heads, stream: &str, version: i64) {
+    let mut h = heads.lock().expect("heads");
+    match h.get_mut(stream) {
+        Some(v) => *v = (*v).max(version),
+        None => {
+            h.insert(stream.to_string(), version);
+        }
+    }
+}
+
 /// The SQLite store.
 pub struct SqliteStore {
     readers: SqlitePool,
     writer: mpsc::Sender<AppendRequest>,
     notify: broadcast::Sender<i64>,
+    heads: Heads,
+    /// The exclusive lock on `<file>.lock`, held while the store is open.
+    _lock: Option<std::fs::File>,
+}
+
+/// Takes the exclusive lock on `<path>.lock` (released by the OS when the process ends, even on
+/// SIGKILL). In-memory databases need none.
+fn lock_file(path: &str) -> Result<Option<std::fs::File>, StoreError> {
+    if path.is_empty() || path.contains(":memory:") || path.contains("mode=memory") {
+        return Ok(None);
+    }
+    let lock_path = format!("{}.lock", path.split('?').next().unwrap_or(path));
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| StoreError::Other(format!("cannot open {lock_path}: {e}")))?;
+    match f.try_lock() {
+        Ok(()) => Ok(Some(f)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Other(format!(
+            "another process is serving {path} (it holds {lock_path}); one process serves a SQLite file: \
+             stop it, or use PostgreSQL (DATABASE_URL=postgres://...) to run several API processes"
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(StoreError::Other(format!("cannot lock {lock_path}: {e}"))),
+    }
 }
 
 impl SqliteStore {
     /// Opens (creating if needed) the database file at `path` and applies the migrations.
     pub async fn open(path: &str) -> Result<Self, StoreError> {
+        let lock = lock_file(path)?;
         let opts = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -40,14 +86,26 @@ impl SqliteStore {
         let readers = SqlitePoolOptions::new().max_connections(4).connect_with(opts.read_only(true)).await?;
         let (notify, _) = broadcast::channel(4096);
         let (writer, rx) = mpsc::channel(4096);
-        tokio::spawn(writer_task(write_pool, rx, notify.clone()));
-        Ok(SqliteStore { readers, writer, notify })
+        let heads = Heads::default();
+        tokio::spawn(writer_task(write_pool, rx, notify.clone(), heads.clone()));
+        Ok(SqliteStore { readers, writer, notify, heads, _lock: lock })
     }
 }
 
 /// Group commit: takes every request waiting, appends them in one transaction, then answers.
-async fn writer_task(pool: SqlitePool, mut rx: mpsc::Receiver<AppendRequest>, notify: broadcast::Sender<i64>) {
+async fn writer_task(
+    pool: SqlitePool,
+    mut rx: mpsc::Receiver<AppendRequest>,
+    notify: broadcast::Sender<i64>,
+    heads: Heads,
+) {
+    // Each stream's (version, hash) head, kept across batches: this writer is the file's only
+    // writer, so after one read it knows them. Dropped for a batch that fails as a whole.
+    let mut chain: HashMap<String, (i64, Hash)> = HashMap::new();
     while let Some(first) = rx.recv().await {
+        if chain.len() > 100_000 {
+            chain.clear();
+        }
         let mut batch = vec![first];
         while batch.len() < 256 {
             match rx.try_recv() {
@@ -55,12 +113,14 @@ async fn writer_task(pool: SqlitePool, mut rx: mpsc::Receiver<AppendRequest>, no
                 Err(_) => break,
             }
         }
-        match write_batch(&pool, &batch).await {
+        match write_batch(&pool, &batch, &mut chain).await {
             Ok(results) => {
                 let mut last = None;
                 for (req, res) in batch.into_iter().zip(results) {
                     if let Ok(a) = &res {
                         last = Some(a.position);
+                        // Before the reply, so the appender's next read sees its own append.
+                        raise(&heads, &req.stream, a.version);
                     }
                     let _ = req.reply.send(res);
                 }
@@ -70,6 +130,9 @@ async fn writer_task(pool: SqlitePool, mut rx: mpsc::Receiver<AppendRequest>, no
             }
             Err(e) => {
                 let msg = e.to_string();
+                for req in &batch {
+                    chain.remove(&req.stream);
+                }
                 for req in batch {
                     let _ = req.reply.send(Err(StoreError::Other(format!("append failed: {msg}"))));
                 }
@@ -81,30 +144,52 @@ async fn writer_task(pool: SqlitePool, mut rx: mpsc::Receiver<AppendRequest>, no
 async fn write_batch(
     pool: &SqlitePool,
     batch: &[AppendRequest],
+    heads: &mut HashMap<String, (i64, Hash)>,
 ) -> Result<Vec<Result<Appended, StoreError>>, StoreError> {
     // BEGIN IMMEDIATE takes the write lock at once (no failed upgrade from a read lock).
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let mut heads: HashMap<String, (i64, Hash)> = HashMap::new();
     let mut results = Vec::with_capacity(batch.len());
     let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+    // Several requests: each in its own savepoint, so a failure rolls back that request only.
+    // A lone request needs none: its failure rolls back the transaction.
+    let savepoints = batch.len() > 1;
     for req in batch {
-        // Each request in its own savepoint: a failure rolls back that request only.
-        sqlx::query("SAVEPOINT request").execute(&mut *tx).await?;
-        match write_one(&mut tx, req, &mut heads, &now).await {
+        if savepoints {
+            sqlx::query("SAVEPOINT request").execute(&mut *tx).await?;
+        }
+        match write_one(&mut tx, req, heads, &now).await {
             Ok(r) => {
-                sqlx::query("RELEASE request").execute(&mut *tx).await?;
+                if savepoints {
+                    sqlx::query("RELEASE request").execute(&mut *tx).await?;
+                }
                 results.push(r);
             }
             Err(e) => {
+                heads.remove(&req.stream);
+                let failure = append_failure(&req.stream, &e);
+                if !savepoints {
+                    tx.rollback().await?;
+                    return Ok(vec![Err(failure)]);
+                }
                 sqlx::query("ROLLBACK TO request").execute(&mut *tx).await?;
                 sqlx::query("RELEASE request").execute(&mut *tx).await?;
-                heads.remove(&req.stream);
-                results.push(Err(StoreError::Other(format!("append failed: {e}"))));
+                results.push(Err(failure));
             }
         }
     }
     tx.commit().await?;
     Ok(results)
+}
+
+/// A failed insert as a store error: the unique index on (stream, idempotency key) refusing a
+/// key used before is a duplicate request; anything else is a failure.
+fn append_failure(stream: &str, e: &sqlx::Error) -> StoreError {
+    match e.as_database_error() {
+        Some(d) if d.is_unique_violation() && d.message().contains("idempotency_key") => {
+            StoreError::Duplicate { stream: stream.to_string() }
+        }
+        _ => StoreError::Other(format!("append failed: {e}")),
+    }
 }
 
 async fn write_one(
@@ -148,41 +233,57 @@ async fn write_one(
                 actual: current,
             }));
         }
-        let mut duplicate = false;
-        for key in req.events.iter().filter_map(|e| e.metadata.idempotency_key.as_deref()) {
-            let found = sqlx::query("SELECT 1 FROM events WHERE stream_id = $1 AND idempotency_key = $2")
-                .bind(&req.stream)
-                .bind(key)
-                .fetch_optional(&mut **tx)
-                .await?;
-            duplicate |= found.is_some();
-        }
-        if duplicate {
-            return Ok(Err(StoreError::Duplicate { stream: req.stream.clone() }));
-        }
+        // A key used before: the unique index refuses the insert ([`append_failure`]).
+        // All the request's events in one multi-row INSERT (up to 100 rows a statement).
         let mut version = current;
         let mut position = 0;
-        for e in &req.events {
-            version += 1;
-            let text = payload_text(&e.payload);
-            let hash = event_hash(&prev, &req.stream, version, &e.event_type, e.schema_version, text.as_bytes());
-            position = sqlx::query(
+        for chunk in req.events.chunks(100) {
+            let mut rows = Vec::with_capacity(chunk.len());
+            for e in chunk {
+                version += 1;
+                let text = payload_text(&e.payload);
+                let hash = event_hash(&prev, &req.stream, version, &e.event_type, e.schema_version, text.as_bytes());
+                rows.push((version, e, text, to_hex(&hash)));
+                prev = hash;
+            }
+            let values: Vec<String> = (0..rows.len())
+                .map(|i| {
+                    let b = i * 9;
+                    format!(
+                        "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                        b + 1,
+                        b + 2,
+                        b + 3,
+                        b + 4,
+                        b + 5,
+                        b + 6,
+                        b + 7,
+                        b + 8,
+                        b + 9
+                    )
+                })
+                .collect();
+            let sql = format!(
                 "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at, hash) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING position",
-            )
-            .bind(&req.stream)
-            .bind(version)
-            .bind(&e.event_type)
-            .bind(e.schema_version)
-            .bind(&text)
-            .bind(serde_json::to_string(&e.metadata).expect("json"))
-            .bind(e.metadata.idempotency_key.as_deref())
-            .bind(now)
-            .bind(to_hex(&hash))
-            .fetch_one(&mut **tx)
-            .await?
-            .get(0);
-            prev = hash;
+                 VALUES {} RETURNING position",
+                values.join(", ")
+            );
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for (v, e, text, hash) in &rows {
+                q = q
+                    .bind(&req.stream)
+                    .bind(*v)
+                    .bind(&e.event_type)
+                    .bind(e.schema_version)
+                    .bind(text)
+                    .bind(serde_json::to_string(&e.metadata).expect("json"))
+                    .bind(e.metadata.idempotency_key.as_deref())
+                    .bind(now)
+                    .bind(hash);
+            }
+            for r in q.fetch_all(&mut **tx).await? {
+                position = position.max(r.get::<i64, _>(0));
+            }
         }
         heads.insert(req.stream.clone(), (version, prev));
         Ok(Ok(Appended { version, position }))
@@ -245,7 +346,11 @@ impl EventStore for SqliteStore {
                 .bind(from_version)
                 .fetch_all(&self.readers)
                 .await?;
-        rows.iter().map(row_to_event).collect()
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
+        if let Some(last) = events.last() {
+            raise(&self.heads, stream, last.stream_version);
+        }
+        Ok(events)
     }
 
     async fn read_all(&self, after: i64, limit: i64) -> Result<Vec<StoredEvent>, StoreError> {
@@ -277,6 +382,10 @@ impl EventStore for SqliteStore {
 
     fn kind(&self) -> &'static str {
         "sqlite"
+    }
+
+    fn known_head(&self, stream: &str) -> Option<i64> {
+        self.heads.lock().expect("heads").get(stream).copied()
     }
 }
 
@@ -314,6 +423,40 @@ mod tests {
             .unwrap();
         }
         crate::store::contract::legacy(store.clone(), &legacy).await;
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// One process serves a file: a second open fails, naming the way out; the lock goes with
+    /// the store. The store knows the head of every stream it wrote or read.
+    #[tokio::test]
+    async fn one_process_serves_a_file_and_knows_its_heads() {
+        let dir = std::env::temp_dir().join(format!("flicker-store-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let path = path.to_str().unwrap();
+        let store = SqliteStore::open(path).await.unwrap();
+        let err = SqliteStore::open(path).await.err().expect("a second open is refused");
+        assert!(
+            err.to_string().contains("another process is serving") && err.to_string().contains("PostgreSQL"),
+            "{err}"
+        );
+        let ev = crate::store::contract::ev;
+        assert_eq!(store.known_head("s"), None);
+        store.append("s", 0, vec![ev("a", Some("k")), ev("b", None), ev("c", None)]).await.unwrap();
+        assert_eq!(store.known_head("s"), Some(3));
+        // A reused key is a duplicate and stores nothing; the head stays.
+        let dup = store.append("s", 3, vec![ev("d", Some("k")), ev("e", None)]).await;
+        assert!(matches!(dup, Err(StoreError::Duplicate { .. })), "{dup:?}");
+        assert_eq!(store.read_stream("s", 1).await.unwrap().len(), 3);
+        assert_eq!(store.known_head("s"), Some(3));
+        drop(store);
+        // A fresh process learns heads by reading.
+        let store = SqliteStore::open(path).await.unwrap();
+        assert_eq!(store.known_head("s"), None);
+        assert_eq!(store.read_stream("s", 2).await.unwrap().len(), 2);
+        assert_eq!(store.known_head("s"), Some(3));
+        let conflict = store.append("s", 2, vec![ev("x", None)]).await;
+        assert!(matches!(conflict, Err(StoreError::Conflict { actual: 3, .. })), "{conflict:?}");
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -1,0 +1,413 @@
+//! The HTTP load run: N tables played at once by bot clients over loopback.
+//!
+//! Each client owns one table at a time: it creates a 4-seat practice table, takes every seat
+//! with one account, starts it, then plays: it reads the prompt of the seat the last answer's
+//! view says is awaited (every other seat during a Salt window), answers with
+//! [`flicker_engine::bot::random_answer`] under a fresh `Idempotency-Key`, and repeats. When a
+//! game ends it opens the next table, so N tables are in play throughout. A *command* is one
+//! `POST /tables/{id}/answers` that got 200; its latency is measured in the client from sending
+//! the request to reading the whole response. Only commands inside the measurement window
+//! (after the warm-up) count.
+
+use crate::server::{Server, Storage};
+use flicker_engine::{Prompt, PromptKind};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What a load run is asked to do.
+#[derive(Debug, Clone)]
+pub struct LoadPlan {
+    /// Tables in play at once.
+    pub tables: usize,
+    /// Seats per table.
+    pub players: u8,
+    /// Seconds of play before measuring.
+    pub warmup: Duration,
+    /// Seconds measured.
+    pub duration: Duration,
+}
+
+/// The figures of one load run.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoadResult {
+    /// `SQLite` or `PostgreSQL`.
+    pub storage: String,
+    /// Tables in play at once.
+    pub tables: usize,
+    /// Seats per table.
+    pub players: u8,
+    /// Measured seconds.
+    pub seconds: f64,
+    /// Commands (answers with 200) in the window.
+    pub commands: u64,
+    /// Commands per wall-clock second.
+    pub commands_per_s: f64,
+    /// Commands per second of server CPU (user + system).
+    pub commands_per_server_cpu_s: f64,
+    /// Server CPU use in the window, in cores (1.0 = one core busy).
+    pub server_cores: f64,
+    /// The load client's own CPU use in the window, in cores.
+    pub client_cores: f64,
+    /// All HTTP requests per wall-clock second (reads included).
+    pub requests_per_s: f64,
+    /// Command latency percentiles, in milliseconds.
+    pub p50_ms: f64,
+    /// 95th percentile.
+    pub p95_ms: f64,
+    /// 99th percentile.
+    pub p99_ms: f64,
+    /// Largest.
+    pub max_ms: f64,
+    /// Read (`GET prompt`) latency p99, in milliseconds.
+    pub read_p99_ms: f64,
+    /// 409 answers (a decision point moved on; expected to be 0 with one client per table).
+    pub conflicts: u64,
+    /// Other failures (non-200, non-409, transport errors).
+    pub errors: u64,
+    /// Games finished in the window.
+    pub games_finished: u64,
+    /// Tables created over the whole run.
+    pub tables_created: u64,
+    /// Server resident memory after start, in bytes.
+    pub rss_start: u64,
+    /// Server resident memory at the end of the window, in bytes.
+    pub rss_end: u64,
+    /// `(rss_end - rss_start) / tables_created`: memory per table the server holds.
+    pub bytes_per_table: f64,
+    /// Events stored.
+    pub events: u64,
+    /// Stored bytes per event, on disk, indexes included.
+    pub disk_bytes_per_event: f64,
+    /// JSON bytes (payload + metadata) per event.
+    pub json_bytes_per_event: f64,
+}
+
+#[derive(Default)]
+struct Tally {
+    latencies_us: Vec<u32>,
+    read_latencies_us: Vec<u32>,
+    commands: u64,
+    requests: u64,
+    conflicts: u64,
+    errors: u64,
+    games: u64,
+    tables: u64,
+}
+
+struct Shared {
+    client: reqwest::Client,
+    base: String,
+    players: u8,
+    stop: AtomicBool,
+    window: std::sync::OnceLock<(Instant, Instant)>,
+}
+
+impl Shared {
+    fn in_window(&self, t: Instant) -> bool {
+        self.window.get().is_some_and(|(a, b)| t >= *a && t < *b)
+    }
+}
+
+async fn post(sh: &Shared, token: &str, path: &str, body: &Value) -> Result<(u16, Value), String> {
+    let r = sh
+        .client
+        .post(format!("{}{path}", sh.base))
+        .bearer_auth(token)
+        .json(body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let st = r.status().as_u16();
+    Ok((st, r.json().await.unwrap_or(Value::Null)))
+}
+
+/// Registers an account and returns an access token.
+async fn account(sh: &Shared, name: &str) -> Result<String, String> {
+    let r = sh
+        .client
+        .post(format!("{}/api/v1/accounts", sh.base))
+        .json(&json!({"name": name, "password": "bench-password-1", "role": "bot"}))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if !r.status().is_success() {
+        return Err(format!("register {name}: {}", r.status()));
+    }
+    let (st, v) = post(sh, "", "/api/v1/auth/token", &json!({"name": name, "password": "bench-password-1"})).await?;
+    if st != 200 {
+        return Err(format!("login {name}: {st} {v}"));
+    }
+    Ok(v["access_token"].as_str().ok_or("no access_token")?.to_string())
+}
+
+/// Creates a practice table, takes every seat and starts it. Returns its id.
+async fn open_table(sh: &Shared, token: &str) -> Result<String, String> {
+    let (st, v) = post(sh, token, "/api/v1/tables", &json!({"players": sh.players})).await?;
+    if st != 201 {
+        return Err(format!("create table: {st} {v}"));
+    }
+    let id = v["table"]["table_id"].as_str().ok_or("no table_id")?.to_string();
+    for _ in 0..sh.players {
+        let (st, v) = post(sh, token, &format!("/api/v1/tables/{id}/seats"), &json!({})).await?;
+        if st != 200 {
+            return Err(format!("take seat: {st} {v}"));
+        }
+    }
+    let (st, v) = post(sh, token, &format!("/api/v1/tables/{id}/start"), &json!({})).await?;
+    if st != 200 {
+        return Err(format!("start: {st} {v}"));
+    }
+    Ok(id)
+}
+
+/// The seats whose prompts to read next, from a view's `awaiting`.
+fn candidates(view: &Value, players: u8) -> Option<Vec<u8>> {
+    match view["awaiting"]["awaiting"].as_str() {
+        Some("nothing") => None,
+        Some("seat") => Some(vec![view["awaiting"]["seat"].as_u64().unwrap_or(0) as u8]),
+        Some("window") => {
+            let actor = view["awaiting"]["actor"].as_u64().unwrap_or(0) as u8;
+            Some((0..players).filter(|s| *s != actor).collect())
+        }
+        _ => Some((0..players).collect()),
+    }
+}
+
+/// Plays one table to its end. Returns false when asked to stop first.
+async fn play(sh: &Shared, token: &str, id: &str, rng: &mut ChaCha8Rng, t: &mut Tally) -> Result<bool, String> {
+    let mut seats: Vec<u8> = (0..sh.players).collect();
+    let mut idle = 0u32;
+    loop {
+        if sh.stop.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        let mut acted = false;
+        for &seat in &seats {
+            let start = Instant::now();
+            let r = sh
+                .client
+                .get(format!("{}/api/v1/tables/{id}/prompt?seat={seat}", sh.base))
+                .bearer_auth(token)
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            let v: Value = r.json().await.map_err(|e| e.to_string())?;
+            let now = Instant::now();
+            if sh.in_window(now) {
+                t.requests += 1;
+                t.read_latencies_us.push((now - start).as_micros() as u32);
+            }
+            if v["prompt"].is_null() {
+                continue;
+            }
+            let p: Prompt = serde_json::from_value(v["prompt"].clone()).map_err(|e| e.to_string())?;
+            if matches!(p.kind, PromptKind::Salt { current: Some(_), .. }) {
+                continue; // answered already; the window waits for others
+            }
+            let body = json!({"seat": seat, "prompt_id": p.id, "answer": flicker_engine::bot::random_answer(&p, rng)});
+            let start = Instant::now();
+            let r = sh
+                .client
+                .post(format!("{}/api/v1/tables/{id}/answers", sh.base))
+                .bearer_auth(token)
+                .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
+                .json(&body)
+                .send()
+                .await;
+            let (st, v) = match r {
+                Ok(r) => {
+                    let st = r.status().as_u16();
+                    (st, r.json::<Value>().await.unwrap_or(Value::Null))
+                }
+                Err(_) => (0, Value::Null),
+            };
+            let now = Instant::now();
+            let counted = sh.in_window(now);
+            if counted {
+                t.requests += 1;
+            }
+            acted = true;
+            match st {
+                200 => {
+                    if counted {
+                        t.commands += 1;
+                        t.latencies_us.push((now - start).as_micros() as u32);
+                    }
+                    match candidates(&v["view"], sh.players) {
+                        Some(next) => seats = next,
+                        None => {
+                            if counted {
+                                t.games += 1;
+                            }
+                            return Ok(true);
+                        }
+                    }
+                }
+                409 => {
+                    if counted {
+                        t.conflicts += 1;
+                    }
+                    seats = (0..sh.players).collect();
+                }
+                _ => {
+                    if counted {
+                        t.errors += 1;
+                    }
+                    if st == 0 || st >= 500 {
+                        return Err(format!("answer failed: {st} {v}"));
+                    }
+                    seats = (0..sh.players).collect();
+                }
+            }
+            break;
+        }
+        if !acted {
+            // Nobody to answer: the server is closing a window, or the game ended.
+            idle += 1;
+            let r = sh.client.get(format!("{}/api/v1/tables/{id}", sh.base)).bearer_auth(token).send().await;
+            let v: Value = match r {
+                Ok(r) => r.json().await.unwrap_or(Value::Null),
+                Err(e) => return Err(e.to_string()),
+            };
+            if v["table"]["status"] == "finished" {
+                return Ok(true);
+            }
+            seats = candidates(&v["view"], sh.players).unwrap_or_default();
+            if idle > 3 {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        } else {
+            idle = 0;
+        }
+    }
+}
+
+/// One client: table after table until stopped.
+async fn client_loop(sh: Arc<Shared>, token: Arc<String>, first: String, seed: u64) -> Result<Tally, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut t = Tally { tables: 1, ..Tally::default() };
+    let mut id = first;
+    loop {
+        if !play(&sh, &token, &id, &mut rng, &mut t).await? {
+            return Ok(t);
+        }
+        if sh.stop.load(Ordering::Relaxed) {
+            return Ok(t);
+        }
+        id = open_table(&sh, &token).await?;
+        t.tables += 1;
+    }
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+/// Runs one load plan against a fresh server on `storage` and returns its figures. Prints
+/// progress to stderr.
+pub fn run(flicker: &std::path::Path, storage: &Storage, plan: &LoadPlan) -> Result<LoadResult, String> {
+    let server = Server::start(flicker, storage)?;
+    let rss_start = server.rss_bytes();
+    // The client runs on one thread so that it takes at most one of the cores.
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(plan.tables + 16)
+        .timeout(Duration::from_secs(60))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let sh = Arc::new(Shared {
+        client,
+        base: server.base.clone(),
+        players: plan.players,
+        stop: AtomicBool::new(false),
+        window: std::sync::OnceLock::new(),
+    });
+    let (tallies, cpu, client_cpu, wall, rss_end) = rt.block_on(async {
+        // A few accounts hold every seat (accounts cost an Argon2 hash each).
+        let accounts = plan.tables.clamp(1, 16);
+        let run_tag = uuid::Uuid::new_v4().simple().to_string();
+        let mut tokens = Vec::new();
+        for i in 0..accounts {
+            tokens.push(Arc::new(account(&sh, &format!("bench{}{i}", &run_tag[..8])).await?));
+        }
+        eprintln!("  opening {} tables of {} seats ...", plan.tables, plan.players);
+        let mut firsts = Vec::new();
+        for i in 0..plan.tables {
+            firsts.push(open_table(&sh, &tokens[i % accounts]).await?);
+        }
+        let begin = Instant::now() + plan.warmup;
+        let _ = sh.window.set((begin, begin + plan.duration));
+        let handles: Vec<_> = firsts
+            .into_iter()
+            .enumerate()
+            .map(|(i, id)| tokio::spawn(client_loop(sh.clone(), tokens[i % accounts].clone(), id, i as u64)))
+            .collect();
+        eprintln!("  warming up for {} s, then measuring for {} s ...", plan.warmup.as_secs(), plan.duration.as_secs());
+        tokio::time::sleep_until(begin.into()).await;
+        let cpu0 = server.cpu_seconds();
+        let me0 = crate::server::cpu_seconds(std::process::id());
+        let t0 = Instant::now();
+        tokio::time::sleep(plan.duration).await;
+        let cpu = server.cpu_seconds() - cpu0;
+        let me = crate::server::cpu_seconds(std::process::id()) - me0;
+        let wall = t0.elapsed().as_secs_f64();
+        let rss_end = server.rss_bytes();
+        sh.stop.store(true, Ordering::Relaxed);
+        let mut tallies = Vec::new();
+        for h in handles {
+            tallies.push(h.await.map_err(|e| e.to_string())??);
+        }
+        Ok::<_, String>((tallies, cpu, me, wall, rss_end))
+    })?;
+    server.stop();
+    let mut all = Tally::default();
+    for t in tallies {
+        all.latencies_us.extend(t.latencies_us);
+        all.read_latencies_us.extend(t.read_latencies_us);
+        all.commands += t.commands;
+        all.requests += t.requests;
+        all.conflicts += t.conflicts;
+        all.errors += t.errors;
+        all.games += t.games;
+        all.tables += t.tables;
+    }
+    all.latencies_us.sort_unstable();
+    all.read_latencies_us.sort_unstable();
+    let (events, disk, json) = rt.block_on(crate::storage_size(storage))?;
+    Ok(LoadResult {
+        storage: storage.label().into(),
+        tables: plan.tables,
+        players: plan.players,
+        seconds: wall,
+        commands: all.commands,
+        commands_per_s: all.commands as f64 / wall,
+        commands_per_server_cpu_s: if cpu > 0.0 { all.commands as f64 / cpu } else { 0.0 },
+        server_cores: cpu / wall,
+        client_cores: client_cpu / wall,
+        requests_per_s: all.requests as f64 / wall,
+        p50_ms: percentile(&all.latencies_us, 0.50),
+        p95_ms: percentile(&all.latencies_us, 0.95),
+        p99_ms: percentile(&all.latencies_us, 0.99),
+        max_ms: all.latencies_us.last().map(|x| *x as f64 / 1000.0).unwrap_or(0.0),
+        read_p99_ms: percentile(&all.read_latencies_us, 0.99),
+        conflicts: all.conflicts,
+        errors: all.errors,
+        games_finished: all.games,
+        tables_created: all.tables,
+        rss_start,
+        rss_end,
+        bytes_per_table: rss_end.saturating_sub(rss_start) as f64 / all.tables.max(1) as f64,
+        events,
+        disk_bytes_per_event: disk as f64 / events.max(1) as f64,
+        json_bytes_per_event: json as f64 / events.max(1) as f64,
+    })
+}

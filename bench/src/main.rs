@@ -1,0 +1,260 @@
+//! `flicker-bench`: Flicker's benchmark runner (issue 8).
+//!
+//! - `flicker-bench load`: N tables played at once over loopback HTTP by bot clients against the
+//!   real `flicker` binary, on SQLite or PostgreSQL; prints commands per second (wall and per
+//!   server CPU second), command latency p50/p95/p99, memory per table and bytes per event.
+//! - `flicker-bench gathering`: wall time of an N-player bot gathering from start to winner.
+//! - `flicker-bench all`: both for the standard sizes, plus the engine's criterion figures, as
+//!   one table on stdout and in `docs/benchmarks.md`. `bench/run.sh` builds everything, starts a
+//!   throwaway PostgreSQL and runs this.
+//!
+//! Figures are reported, never asserted.
+
+mod gathering;
+mod load;
+mod report;
+mod server;
+
+use clap::{Parser, Subcommand};
+use server::Storage;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(name = "flicker-bench", about = "Flicker's benchmarks: HTTP load, gathering wall time, the report")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+struct Common {
+    /// The `flicker` binary to measure (build it with `cargo build --release`).
+    #[arg(long, default_value = "target/release/flicker")]
+    flicker: PathBuf,
+    /// A PostgreSQL URL with the right to create databases (e.g.
+    /// `postgres://postgres@127.0.0.1:5432/postgres`); each run gets a fresh database, dropped
+    /// afterwards.
+    #[arg(long, env = "FLICKER_BENCH_POSTGRES_URL")]
+    postgres: Option<String>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+struct LoadArgs {
+    /// Seats per table.
+    #[arg(long, default_value_t = 4)]
+    players: u8,
+    /// Seconds of play before measuring.
+    #[arg(long, default_value_t = 5)]
+    warmup: u64,
+    /// Seconds measured.
+    #[arg(long, default_value_t = 20)]
+    duration: u64,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// N tables at once over HTTP on one storage.
+    Load {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        load: LoadArgs,
+        /// Tables in play at once.
+        #[arg(long, default_value_t = 200)]
+        tables: usize,
+        /// `sqlite` or `postgres`.
+        #[arg(long, default_value = "sqlite")]
+        storage: String,
+    },
+    /// An N-player bot gathering from start to winner, on SQLite.
+    Gathering {
+        #[command(flatten)]
+        common: Common,
+        /// Players.
+        #[arg(long, default_value_t = 1000)]
+        players: usize,
+    },
+    /// Everything, as one table; also written to `--out`.
+    All {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        load: LoadArgs,
+        /// Table counts to run, comma-separated.
+        #[arg(long, default_value = "100,200,1000", value_delimiter = ',')]
+        tables: Vec<usize>,
+        /// Players of the gathering run (0: skip it).
+        #[arg(long, default_value_t = 1000)]
+        gathering_players: usize,
+        /// Criterion's output folder (from `cargo bench -p flicker-engine`).
+        #[arg(long, default_value = "target/criterion")]
+        criterion: PathBuf,
+        /// The Markdown report to write.
+        #[arg(long, default_value = "docs/benchmarks.md")]
+        out: PathBuf,
+    },
+}
+
+/// Events stored, their bytes on disk (indexes included) and their JSON bytes (payload +
+/// metadata).
+pub async fn storage_size(storage: &Storage) -> Result<(u64, u64, u64), String> {
+    let e = |e: sqlx::Error| e.to_string();
+    match storage {
+        Storage::Sqlite(path) => {
+            use sqlx::sqlite::SqliteConnectOptions;
+            let opts = SqliteConnectOptions::new().filename(path);
+            let pool = sqlx::SqlitePool::connect_with(opts).await.map_err(e)?;
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&pool).await.map_err(e)?;
+            let (count, json): (i64, i64) =
+                sqlx::query_as("SELECT count(*), coalesce(sum(length(payload) + length(metadata)), 0) FROM events")
+                    .fetch_one(&pool)
+                    .await
+                    .map_err(e)?;
+            // The bytes the table and its indexes take (every stream's events are in `events`;
+            // accounts and gatherings are streams too).
+            let pages: i64 = sqlx::query_scalar("PRAGMA page_count").fetch_one(&pool).await.map_err(e)?;
+            let size: i64 = sqlx::query_scalar("PRAGMA page_size").fetch_one(&pool).await.map_err(e)?;
+            pool.close().await;
+            Ok((count as u64, (pages * size) as u64, json as u64))
+        }
+        Storage::Postgres(url) => {
+            let pool = sqlx::PgPool::connect(url).await.map_err(e)?;
+            let (count, disk, json): (i64, i64, i64) = sqlx::query_as(
+                "SELECT count(*)::bigint, pg_total_relation_size('events')::bigint, \
+                 coalesce(sum(octet_length(payload::text) + octet_length(metadata::text)), 0)::bigint FROM events",
+            )
+            .fetch_one(&pool)
+            .await
+            .map_err(e)?;
+            pool.close().await;
+            Ok((count as u64, disk as u64, json as u64))
+        }
+    }
+}
+
+/// A fresh storage for one run: a SQLite file in a new temporary folder, or a new PostgreSQL
+/// database created through `admin`.
+fn fresh(kind: &str, admin: Option<&str>) -> Result<Storage, String> {
+    let tag = uuid::Uuid::new_v4().simple().to_string();
+    match kind {
+        "sqlite" => {
+            let dir = std::env::temp_dir().join(format!("flicker-bench-{tag}"));
+            std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+            Ok(Storage::Sqlite(dir.join("flicker.db")))
+        }
+        "postgres" => {
+            let admin = admin.ok_or("PostgreSQL runs need --postgres URL (or FLICKER_BENCH_POSTGRES_URL)")?;
+            let name = format!("flicker_bench_{}", &tag[..12]);
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+            rt.block_on(async {
+                let pool = sqlx::PgPool::connect(admin).await.map_err(|e| format!("{admin}: {e}"))?;
+                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                    .execute(&pool)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                pool.close().await;
+                Ok::<_, String>(())
+            })?;
+            let (base, _) = admin.rsplit_once('/').ok_or("the PostgreSQL URL names no database")?;
+            Ok(Storage::Postgres(format!("{base}/{name}")))
+        }
+        other => Err(format!("unknown storage '{other}' (sqlite or postgres)")),
+    }
+}
+
+/// Removes a run's storage.
+fn discard(storage: &Storage, admin: Option<&str>) {
+    match storage {
+        Storage::Sqlite(p) => {
+            if let Some(dir) = p.parent() {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
+        Storage::Postgres(url) => {
+            let (Some(admin), Some((_, name))) = (admin, url.rsplit_once('/')) else { return };
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
+            rt.block_on(async {
+                if let Ok(pool) = sqlx::PgPool::connect(admin).await {
+                    let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+                        .execute(&pool)
+                        .await;
+                    pool.close().await;
+                }
+            });
+        }
+    }
+}
+
+fn load_once(common: &Common, l: &LoadArgs, tables: usize, kind: &str) -> Result<load::LoadResult, String> {
+    let storage = fresh(kind, common.postgres.as_deref())?;
+    eprintln!("load: {tables} tables on {}", storage.label());
+    let plan = load::LoadPlan {
+        tables,
+        players: l.players,
+        warmup: Duration::from_secs(l.warmup),
+        duration: Duration::from_secs(l.duration),
+    };
+    let r = load::run(&common.flicker, &storage, &plan);
+    discard(&storage, common.postgres.as_deref());
+    r
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Cmd::Load { common, load, tables, storage } => {
+            let r = load_once(&common, &load, tables, &storage)?;
+            println!("{}", report::load_table(&[r]));
+        }
+        Cmd::Gathering { common, players } => {
+            let storage = fresh("sqlite", None)?;
+            let r = gathering::run(&common.flicker, &storage, players);
+            discard(&storage, None);
+            println!("{}", report::gathering_table(&r?));
+        }
+        Cmd::All { common, load, tables, gathering_players, criterion, out } => {
+            let machine = server::machine();
+            eprintln!("machine: {machine}");
+            let engine = report::engine_figures(&criterion);
+            let mut loads = Vec::new();
+            for kind in ["sqlite", "postgres"] {
+                if kind == "postgres" && common.postgres.is_none() {
+                    return Err("`all` runs PostgreSQL too: pass --postgres URL (bench/run.sh starts one)".into());
+                }
+                for &n in &tables {
+                    let r = load_once(&common, &load, n, kind)?;
+                    eprintln!("{}", report::load_table(std::slice::from_ref(&r)));
+                    loads.push(r);
+                }
+            }
+            let g = if gathering_players > 0 {
+                let storage = fresh("sqlite", None)?;
+                eprintln!("gathering: {gathering_players} players on SQLite");
+                let r = gathering::run(&common.flicker, &storage, gathering_players);
+                discard(&storage, None);
+                Some(r?)
+            } else {
+                None
+            };
+            let doc = report::document(&machine, &engine, &loads, g.as_ref(), &load);
+            println!("{doc}");
+            if let Some(dir) = out.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            }
+            std::fs::write(&out, &doc).map_err(|e| format!("{}: {e}", out.display()))?;
+            eprintln!("written to {}", out.display());
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

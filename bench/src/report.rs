@@ -1,0 +1,216 @@
+//! The report: the engine's criterion figures, the load runs and the gathering run as Markdown
+//! tables.
+
+use crate::LoadArgs;
+use crate::gathering::GatheringResult;
+use crate::load::LoadResult;
+use serde_json::Value;
+use std::fmt::Write;
+use std::path::Path;
+
+/// One criterion measurement: its mean time per iteration (ns) and its elements per iteration.
+#[derive(Debug, Clone)]
+pub struct Estimate {
+    /// `group/parameter`, e.g. `random_playout/8`.
+    pub id: String,
+    /// Mean nanoseconds per iteration.
+    pub mean_ns: f64,
+    /// Elements per iteration (criterion's throughput), 1 when none.
+    pub elements: f64,
+}
+
+/// Reads `<criterion>/<group>/<id>/new/{estimates,benchmark}.json` for the engine's benchmarks.
+/// Missing ones are left out (the report says so).
+pub fn engine_figures(criterion: &Path) -> Vec<Estimate> {
+    let ids = [
+        "random_playout/2",
+        "random_playout/4",
+        "random_playout/8",
+        "random_playout_classes/2",
+        "random_playout_classes/4",
+        "random_playout_classes/8",
+        "fold_events/2",
+        "fold_events/4",
+        "fold_events/8",
+        "projection/view_8p_seat",
+        "projection/view_8p_spectator",
+    ];
+    let read = |p: &Path| -> Option<Value> { serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok() };
+    ids.iter()
+        .filter_map(|id| {
+            let dir = criterion.join(id).join("new");
+            let est = read(&dir.join("estimates.json"))?;
+            let mean_ns = est["mean"]["point_estimate"].as_f64()?;
+            let elements =
+                read(&dir.join("benchmark.json")).and_then(|b| b["throughput"]["Elements"].as_f64()).unwrap_or(1.0);
+            Some(Estimate { id: id.to_string(), mean_ns, elements })
+        })
+        .collect()
+}
+
+fn time(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+fn engine_table(engine: &[Estimate]) -> String {
+    let mut s = String::new();
+    if engine.is_empty() {
+        return "No criterion figures found: run `cargo bench -p flicker-engine --bench engine` first.\n".into();
+    }
+    let get = |id: &str| engine.iter().find(|e| e.id == id);
+    s.push_str("| measure | time | rate (one core) |\n|---|---:|---:|\n");
+    for players in [2, 4, 8] {
+        for (group, label) in [("random_playout", "without classes"), ("random_playout_classes", "with classes")] {
+            if let Some(e) = get(&format!("{group}/{players}")) {
+                let _ = writeln!(
+                    s,
+                    "| complete random game, {players} players, {label} | {} | {:.0} games/s |",
+                    time(e.mean_ns),
+                    1e9 / e.mean_ns
+                );
+            }
+        }
+    }
+    for players in [2, 4, 8] {
+        if let Some(e) = get(&format!("fold_events/{players}")) {
+            let _ = writeln!(
+                s,
+                "| fold a whole {players}-player game ({:.0} events) | {} | {:.1} M events/s |",
+                e.elements,
+                time(e.mean_ns),
+                e.elements / e.mean_ns * 1e3
+            );
+        }
+    }
+    for (id, label) in [
+        ("projection/view_8p_seat", "one seat's view of a mid-game 8-player state (classes)"),
+        ("projection/view_8p_spectator", "a spectator's view of the same state"),
+    ] {
+        if let Some(e) = get(id) {
+            let _ = writeln!(s, "| {label} | {} | {:.0} views/s |", time(e.mean_ns), 1e9 / e.mean_ns);
+        }
+    }
+    s
+}
+
+/// The load runs as a Markdown table.
+pub fn load_table(loads: &[LoadResult]) -> String {
+    let mut s = String::from(
+        "| storage | tables | commands/s | commands per server CPU s | server cores busy | client cores busy | p50 ms | p95 ms | p99 ms | max ms | read p99 ms | requests/s | conflicts | errors | games ended |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in loads {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.0} | {} | {} | {} |",
+            r.storage,
+            r.tables,
+            r.commands_per_s,
+            r.commands_per_server_cpu_s,
+            r.server_cores,
+            r.client_cores,
+            r.p50_ms,
+            r.p95_ms,
+            r.p99_ms,
+            r.max_ms,
+            r.read_p99_ms,
+            r.requests_per_s,
+            r.conflicts,
+            r.errors,
+            r.games_finished
+        );
+    }
+    s
+}
+
+fn storage_table(loads: &[LoadResult]) -> String {
+    let mut s = String::from(
+        "| storage | tables at once | tables opened | server memory at start | at the end | per table opened | events stored | bytes per event on disk | JSON bytes per event |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mib = |b: u64| format!("{:.0} MiB", b as f64 / 1024.0 / 1024.0);
+    for r in loads {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {:.0} KiB | {} | {:.0} | {:.0} |",
+            r.storage,
+            r.tables,
+            r.tables_created,
+            mib(r.rss_start),
+            mib(r.rss_end),
+            r.bytes_per_table / 1024.0,
+            r.events,
+            r.disk_bytes_per_event,
+            r.json_bytes_per_event
+        );
+    }
+    s
+}
+
+/// The gathering run as a Markdown table.
+pub fn gathering_table(g: &GatheringResult) -> String {
+    let stages: Vec<String> = g
+        .stages
+        .iter()
+        .map(|l| {
+            let (head, sizes) = l.split_once(": ").unwrap_or((l, ""));
+            let circles = sizes.split('+').filter(|x| !x.trim().is_empty()).count();
+            format!("{head}: {circles} circle{}", if circles == 1 { "" } else { "s" })
+        })
+        .collect();
+    format!(
+        "| players | wall time, start to winner | server CPU | tables | events stored | server memory at the end | stages |\n\
+         |---:|---:|---:|---:|---:|---:|---|\n\
+         | {} | {:.1} s | {:.1} s | {} | {} | {:.0} MiB | {} |\n\n{}\n",
+        g.players,
+        g.wall_s,
+        g.server_cpu_s,
+        g.tables,
+        g.events,
+        g.rss_end as f64 / 1024.0 / 1024.0,
+        stages.join("; "),
+        g.winner
+    )
+}
+
+/// The whole report (Markdown).
+pub fn document(
+    machine: &str,
+    engine: &[Estimate],
+    loads: &[LoadResult],
+    gathering: Option<&GatheringResult>,
+    plan: &LoadArgs,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Benchmarks\n");
+    let _ = writeln!(
+        s,
+        "Written by `bench/run.sh` on {} ({machine}); release build. Figures are reported, never \
+         asserted by tests. See the end of this page for what they mean and where the time goes.\n",
+        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
+    );
+    let _ = writeln!(s, "## Engine (criterion, one core)\n\n{}", engine_table(engine));
+    let _ = writeln!(
+        s,
+        "## API over loopback HTTP\n\nN bot clients (one per table, {} seats each, random answers) \
+         play through the REST API; each finished game is replaced by a new table. {} s warm-up, {} s \
+         measured. A command is an answer that got 200, with its durable append; latency is measured \
+         in the client, send to last byte. The client runs on one thread on the same machine, so \
+         client and server share the cores.\n\n{}",
+        plan.players,
+        plan.warmup,
+        plan.duration,
+        load_table(loads)
+    );
+    let _ = writeln!(s, "### Memory and storage\n\n{}", storage_table(loads));
+    if let Some(g) = gathering {
+        let _ = writeln!(s, "## A 1,000-player gathering\n\n{}", gathering_table(g));
+    }
+    s
+}
