@@ -27,45 +27,9 @@ for component in rustfmt clippy; do
   fi
 done
 
-# PostgreSQL for the store and HTTP tests: a throwaway cluster on its own port, trust auth.
-start_postgres() {
-  local initdb
-  initdb=$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1 || true)
-  if [ -z "$initdb" ]; then
-    step "PostgreSQL is not installed: installing it from Debian packages (apt-get install postgresql)"
-    if [ "$(id -u)" = 0 ]; then
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
-    else
-      sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
-    fi
-    initdb=$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)
-  fi
-  local bin port
-  bin=$(dirname "$initdb")
-  PGDATA_DIR=$(mktemp -d /tmp/flicker-pg.XXXXXX)
-  port=55432
-  while (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; do port=$((port + 1)); done
-  local as=()
-  if [ "$(id -u)" = 0 ]; then
-    chown postgres:postgres "$PGDATA_DIR"
-    as=(su postgres -s /bin/bash -c)
-  else
-    as=(bash -c)
-  fi
-  step "starting a throwaway PostgreSQL ($bin) on 127.0.0.1:$port"
-  "${as[@]}" "$bin/initdb -D $PGDATA_DIR -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null"
-  "${as[@]}" "$bin/pg_ctl -D $PGDATA_DIR -l $PGDATA_DIR/server.log -o '-c listen_addresses=127.0.0.1 -p $port -k /tmp -c max_connections=300' -w start >/dev/null"
-  PG_STOP=("${as[@]}" "$bin/pg_ctl -D $PGDATA_DIR -m fast stop >/dev/null")
-  trap stop_postgres EXIT
-  "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -qc 'CREATE DATABASE flicker_test' >/dev/null
-  export FLICKER_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/flicker_test"
-}
-stop_postgres() {
-  if [ -n "${PGDATA_DIR:-}" ]; then
-    "${PG_STOP[@]}" || true
-    rm -rf "$PGDATA_DIR"
-  fi
-}
+# PostgreSQL for the store and HTTP tests: start_postgres / stop_postgres.
+# shellcheck source=scripts/throwaway-postgres.sh
+source scripts/throwaway-postgres.sh
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi

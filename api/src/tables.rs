@@ -151,11 +151,24 @@ pub struct Snapshot {
 
 impl Snapshot {
     fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
-        self.version = e.stream_version;
-        if let Some(k) = &e.metadata.idempotency_key {
-            self.idempotency_keys.entry(k.clone()).or_insert(e.stream_version);
+        self.apply_parts(e.stream_version, &e.event_type, &e.payload, &e.metadata, e.recorded_at)
+    }
+
+    /// Folds one event given by its parts: a stored event's, or one this process has just
+    /// appended (so that it needs no read back).
+    fn apply_parts(
+        &mut self,
+        version: i64,
+        event_type: &str,
+        payload: &serde_json::Value,
+        metadata: &Metadata,
+        recorded_at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
+        self.version = version;
+        if let Some(k) = &metadata.idempotency_key {
+            self.idempotency_keys.entry(k.clone()).or_insert(version);
         }
-        let tagged = serde_json::json!({"type": e.event_type, "payload": e.payload});
+        let tagged = serde_json::json!({"type": event_type, "payload": payload});
         if let Ok(t) = serde_json::from_value::<TableEvent>(tagged.clone()) {
             match t {
                 TableEvent::TableCreated {
@@ -229,8 +242,8 @@ impl Snapshot {
         }
         flicker_engine::apply(&mut self.state, &ev);
         self.events.push(ev);
-        self.times.push(e.recorded_at);
-        if let Some(c) = &e.metadata.clock {
+        self.times.push(recorded_at);
+        if let Some(c) = &metadata.clock {
             self.clock = Some(c.clone());
         }
         if self.state.is_finished() {
@@ -336,13 +349,17 @@ impl Tables {
         for e in &new {
             snap.apply(e)?;
         }
-        let snap = Arc::new(snap);
+        Ok(self.remember(table_id, Arc::new(snap)))
+    }
+
+    /// Caches `snap` unless the cache holds a later version of its table; returns it.
+    fn remember(&self, table_id: &str, snap: Arc<Snapshot>) -> Arc<Snapshot> {
         let mut cache = self.cache.lock().expect("cache");
         let keep = cache.get(table_id).is_none_or(|c| c.version < snap.version);
         if keep {
             cache.insert(table_id.to_string(), snap.clone());
         }
-        Ok(snap)
+        snap
     }
 
     /// Runs `decide_events` on the current table and appends what it returns, retrying on a
@@ -422,8 +439,16 @@ impl Tables {
                     e.metadata.request_hash = scoped.as_ref().map(|(_, h)| h.clone());
                 }
             }
-            match store.append(&stream, snap.version, events).await {
-                Ok(_) => return Ok((self.load(store, table_id).await?, false)),
+            match store.append(&stream, snap.version, events.clone()).await {
+                // The stream is exactly `snap` and these events: fold them here, no read back.
+                Ok(appended) => {
+                    let mut next = (*snap).clone();
+                    for (i, e) in events.iter().enumerate() {
+                        let version = snap.version + 1 + i as i64;
+                        next.apply_parts(version, &e.event_type, &e.payload, &e.metadata, appended.recorded_at)?;
+                    }
+                    return Ok((self.remember(table_id, Arc::new(next)), false));
+                }
                 Err(StoreError::Conflict { .. }) => continue,
                 Err(StoreError::Duplicate { .. }) => return Ok((self.load(store, table_id).await?, true)),
                 Err(e) => return Err(e.into()),

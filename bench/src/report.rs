@@ -192,7 +192,8 @@ pub fn document(
     let _ = writeln!(
         s,
         "Written by `bench/run.sh` on {} ({machine}); release build. Figures are reported, never \
-         asserted by tests. See the end of this page for what they mean and where the time goes.\n",
+         asserted by tests. Where the time goes, and what was changed for it: \
+         [performance.md](performance.md).\n",
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
     let _ = writeln!(s, "## Engine (criterion, one core)\n\n{}", engine_table(engine));
@@ -210,7 +211,13 @@ pub fn document(
     );
     let _ = writeln!(s, "### Memory and storage\n\n{}", storage_table(loads));
     if let Some(g) = gathering {
-        let _ = writeln!(s, "## A 1,000-player gathering\n\n{}", gathering_table(g));
+        let _ = writeln!(
+            s,
+            "## A {}-player gathering\n\nBuilt-in heuristic bots, classes on, started by `flicker gathering run`; \
+             wall time from the command's start (registrations included) to its winner.\n\n{}",
+            g.players,
+            gathering_table(g)
+        );
     }
     s
 }

@@ -78,6 +78,17 @@ async fn check_finished(app: &AppState, g: &Gathering, n: usize) {
             flicker_engine::invariants::check(&snap.state).unwrap();
             let refolded = flicker_engine::replay::fold(&snap.events);
             assert_eq!(refolded, snap.state, "state == fold(events)");
+            // The cached table, built from the events this process appended without reading
+            // them back, is the table read from the store afresh.
+            let stored = crate::tables::Tables::default().load(app.store.as_ref(), &draw.table_id).await.unwrap();
+            assert_eq!(stored.version, snap.version);
+            assert_eq!(stored.state, snap.state);
+            assert_eq!(stored.events, snap.events);
+            assert_eq!(stored.times, snap.times, "recorded times as stored");
+            assert_eq!(stored.clock, snap.clock);
+            assert_eq!(stored.ritual_timeouts, snap.ritual_timeouts);
+            assert_eq!(stored.idempotency_keys, snap.idempotency_keys);
+            assert_eq!(serde_json::to_value(&stored.info).unwrap(), serde_json::to_value(&snap.info).unwrap());
             assert_eq!(snap.info.seats.iter().flatten().cloned().collect::<Vec<_>>(), draw.players);
             let last_lit: Vec<String> =
                 snap.state.result().unwrap().last_lit.iter().map(|&s| draw.players[s as usize].clone()).collect();

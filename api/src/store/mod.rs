@@ -88,6 +88,14 @@ pub struct Appended {
     pub version: i64,
     /// Global position of the last event appended.
     pub position: i64,
+    /// When the events were recorded (all of one append share it), to the microsecond as
+    /// stored, so a caller can fold its own events without reading them back.
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// `t` truncated to the microsecond, the precision both stores keep.
+pub fn to_micros(t: DateTime<Utc>) -> DateTime<Utc> {
+    DateTime::from_timestamp_micros(t.timestamp_micros()).unwrap_or(t)
 }
 
 /// Store failures.

@@ -124,7 +124,7 @@ impl EventStore for PgStore {
                 .iter()
                 .map(|r| r.get(0))
                 .collect();
-        let now = Utc::now();
+        let now = super::to_micros(Utc::now());
         let mut version = expected;
         let mut position = 0;
         for (e, text) in events.iter().zip(&stored) {
@@ -162,7 +162,7 @@ impl EventStore for PgStore {
             Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
             None => StoreError::Database(err),
         })?;
-        Ok(Appended { version, position })
+        Ok(Appended { version, position, recorded_at: now })
     }
 
     async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<StoredEvent>, StoreError> {

@@ -149,7 +149,8 @@ async fn write_batch(
     // BEGIN IMMEDIATE takes the write lock at once (no failed upgrade from a read lock).
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let mut results = Vec::with_capacity(batch.len());
-    let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+    let recorded_at = super::to_micros(Utc::now());
+    let now = recorded_at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
     // Several requests: each in its own savepoint, so a failure rolls back that request only.
     // A lone request needs none: its failure rolls back the transaction.
     let savepoints = batch.len() > 1;
@@ -157,7 +158,7 @@ async fn write_batch(
         if savepoints {
             sqlx::query("SAVEPOINT request").execute(&mut *tx).await?;
         }
-        match write_one(&mut tx, req, heads, &now).await {
+        match write_one(&mut tx, req, heads, (&now, recorded_at)).await {
             Ok(r) => {
                 if savepoints {
                     sqlx::query("RELEASE request").execute(&mut *tx).await?;
@@ -196,7 +197,7 @@ async fn write_one(
     tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
     req: &AppendRequest,
     heads: &mut HashMap<String, (i64, Hash)>,
-    now: &str,
+    (now, recorded_at): (&str, DateTime<Utc>),
 ) -> Result<Result<Appended, StoreError>, sqlx::Error> {
     {
         let (current, mut prev) = match heads.get(&req.stream) {
@@ -286,7 +287,7 @@ async fn write_one(
             }
         }
         heads.insert(req.stream.clone(), (version, prev));
-        Ok(Ok(Appended { version, position }))
+        Ok(Ok(Appended { version, position, recorded_at }))
     }
 }
 
