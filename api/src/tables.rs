@@ -298,10 +298,21 @@ pub fn stream_of(table_id: &str) -> String {
     format!("table-{table_id}")
 }
 
-/// Loads and caches tables.
+/// Finished tables kept in the cache; older ones are dropped and read again when asked for.
+const FINISHED_KEPT: usize = 1_000;
+
+/// Loads and caches tables: every table in play, and the [`FINISHED_KEPT`] most recently
+/// finished.
 #[derive(Default)]
 pub struct Tables {
-    cache: Mutex<HashMap<String, Arc<Snapshot>>>,
+    cache: Mutex<Cache>,
+}
+
+#[derive(Default)]
+struct Cache {
+    tables: HashMap<String, Arc<Snapshot>>,
+    /// Cached finished tables, oldest first.
+    finished: std::collections::VecDeque<String>,
 }
 
 /// Converts an engine event to a stored event.
@@ -329,7 +340,7 @@ pub fn table_event(e: &TableEvent, metadata: Metadata) -> NewEvent {
 impl Tables {
     /// The table as stored now (404 if it does not exist).
     pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot>, Problem> {
-        let cached = self.cache.lock().expect("cache").get(table_id).cloned();
+        let cached = self.cache.lock().expect("cache").tables.get(table_id).cloned();
         let stream = stream_of(table_id);
         // A store that knows the stream's head spares the catch-up read of a current table.
         if let Some(c) = &cached
@@ -355,9 +366,17 @@ impl Tables {
     /// Caches `snap` unless the cache holds a later version of its table; returns it.
     fn remember(&self, table_id: &str, snap: Arc<Snapshot>) -> Arc<Snapshot> {
         let mut cache = self.cache.lock().expect("cache");
-        let keep = cache.get(table_id).is_none_or(|c| c.version < snap.version);
-        if keep {
-            cache.insert(table_id.to_string(), snap.clone());
+        let before = cache.tables.get(table_id).map(|c| (c.version, c.state.is_finished()));
+        if before.is_none_or(|(version, _)| version < snap.version) {
+            cache.tables.insert(table_id.to_string(), snap.clone());
+            if snap.state.is_finished() && !before.is_some_and(|(_, finished)| finished) {
+                cache.finished.push_back(table_id.to_string());
+                while cache.finished.len() > FINISHED_KEPT {
+                    if let Some(old) = cache.finished.pop_front() {
+                        cache.tables.remove(&old);
+                    }
+                }
+            }
         }
         snap
     }
