@@ -245,14 +245,14 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
 
 /// Takes the due action at the version it was planned from (skipped if the table moved on).
 /// A bot whose answer is refused falls back to the prompt's default. False when refused.
-async fn act(app: &AppState, planned: &Snapshot, what: Due) -> bool {
+async fn act(app: &AppState, planned: &Arc<Snapshot>, what: Due) -> bool {
     if command(app, planned, &what, false).await {
         return true;
     }
     matches!(what, Due::Bot(_)) && command(app, planned, &what, true).await
 }
 
-async fn command(app: &AppState, planned: &Snapshot, what: &Due, default: bool) -> bool {
+async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: bool) -> bool {
     let version = planned.version;
     let (actor, cmd) = match what {
         Due::Bot(seat) => {
@@ -269,7 +269,7 @@ async fn command(app: &AppState, planned: &Snapshot, what: &Due, default: bool) 
     };
     let r = app
         .tables
-        .command(app.store.as_ref(), &planned.info.table_id, &actor, None, |snap| {
+        .command_from(Some(planned.clone()), app.store.as_ref(), &planned.info.table_id, &actor, None, |snap| {
             if snap.version != version {
                 return Ok(Vec::new());
             }

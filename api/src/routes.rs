@@ -664,7 +664,7 @@ pub async fn answer(
     let mut seat_used = None;
     let (snap, replayed) = state
         .tables
-        .command(state.store.as_ref(), &id, &caller.name, Some((&key, &hash)), |snap| {
+        .command_from(Some(current), state.store.as_ref(), &id, &caller.name, Some((&key, &hash)), |snap| {
             let seat = my_seat(snap, &caller, body.seat)?;
             seat_used = Some(seat);
             tables::decide(snap, &Command::Answer { seat, prompt: Some(body.prompt_id), answer: body.answer.clone() })

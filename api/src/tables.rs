@@ -390,6 +390,24 @@ impl Tables {
         table_id: &str,
         actor: &str,
         idempotency: Option<(&str, &str)>,
+        decide_events: F,
+    ) -> Result<(Arc<Snapshot>, bool), Problem>
+    where
+        F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, Problem>,
+    {
+        self.command_from(None, store, table_id, actor, idempotency, decide_events).await
+    }
+
+    /// [`Tables::command`], first trying the table as `first` (a snapshot the caller has just
+    /// loaded, which spares a read): if it is no longer current, the append meets a conflict
+    /// and the command is decided again on the table read afresh.
+    pub async fn command_from<F>(
+        &self,
+        mut first: Option<Arc<Snapshot>>,
+        store: &dyn EventStore,
+        table_id: &str,
+        actor: &str,
+        idempotency: Option<(&str, &str)>,
         mut decide_events: F,
     ) -> Result<(Arc<Snapshot>, bool), Problem>
     where
@@ -414,15 +432,15 @@ impl Tables {
             }
         };
         for _ in 0..5 {
-            let snap = self.load(store, table_id).await?;
+            let snap = match first.take() {
+                Some(s) => s,
+                None => self.load(store, table_id).await?,
+            };
             if let Some((key, _)) = &scoped {
-                // At a table known to be current, its own key index answers; else the store.
-                let found = if store.known_head(&stream) == Some(snap.version) {
-                    snap.idempotency_keys.get(key).copied()
-                } else {
-                    store.find_idempotency_key(&stream, key).await?
-                };
-                if let Some(v) = found {
+                // The table is as current as a query would be, and indexes its keys. A request
+                // with the key landing after this point makes the append below conflict (or hit
+                // the store's unique key index), and the retry finds the key.
+                if let Some(v) = snap.idempotency_keys.get(key).copied() {
                     replayed(v).await?;
                     return Ok((self.load(store, table_id).await?, true));
                 }

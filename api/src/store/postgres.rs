@@ -1,20 +1,37 @@
 //! PostgreSQL event store: several API processes can share one database. Appends take the
 //! stream's current version inside their transaction and rely on the unique (stream, version)
-//! index, so concurrent appends to one stream conflict while other streams never wait. Each
-//! append sends `NOTIFY flicker_events` with its last position; every process LISTENs.
+//! index, so concurrent appends to one stream conflict while other streams never wait. A
+//! committed append wakes this process's subscribers directly, and a notifier task sends
+//! `NOTIFY flicker_events` with the latest position (one for all the appends committed while
+//! the previous one ran); every process LISTENs.
 
 use super::{Appended, EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use crate::chain::{GENESIS, event_hash, parse_hash, payload_text, rechain, to_hex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
-use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use tokio::sync::broadcast;
 
 /// The PostgreSQL store.
 pub struct PgStore {
     pool: PgPool,
     notify: broadcast::Sender<i64>,
+    /// The latest position committed here, for the notifier task to announce.
+    announce: Arc<Announce>,
+}
+
+/// What the notifier task announces to the other processes: the latest position committed by
+/// this one. NOTIFY inside an append would serialise every append's commit on PostgreSQL's
+/// notification-queue lock (held through the commit's WAL flush), so appends commit without
+/// it and one task sends a NOTIFY for all the appends committed meanwhile.
+#[derive(Default)]
+struct Announce {
+    wake: tokio::sync::Notify,
+    latest: AtomicI64,
 }
 
 const CHANNEL: &str = "flicker_events";
@@ -22,7 +39,9 @@ const CHANNEL: &str = "flicker_events";
 impl PgStore {
     /// Connects, applies the migrations and starts listening for notifications.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
-        let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
+        // Acknowledged only once durable, whatever the server's default.
+        let opts = PgConnectOptions::from_str(url)?.options([("synchronous_commit", "on")]);
+        let pool = PgPoolOptions::new().max_connections(16).connect_with(opts).await?;
         sqlx::migrate!("../migrations/postgres").run(&pool).await?;
         let (notify, _) = broadcast::channel(4096);
         let mut listener = PgListener::connect_with(&pool).await?;
@@ -45,7 +64,27 @@ impl PgStore {
                 }
             }
         });
-        Ok(PgStore { pool, notify })
+        let announce = Arc::new(Announce::default());
+        tokio::spawn(notifier(pool.clone(), announce.clone()));
+        Ok(PgStore { pool, notify, announce })
+    }
+}
+
+/// Announces the latest committed position on [`CHANNEL`] whenever appends have committed since
+/// the last announcement; appends committed while one NOTIFY runs share the next. Listeners read
+/// the log after any notification, and poll anyway, so a failed NOTIFY only delays them.
+async fn notifier(pool: PgPool, announce: Arc<Announce>) {
+    let mut sent = 0;
+    loop {
+        announce.wake.notified().await;
+        let latest = announce.latest.load(Ordering::SeqCst);
+        if latest <= sent {
+            continue;
+        }
+        match sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(latest.to_string()).execute(&pool).await {
+            Ok(_) => sent = latest,
+            Err(e) => tracing::warn!(error = %e, "NOTIFY failed; other processes will poll"),
+        }
     }
 }
 
@@ -77,8 +116,6 @@ fn row_to_event(r: &sqlx::postgres::PgRow) -> Result<StoredEvent, StoreError> {
 impl EventStore for PgStore {
     async fn append(&self, stream: &str, expected: i64, events: Vec<NewEvent>) -> Result<Appended, StoreError> {
         let mut tx = self.pool.begin().await?;
-        // Acknowledged only once durable, whatever the server's default.
-        sqlx::query("SET LOCAL synchronous_commit = on").execute(&mut *tx).await?;
         // Writers of one stream queue here, so a losing append sees the new version and fails
         // before it inserts: it never takes a position, and the global log keeps no gap that a
         // subscriber would have to wait out. Other streams never wait.
@@ -157,11 +194,14 @@ impl EventStore for PgStore {
             }
             prev = hash;
         }
-        sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(position.to_string()).execute(&mut *tx).await?;
         tx.commit().await.map_err(|err| match is_unique_violation(&err) {
             Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
             None => StoreError::Database(err),
         })?;
+        // This process's subscribers at once; the others through the notifier's NOTIFY.
+        let _ = self.notify.send(position);
+        self.announce.latest.fetch_max(position, Ordering::SeqCst);
+        self.announce.wake.notify_one();
         Ok(Appended { version, position, recorded_at: now })
     }
 
