@@ -487,7 +487,19 @@ impl Tables {
                     return Ok((self.remember(table_id, Arc::new(next)), false));
                 }
                 Err(StoreError::Conflict { .. }) => continue,
-                Err(StoreError::Duplicate { .. }) => return Ok((self.load(store, table_id).await?, true)),
+                // Another request with this key landed between our lookup and our append. It may
+                // have been a different request (same key, other body: e.g. another seat's open
+                // prompt, still answerable after it), so its hash is checked like any replay's:
+                // acknowledging it blindly told that client an answer was taken that never was
+                // (found by the race test of tests/tests/reliability.rs, issue 8).
+                Err(StoreError::Duplicate { .. }) => {
+                    if let Some((key, _)) = &scoped
+                        && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                    {
+                        replayed(v).await?;
+                    }
+                    return Ok((self.load(store, table_id).await?, true));
+                }
                 Err(e) => return Err(e.into()),
             }
         }

@@ -9,79 +9,13 @@ mod common;
 use common::*;
 use flicker_engine::bot::random_answer;
 use flicker_engine::replay::{fold, read_replay};
-use flicker_engine::{Answer, Prompt, PromptKind, Viewer};
+use flicker_engine::{Answer, PromptKind, Viewer};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
-
-// ---------- helpers (the harness is in common/mod.rs) ----------
-
-/// Creates a table of `players`, seats the given tokens in order, starts it.
-fn table(s: &Server, tokens: &[&str], players: u8, extra: Value) -> String {
-    let mut body = json!({"players": players});
-    if let Value::Object(m) = extra {
-        for (k, v) in m {
-            body[k] = v;
-        }
-    }
-    let (st, v, _) = post(s, tokens[0], "/api/v1/tables", body);
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    let id = v["table"]["table_id"].as_str().unwrap().to_string();
-    for t in tokens {
-        let (st, v, _) = post(s, t, &format!("/api/v1/tables/{id}/seats"), json!({}));
-        assert_eq!(st, StatusCode::OK, "{v}");
-    }
-    let (st, v, _) = post(s, tokens[0], &format!("/api/v1/tables/{id}/start"), json!({}));
-    assert_eq!(st, StatusCode::OK, "{v}");
-    id
-}
-
-fn prompt_of(s: &Server, token: &str, table: &str, seat: Option<u8>) -> Option<Prompt> {
-    let q = seat.map(|x| format!("?seat={x}")).unwrap_or_default();
-    let (st, v, _) = get(s, token, &format!("/api/v1/tables/{table}/prompt{q}"));
-    assert_eq!(st, StatusCode::OK, "{v}");
-    if v["prompt"].is_null() { None } else { Some(serde_json::from_value(v["prompt"].clone()).expect("prompt json")) }
-}
-
-fn finished(s: &Server, token: &str, table: &str) -> bool {
-    let (_, v, _) = get(s, token, &format!("/api/v1/tables/{table}"));
-    v["table"]["status"] == "finished"
-}
-
-/// One bot: answers its prompts at random until the game ends. Returns the answers accepted.
-fn bot_loop(s: &Server, token: &str, table: &str, seat: Option<u8>, seed: u64) -> u32 {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut accepted = 0;
-    let deadline = Instant::now() + Duration::from_secs(600);
-    loop {
-        assert!(Instant::now() < deadline, "the game did not end in time");
-        match prompt_of(s, token, table, seat) {
-            Some(p) if !matches!(p.kind, PromptKind::Salt { current: Some(_), .. }) => {
-                let a = random_answer(&p, &mut rng);
-                let mut body = json!({"prompt_id": p.id, "answer": a});
-                if let Some(x) = seat {
-                    body["seat"] = x.into();
-                }
-                let (st, v, ct) = answer(s, token, table, body, &uuid());
-                match st {
-                    StatusCode::OK => accepted += 1,
-                    // Another seat's answer changed the decision point meanwhile.
-                    StatusCode::CONFLICT => assert_eq!(ct, "application/problem+json", "{v}"),
-                    other => panic!("answer refused with {other}: {v}"),
-                }
-            }
-            _ => {
-                if finished(s, token, table) {
-                    return accepted;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-    }
-}
 
 // ---------- scenarios ----------
 
@@ -162,7 +96,7 @@ fn bot_loop_two_seats(s: &Server, token: &str, id: &str) {
         assert!(Instant::now() < deadline);
         for seat in 0..2u8 {
             if let Some(p) = prompt_of(s, token, id, Some(seat)) {
-                if matches!(p.kind, PromptKind::Salt { current: Some(_), .. }) {
+                if !needs_answer(&p) {
                     continue;
                 }
                 let body = json!({"seat": seat, "prompt_id": p.id, "answer": random_answer(&p, &mut rng)});

@@ -2,12 +2,17 @@
 //! PostgreSQL, a server process on a free port (SIGKILL and restart on the same database), and
 //! small JSON client helpers.
 //!
-//! Each test binary (`http.rs`, `gatherings.rs`) includes this module and uses only part of it.
+//! Each test binary (`http.rs`, `gatherings.rs`, `reliability.rs`, ...) includes this module and
+//! uses only part of it.
 //!
 //! The server runs with its default rate limits; the helpers behave as a polite client does:
 //! a request refused with 429 `rate-limited` is sent again after its `Retry-After`.
 #![allow(dead_code)]
 
+use flicker_engine::bot::random_answer;
+use flicker_engine::{Prompt, PromptKind};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;
 use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde_json::{Value, json};
@@ -207,4 +212,79 @@ pub fn answer(s: &Server, token: &str, table: &str, body: Value, key: &str) -> (
             .header("Idempotency-Key", key)
             .json(&body),
     ))
+}
+
+// ---------- practice tables played by random bots ----------
+
+/// Creates a table of `players`, seats the given tokens in order, starts it. `extra`: more
+/// fields of the creation body (`settings`, `clocks`, `position`, ...).
+pub fn table(s: &Server, tokens: &[&str], players: u8, extra: Value) -> String {
+    let mut body = json!({"players": players});
+    if let Value::Object(m) = extra {
+        for (k, v) in m {
+            body[k] = v;
+        }
+    }
+    let (st, v, _) = post(s, tokens[0], "/api/v1/tables", body);
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    let id = v["table"]["table_id"].as_str().unwrap().to_string();
+    for t in tokens {
+        let (st, v, _) = post(s, t, &format!("/api/v1/tables/{id}/seats"), json!({}));
+        assert_eq!(st, StatusCode::OK, "{v}");
+    }
+    let (st, v, _) = post(s, tokens[0], &format!("/api/v1/tables/{id}/start"), json!({}));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    id
+}
+
+/// The open prompt of `seat` (or of the caller's only seat).
+pub fn prompt_of(s: &Server, token: &str, table: &str, seat: Option<u8>) -> Option<Prompt> {
+    let q = seat.map(|x| format!("?seat={x}")).unwrap_or_default();
+    let (st, v, _) = get(s, token, &format!("/api/v1/tables/{table}/prompt{q}"));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    if v["prompt"].is_null() { None } else { Some(serde_json::from_value(v["prompt"].clone()).expect("prompt json")) }
+}
+
+/// Whether the table's game has ended.
+pub fn finished(s: &Server, token: &str, table: &str) -> bool {
+    let (_, v, _) = get(s, token, &format!("/api/v1/tables/{table}"));
+    v["table"]["status"] == "finished"
+}
+
+/// Whether a bot should answer `p`: not a Salt window it has already answered (it waits for the
+/// window to close).
+pub fn needs_answer(p: &Prompt) -> bool {
+    !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })
+}
+
+/// One bot: answers its prompts at random until the game ends. Returns the answers accepted.
+pub fn bot_loop(s: &Server, token: &str, table: &str, seat: Option<u8>, seed: u64) -> u32 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut accepted = 0;
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end in time");
+        match prompt_of(s, token, table, seat) {
+            Some(p) if needs_answer(&p) => {
+                let a = random_answer(&p, &mut rng);
+                let mut body = json!({"prompt_id": p.id, "answer": a});
+                if let Some(x) = seat {
+                    body["seat"] = x.into();
+                }
+                let (st, v, ct) = answer(s, token, table, body, &uuid());
+                match st {
+                    StatusCode::OK => accepted += 1,
+                    // Another seat's answer changed the decision point meanwhile.
+                    StatusCode::CONFLICT => assert_eq!(ct, "application/problem+json", "{v}"),
+                    other => panic!("answer refused with {other}: {v}"),
+                }
+            }
+            _ => {
+                if finished(s, token, table) {
+                    return accepted;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
 }
