@@ -7,7 +7,9 @@
 //! game ends it opens the next table, so N tables are in play throughout. A *command* is one
 //! `POST /tables/{id}/answers` that got 200; its latency is measured in the client from sending
 //! the request to reading the whole response. Only commands inside the measurement window
-//! (after the warm-up) count.
+//! (after the warm-up) count. With a `rate`, each table answers on a fixed schedule so that all
+//! tables together offer that many commands per second: latency at a given load, rather than
+//! at saturation (where a closed loop's latency is only its concurrency over its throughput).
 
 use crate::server::{Server, Storage};
 use flicker_engine::{Prompt, PromptKind};
@@ -30,6 +32,9 @@ pub struct LoadPlan {
     pub warmup: Duration,
     /// Seconds measured.
     pub duration: Duration,
+    /// Offered load in commands per second over all tables (each table answers at
+    /// `tables / rate` second intervals); `None`: as fast as the server answers.
+    pub rate: Option<f64>,
 }
 
 /// The figures of one load run.
@@ -41,6 +46,8 @@ pub struct LoadResult {
     pub tables: usize,
     /// Seats per table.
     pub players: u8,
+    /// Offered commands per second (`None`: as fast as possible).
+    pub offered: Option<f64>,
     /// Measured seconds.
     pub seconds: f64,
     /// Commands (answers with 200) in the window.
@@ -103,6 +110,8 @@ struct Shared {
     client: reqwest::Client,
     base: String,
     players: u8,
+    /// Pause between one table's answers when the load is paced.
+    interval: Option<Duration>,
     stop: AtomicBool,
     window: std::sync::OnceLock<(Instant, Instant)>,
 }
@@ -179,7 +188,14 @@ fn candidates(view: &Value, players: u8) -> Option<Vec<u8>> {
 }
 
 /// Plays one table to its end. Returns false when asked to stop first.
-async fn play(sh: &Shared, token: &str, id: &str, rng: &mut ChaCha8Rng, t: &mut Tally) -> Result<bool, String> {
+async fn play(
+    sh: &Shared,
+    token: &str,
+    id: &str,
+    rng: &mut ChaCha8Rng,
+    t: &mut Tally,
+    next: &mut tokio::time::Instant,
+) -> Result<bool, String> {
     let mut seats: Vec<u8> = (0..sh.players).collect();
     let mut idle = 0u32;
     loop {
@@ -210,6 +226,11 @@ async fn play(sh: &Shared, token: &str, id: &str, rng: &mut ChaCha8Rng, t: &mut 
                 continue; // answered already; the window waits for others
             }
             let body = json!({"seat": seat, "prompt_id": p.id, "answer": flicker_engine::bot::random_answer(&p, rng)});
+            if let Some(interval) = sh.interval {
+                // Paced: each table answers on its own schedule (no catching up after a stall).
+                *next = (*next + interval).max(tokio::time::Instant::now());
+                tokio::time::sleep_until(*next).await;
+            }
             let start = Instant::now();
             let r = sh
                 .client
@@ -292,8 +313,11 @@ async fn client_loop(sh: Arc<Shared>, token: Arc<String>, first: String, seed: u
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut t = Tally { tables: 1, ..Tally::default() };
     let mut id = first;
+    // Paced tables start spread over one interval.
+    let offset = sh.interval.map_or(Duration::ZERO, |i| i.mul_f64(rand::RngExt::random::<f64>(&mut rng)));
+    let mut next = tokio::time::Instant::now() + offset;
     loop {
-        if !play(&sh, &token, &id, &mut rng, &mut t).await? {
+        if !play(&sh, &token, &id, &mut rng, &mut t, &mut next).await? {
             return Ok(t);
         }
         if sh.stop.load(Ordering::Relaxed) {
@@ -328,6 +352,7 @@ pub fn run(flicker: &std::path::Path, storage: &Storage, plan: &LoadPlan) -> Res
         client,
         base: server.base.clone(),
         players: plan.players,
+        interval: plan.rate.map(|r| Duration::from_secs_f64(plan.tables as f64 / r)),
         stop: AtomicBool::new(false),
         window: std::sync::OnceLock::new(),
     });
@@ -387,6 +412,7 @@ pub fn run(flicker: &std::path::Path, storage: &Storage, plan: &LoadPlan) -> Res
         storage: storage.label().into(),
         tables: plan.tables,
         players: plan.players,
+        offered: plan.rate,
         seconds: wall,
         commands: all.commands,
         commands_per_s: all.commands as f64 / wall,

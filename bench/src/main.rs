@@ -53,6 +53,10 @@ struct LoadArgs {
     duration: u64,
 }
 
+/// The paced run of `all`: latency at the target load (issue 8: 1,300 commands/s at 200
+/// tables).
+const PACED: (usize, f64) = (200, 1300.0);
+
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// N tables at once over HTTP on one storage.
@@ -67,6 +71,9 @@ enum Cmd {
         /// `sqlite` or `postgres`.
         #[arg(long, default_value = "sqlite")]
         storage: String,
+        /// Offered commands per second over all tables (default: as fast as answered).
+        #[arg(long)]
+        rate: Option<f64>,
     },
     /// An N-player bot gathering from start to winner, on SQLite.
     Gathering {
@@ -187,14 +194,22 @@ fn discard(storage: &Storage, admin: Option<&str>) {
     }
 }
 
-fn load_once(common: &Common, l: &LoadArgs, tables: usize, kind: &str) -> Result<load::LoadResult, String> {
+fn load_once(
+    common: &Common,
+    l: &LoadArgs,
+    tables: usize,
+    rate: Option<f64>,
+    kind: &str,
+) -> Result<load::LoadResult, String> {
     let storage = fresh(kind, common.postgres.as_deref())?;
-    eprintln!("load: {tables} tables on {}", storage.label());
+    let pace = rate.map(|r| format!(", offering {r:.0} commands/s")).unwrap_or_default();
+    eprintln!("load: {tables} tables on {}{pace}", storage.label());
     let plan = load::LoadPlan {
         tables,
         players: l.players,
         warmup: Duration::from_secs(l.warmup),
         duration: Duration::from_secs(l.duration),
+        rate,
     };
     let r = load::run(&common.flicker, &storage, &plan);
     discard(&storage, common.postgres.as_deref());
@@ -203,8 +218,8 @@ fn load_once(common: &Common, l: &LoadArgs, tables: usize, kind: &str) -> Result
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Cmd::Load { common, load, tables, storage } => {
-            let r = load_once(&common, &load, tables, &storage)?;
+        Cmd::Load { common, load, tables, storage, rate } => {
+            let r = load_once(&common, &load, tables, rate, &storage)?;
             println!("{}", report::load_table(&[r]));
         }
         Cmd::Gathering { common, players } => {
@@ -222,8 +237,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 if kind == "postgres" && common.postgres.is_none() {
                     return Err("`all` runs PostgreSQL too: pass --postgres URL (bench/run.sh starts one)".into());
                 }
-                for &n in &tables {
-                    let r = load_once(&common, &load, n, kind)?;
+                let runs = tables.iter().map(|&n| (n, None)).chain([(PACED.0, Some(PACED.1))]);
+                for (n, rate) in runs {
+                    let r = load_once(&common, &load, n, rate, kind)?;
                     eprintln!("{}", report::load_table(std::slice::from_ref(&r)));
                     loads.push(r);
                 }
