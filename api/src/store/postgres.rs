@@ -162,28 +162,58 @@ impl EventStore for PgStore {
                 .map(|r| r.get(0))
                 .collect();
         let now = super::to_micros(Utc::now());
+        // All the events in one multi-row INSERT (rows take their positions in list order).
         let mut version = expected;
-        let mut position = 0;
+        let mut rows = Vec::with_capacity(events.len());
         for (e, text) in events.iter().zip(&stored) {
             version += 1;
             let hash = event_hash(&prev, stream, version, &e.event_type, e.schema_version, text.as_bytes());
-            let r = sqlx::query(
+            rows.push((version, e, text, to_hex(&hash)));
+            prev = hash;
+        }
+        let mut position = 0;
+        for chunk in rows.chunks(100) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| {
+                    let b = i * 9;
+                    format!(
+                        "(${}, ${}, ${}, ${}, ${}::jsonb, ${}, ${}, ${}, ${})",
+                        b + 1,
+                        b + 2,
+                        b + 3,
+                        b + 4,
+                        b + 5,
+                        b + 6,
+                        b + 7,
+                        b + 8,
+                        b + 9
+                    )
+                })
+                .collect();
+            let sql = format!(
                 "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at, hash) \
-                 VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9) RETURNING position",
-            )
-            .bind(stream)
-            .bind(version)
-            .bind(&e.event_type)
-            .bind(e.schema_version)
-            .bind(text)
-            .bind(serde_json::to_value(&e.metadata).expect("json"))
-            .bind(e.metadata.idempotency_key.as_deref())
-            .bind(now)
-            .bind(to_hex(&hash))
-            .fetch_one(&mut *tx)
-            .await;
-            match r {
-                Ok(row) => position = row.get(0),
+                 VALUES {} RETURNING position",
+                values.join(", ")
+            );
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for (v, e, text, hash) in chunk {
+                q = q
+                    .bind(stream)
+                    .bind(*v)
+                    .bind(&e.event_type)
+                    .bind(e.schema_version)
+                    .bind(*text)
+                    .bind(serde_json::to_value(&e.metadata).expect("json"))
+                    .bind(e.metadata.idempotency_key.as_deref())
+                    .bind(now)
+                    .bind(hash);
+            }
+            match q.fetch_all(&mut *tx).await {
+                Ok(rs) => {
+                    for r in rs {
+                        position = position.max(r.get::<i64, _>(0));
+                    }
+                }
                 Err(err) => {
                     return Err(match is_unique_violation(&err).as_deref() {
                         Some("events_idempotency") => StoreError::Duplicate { stream: stream.into() },
@@ -192,7 +222,6 @@ impl EventStore for PgStore {
                     });
                 }
             }
-            prev = hash;
         }
         tx.commit().await.map_err(|err| match is_unique_violation(&err) {
             Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
