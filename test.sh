@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs every check of the project, exactly as CI does (`.ci/run` calls this script):
 # formatting, clippy with warnings as errors, the whole workspace's tests (rule tests, property
-# tests, the store on SQLite and PostgreSQL, HTTP tests against the real server, command-line
-# tests), a 10,000-game 8-player simulation with no invariant failure, and the web UI's checks
-# (tsc --noEmit on its JSDoc types, vendored libraries unchanged, Playwright browser tests on
-# Debian's Chromium). It installs what is missing (PostgreSQL, Chromium and Node.js from Debian
-# packages, the pinned npm packages from frontend/package-lock.json), saying so first, and skips
-# nothing. `./test.sh web` runs only the web UI's checks.
+# tests, the stable driver of the cargo-fuzz target, the store on SQLite and PostgreSQL, HTTP
+# tests against the real server, command-line tests), Schemathesis against the OpenAPI contract
+# on the real server, a 10,000-game 8-player simulation with no invariant failure, and the web
+# UI's checks (tsc --noEmit on its JSDoc types, vendored libraries unchanged, Playwright browser
+# tests on Debian's Chromium). It installs what is missing (PostgreSQL, Chromium and Node.js from
+# Debian packages, the pinned npm packages from frontend/package-lock.json, Schemathesis pinned
+# with hashes from PyPI into a venv under target/), saying so first, and skips nothing.
+# `./test.sh web` runs only the web UI's checks.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -71,6 +73,11 @@ start_postgres
 
 step "cargo test (workspace; PostgreSQL at $FLICKER_TEST_POSTGRES_URL)"
 cargo test --locked --workspace
+
+# Issue 8: the flicker binary `cargo test --workspace` just built, against its own OpenAPI
+# document (tests/schemathesis/run.sh says what it installs first).
+step "schemathesis over the OpenAPI contract (tests/schemathesis/run.sh: no 5xx, documented statuses, content types and schemas)"
+tests/schemathesis/run.sh
 
 step "flicker simulate --players 8 --games 10000 --seed 7"
 cargo run --locked -q -p flicker -- simulate --players 8 --games 10000 --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "games/s|mean turns|longest|invariant failures"

@@ -151,7 +151,7 @@ pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: 
     if !valid_name(name) {
         return Err(Problem::invalid("a name has 3 to 32 characters: letters, digits, '_' or '-'"));
     }
-    if password.len() < 8 {
+    if password.chars().count() < 8 {
         return Err(Problem::invalid("a password has at least 8 characters"));
     }
     // A random salt is drawn from the OS generator.

@@ -17,10 +17,12 @@ pub struct Clocks {
     /// Prompts 1-5 and 15-23 (turn order, Haunting, Ritual, picks, splits, Burden), in seconds:
     /// 1 to 86,400 (default 60).
     #[serde(default = "default_decision")]
+    #[schema(minimum = 1, maximum = 86400)]
     pub decision_secs: u32,
     /// Reaction prompts 6-14 (Salt, BOO! Salt, counter-Salt, class reactions) and simultaneous
     /// windows, in seconds: 1 to 86,400 (default 15).
     #[serde(default = "default_reaction")]
+    #[schema(minimum = 1, maximum = 86400)]
     pub reaction_secs: u32,
 }
 

@@ -105,6 +105,10 @@ fn file_response(req: &HttpRequest, path: &str, file: rust_embed::EmbeddedFile) 
 pub async fn serve(req: HttpRequest) -> Result<HttpResponse, Problem> {
     let path = req.path();
     if !(req.method() == Method::GET || req.method() == Method::HEAD) || reserved(path) {
+        // A documented API path asked with another method: 405 with the methods it takes.
+        if let Some(res) = crate::openapi::method_not_allowed(req.method(), path) {
+            return Ok(res);
+        }
         return Err(Problem::not_found("no such route"));
     }
     let rel = path.trim_start_matches('/');

@@ -30,7 +30,8 @@ pub const MAX_PLAYERS: usize = 10_000;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Friday Flicker", "settings": {"advance": 2, "clocks": {"decision_secs": 60, "reaction_secs": 15}}}))]
 pub struct CreateGatheringBody {
-    /// 1-80 characters.
+    /// 1-80 characters (leading and trailing white space removed).
+    #[schema(pattern = "^\\s*\\S([\\s\\S]{0,78}\\S)?\\s*$")]
     pub name: String,
     /// Settings (R9.1, R10.11); defaults when absent.
     #[serde(default)]
@@ -131,6 +132,7 @@ pub struct ListQuery {
     /// Only gatherings in this status (`registering`, `running`, `paused`, `finished`, `cancelled`).
     pub status: Option<Status>,
     /// At most this many, newest first, 1-200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<usize>,
 }
 
@@ -197,8 +199,9 @@ pub struct RegistrationBody {
 
 /// Registers a player before the start: the caller (a player or bot account) registers
 /// themself, or the organiser registers a named account.
-#[utoipa::path(tag = "gatherings", request_body = RegistrationBody, security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
-    responses((status = 201, body = GatheringSummary), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[utoipa::path(tag = "gatherings", request_body = Option<RegistrationBody>, security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
+    responses((status = 201, body = GatheringSummary), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem),
+        (status = 422, description = "`unknown-account`: no account has the name given", body = Problem)))]
 #[post("/api/v1/gatherings/{id}/registrations")]
 pub async fn register(
     state: Data,
@@ -218,7 +221,15 @@ pub async fn register(
             }
             let a = crate::accounts::load(state.store.as_ref(), &name)
                 .await?
-                .ok_or_else(|| Problem::not_found(format!("no account {name}")))?;
+                // The gathering exists (a 404 would say it does not): the body names nothing.
+                .ok_or_else(|| {
+                    Problem::new(
+                        actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                        "unknown-account",
+                        "Unknown account",
+                        format!("no account {name}"),
+                    )
+                })?;
             (a.name.clone(), a.role.unwrap_or(Role::Player))
         }
         None => (caller.name.clone(), caller.role),
@@ -274,6 +285,7 @@ pub async fn withdraw(state: Data, caller: Caller, path: web::Path<(String, Stri
 #[schema(example = json!({"count": 20, "kind": "heuristic"}))]
 pub struct AddBotsBody {
     /// How many built-in bots to add, 1 to 10,000.
+    #[schema(minimum = 1, maximum = 10000)]
     pub count: usize,
     /// Their policy (default `heuristic`).
     #[serde(default = "heuristic")]

@@ -156,18 +156,22 @@ pub fn query_error(err: actix_web::error::QueryPayloadError, _req: &actix_web::H
     Problem::invalid(err.to_string()).into()
 }
 
-/// Maps path errors to problems.
-pub fn path_error(err: actix_web::error::PathError, _req: &actix_web::HttpRequest) -> actix_web::Error {
-    Problem::not_found(err.to_string()).into()
+/// Maps path errors to problems: 405 when the method is not one the API document lists for the
+/// path (`POST /api/v1/gatherings/{id}/settings` reaches the `{id}/{action}` route), else 404.
+pub fn path_error(err: actix_web::error::PathError, req: &actix_web::HttpRequest) -> actix_web::Error {
+    match crate::openapi::method_not_allowed(req.method(), req.path()) {
+        Some(res) => actix_web::error::InternalError::from_response(err, res).into(),
+        None => Problem::not_found(err.to_string()).into(),
+    }
 }
 
-/// Parses an optional JSON body: an empty body gives the default; anything else must be valid
-/// JSON of the expected shape (a malformed body is refused, never taken as absent).
+/// Parses an optional JSON body: an empty body or `null` gives the default; anything else must
+/// be valid JSON of the expected shape (a malformed body is refused, never taken as absent).
 pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> Result<T, Problem> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    serde_json::from_slice(body).map_err(|e| {
+    serde_json::from_slice::<Option<T>>(body).map(Option::unwrap_or_default).map_err(|e| {
         if e.to_string().contains("unknown field") {
             Problem::unknown_field(e.to_string())
         } else if e.is_data() {

@@ -24,8 +24,10 @@ type Data = web::Data<AppState>;
 #[schema(example = json!({"name": "alice", "password": "correct horse", "role": "player"}))]
 pub struct RegisterBody {
     /// 3-32 characters: letters, digits, `_`, `-` (case-insensitive).
+    #[schema(pattern = "^[A-Za-z0-9_-]{3,32}$")]
     pub name: String,
     /// At least 8 characters.
+    #[schema(min_length = 8)]
     pub password: String,
     /// `player` (default), `bot`, `spectator`, or `organiser` (needs the header `X-Organiser-Key`
     /// with the server's organiser key: `FLICKER_ORGANISER_KEY`, or the key the server generated
@@ -49,7 +51,9 @@ pub struct AccountView {
 
 /// Creates an account.
 #[utoipa::path(tag = "accounts", request_body = RegisterBody,
-    responses((status = 201, body = AccountView), (status = 400, body = Problem), (status = 409, description = "name taken", body = Problem)))]
+    responses((status = 201, body = AccountView), (status = 400, body = Problem),
+        (status = 403, description = "an organiser account without the server's organiser key", body = Problem),
+        (status = 409, description = "name taken", body = Problem)))]
 #[post("/api/v1/accounts")]
 pub async fn register(state: Data, req: HttpRequest, body: web::Json<RegisterBody>) -> Result<HttpResponse, Problem> {
     if body.role == Role::Organiser {
@@ -150,10 +154,23 @@ pub struct BotTokenBody {
     pub label: String,
     /// `play` (take seats, answer) and/or `read` (views, events).
     #[serde(default = "default_scopes")]
+    #[schema(min_items = 1, inline, value_type = Vec<Scope>)]
     pub scopes: Vec<String>,
     /// Lifetime in days, 1-90 (default 7).
     #[serde(default = "default_days")]
+    #[schema(minimum = 1, maximum = 90)]
     pub days: i64,
+}
+
+/// A token scope (for the document: `BotTokenBody::scopes` holds these names).
+#[derive(ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum Scope {
+    /// Take seats, answer, concede.
+    Play,
+    /// Views and events.
+    Read,
 }
 
 fn default_scopes() -> Vec<String> {
@@ -249,10 +266,11 @@ pub async fn revoke_bot_token(state: Data, caller: Caller, id: web::Path<String>
 #[schema(example = json!({"players": 2, "practice": true}))]
 pub struct CreateTableBody {
     /// Seats, 2-64.
+    #[schema(minimum = 2, maximum = 64)]
     pub players: u8,
-    /// Engine settings (R10.11) other than `players`; defaults when absent.
+    /// Engine settings (R10.11) other than `players`; defaults when absent or `null`.
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = Option<Object>)]
     pub settings: Option<serde_json::Value>,
     /// Practice table (never counts in standings). Tables created here are always practice
     /// tables for now; gatherings create the others.
@@ -267,13 +285,16 @@ pub struct CreateTableBody {
     /// R10.6.5: minimum open time of simultaneous windows, 0-10,000 ms (default 0 on practice
     /// tables).
     #[serde(default)]
+    #[schema(maximum = 10000)]
     pub reaction_window_min_ms: Option<u32>,
     /// Pause before a built-in bot answers, 0-10,000 ms (default 0).
     #[serde(default)]
+    #[schema(maximum = 10000)]
     pub bot_delay_ms: Option<u32>,
     /// R10.7.4: consecutive Ritual time-outs that count as a concession, 0-20 (default 3; 0:
     /// never).
     #[serde(default)]
+    #[schema(maximum = 20)]
     pub abandonment: Option<u8>,
 }
 
@@ -462,7 +483,7 @@ pub struct SeatTakenResponse {
 }
 
 /// Takes a seat. On a practice table one account may hold several seats.
-#[utoipa::path(tag = "tables", request_body = SeatBody, security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
+#[utoipa::path(tag = "tables", request_body = Option<SeatBody>, security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
     responses((status = 200, body = SeatTakenResponse), (status = 409, body = Problem)))]
 #[post("/api/v1/tables/{id}/seats")]
 pub async fn take_seat(
@@ -641,7 +662,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<String, Problem> {
 /// Answers your open prompt (R10.1.2). Send an `Idempotency-Key` header: a retry with the same
 /// key acts once. Returns your view afterwards.
 #[utoipa::path(tag = "play", request_body = AnswerBody, security(("bearer" = [])),
-    params(("id" = String, Path, description = "table id"), ("Idempotency-Key" = String, Header, description = "unique per intended action")),
+    params(("id" = String, Path, description = "table id"), ("Idempotency-Key" = String, Header, pattern = "^[!-~]([\t -~]{0,198}[!-~])?$", description = "unique per intended action: 1 to 200 visible ASCII characters")),
     responses((status = 200, body = TableResponse), (status = 400, body = Problem), (status = 403, description = "wrong seat", body = Problem),
         (status = 409, description = "stale prompt, or no open prompt", body = Problem), (status = 422, description = "rule violation", body = Problem)))]
 #[post("/api/v1/tables/{id}/answers")]
@@ -711,8 +732,9 @@ async fn gathering_allows_play(state: &AppState, snap: &tables::Snapshot) -> Res
 }
 
 /// Concedes (R10.10) for your seat.
-#[utoipa::path(tag = "play", request_body = SeatBody, security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
-    responses((status = 200, body = TableResponse), (status = 403, body = Problem)))]
+#[utoipa::path(tag = "play", request_body = Option<SeatBody>, security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
+    responses((status = 200, body = TableResponse), (status = 403, body = Problem),
+        (status = 409, description = "the game is not in play", body = Problem)))]
 #[post("/api/v1/tables/{id}/concede")]
 pub async fn concede(
     state: Data,
@@ -747,6 +769,7 @@ pub struct EventsQuery {
     /// Opaque cursor from a previous page (`next`); absent: from the start.
     pub after: Option<String>,
     /// Page size, 1-500 (default 100).
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<usize>,
     /// The organiser's all-seeing commentary view (when the gathering enables it; delayed).
     #[serde(default)]
@@ -774,7 +797,7 @@ pub struct EventsPage {
 /// Pages through the game's events as *your* sequence (R10.8): only what you may see, each
 /// redacted for you. Cursors are opaque and count nothing hidden. After the game ends, the
 /// complete record.
-#[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = String, Path, description = "table id"), EventsQuery),
+#[utoipa::path(tag = "play", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), EventsQuery),
     responses((status = 200, body = EventsPage), (status = 400, body = Problem)))]
 #[get("/api/v1/tables/{id}/events")]
 pub async fn list_events(
@@ -811,6 +834,7 @@ pub async fn list_events(
 #[serde(deny_unknown_fields)]
 pub struct ReplayQuery {
     /// Step number in your sequence, 1 to `total` (default: the latest).
+    #[param(minimum = 1)]
     pub at: Option<usize>,
     /// One of your seats (when you hold several).
     pub seat: Option<u8>,

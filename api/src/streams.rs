@@ -15,9 +15,23 @@ use flicker_engine::{State, Viewer};
 use serde::Deserialize;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
 type Data = web::Data<AppState>;
+
+/// One message of a stream: the documented schema of each Server-Sent Event of a
+/// `text/event-stream` response (OpenAPI 3.1 has no item schema; as in 3.2, the fields of the
+/// event). Keep-alive comments are not events.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct StreamEvent {
+    /// `id:` the resume point to send back as `Last-Event-ID` (absent on `finished`).
+    pub id: Option<String>,
+    /// `event:` the event's type (`finished` when a table's stream closes).
+    pub event: String,
+    /// `data:` the event, as JSON text.
+    pub data: String,
+}
 
 /// Keep-alive comment interval.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -50,7 +64,7 @@ fn last_event_id(req: &HttpRequest) -> Option<String> {
 /// `/events`, `/replay` and `/replay.jsonl`).
 #[utoipa::path(tag = "spectators", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), StreamQuery,
         ("Last-Event-ID" = Option<String>, Header, description = "the last cursor received")),
-    responses((status = 200, content_type = "text/event-stream", body = String), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, content_type = "text/event-stream", body = StreamEvent, description = "a stream of events, each as `StreamEvent`"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[get("/api/v1/tables/{id}/stream")]
 pub async fn table_stream(
     state: Data,
@@ -184,8 +198,8 @@ pub struct GatheringStreamQuery {
 /// each circle's table), circle results, pauses and the end. `id:` is the event's number in the
 /// gathering stream (every gathering event is public); reconnect with `Last-Event-ID`.
 #[utoipa::path(tag = "spectators", params(("id" = String, Path, description = "gathering id"), GatheringStreamQuery,
-        ("Last-Event-ID" = Option<String>, Header, description = "the last event number received")),
-    responses((status = 200, content_type = "text/event-stream", body = String), (status = 400, body = Problem), (status = 404, body = Problem)))]
+        ("Last-Event-ID" = Option<i64>, Header, description = "the last event number received")),
+    responses((status = 200, content_type = "text/event-stream", body = StreamEvent, description = "a stream of events, each as `StreamEvent`"), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[get("/api/v1/gatherings/{id}/stream")]
 pub async fn gathering_stream(
     state: Data,
@@ -207,7 +221,8 @@ pub async fn gathering_stream(
         let stream_id = gatherings::stream_of(&id);
         let mut last = after;
         loop {
-            let Ok(events) = state.store.read_stream(&stream_id, last + 1).await else { return };
+            // `after` is the client's number: i64::MAX must not overflow (it reads nothing).
+            let Ok(events) = state.store.read_stream(&stream_id, last.saturating_add(1)).await else { return };
             let mut over = false;
             for e in events {
                 last = e.stream_version;

@@ -9,6 +9,7 @@ fn none<C>() -> Option<C> {
 }
 
 /// R5.6.2: the mode of a Medium, declared with the action.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -21,6 +22,7 @@ pub enum MediumMode {
 
 /// R5.1.1: a Ritual action with its declaration (R5.1.2). `C` is the card reference type.
 /// Seats are seat indices (R0.2).
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]

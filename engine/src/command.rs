@@ -6,6 +6,7 @@ use crate::handle::{CardRef, PromptId};
 use serde::{Deserialize, Serialize};
 
 /// An answer to an open prompt (R10.5). Cards are named by the handles the seat sees.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "answer", rename_all = "snake_case", deny_unknown_fields)]
@@ -92,6 +93,7 @@ pub enum Answer {
 }
 
 /// A command to the decider.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case", deny_unknown_fields)]

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 pub const EVENT_SCHEMA_VERSION: u32 = 1;
 
 /// R2.6: the tiebreaker winner's choice.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -16,6 +16,7 @@ const HANDLE_MASK: u64 = (1 << 53) - 1;
 
 /// An opaque reference to a card that a viewer can see now (R10.3.2); used in views, prompts
 /// and commands. Serialised as a JSON number below 2^53.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(transparent)]
@@ -33,6 +34,7 @@ pub struct CardView {
 }
 
 /// An opaque id of an open prompt (R10.4.2); answers may name it to detect staleness.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(transparent)]

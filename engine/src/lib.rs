@@ -27,6 +27,7 @@
 //! | [`bot`], [`heuristic`] | the random bot and the heuristic bot |
 //! | [`invariants`] | invariants checked by simulations and tests |
 //! | [`game`] | the generic [`game::Decider`] trait |
+//! | `fuzzing` | (feature `fuzzing`) the fuzz target's logic: bytes to commands, properties checked |
 
 #![warn(missing_docs)]
 
@@ -39,6 +40,8 @@ pub mod decide;
 pub mod error;
 pub mod event;
 pub mod evolve;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod game;
 pub mod gathering;
 pub mod handle;

@@ -29,7 +29,9 @@ pub fn parse_card(s: &str) -> Result<Face, String> {
     if t.len() < 2 {
         return Err(format!("'{s}' is not a card (write 7H, 10S, QC, AD or Joker)"));
     }
-    let (r, su) = t.split_at(t.len() - 1);
+    // The suit is the last character, which need not be one byte long (`,𐀀`).
+    let suit_len = t.chars().next_back().map_or(0, char::len_utf8);
+    let (r, su) = t.split_at(t.len() - suit_len);
     let rank = match r {
         "A" => Rank::Ace,
         "2" => Rank::Two,
@@ -160,6 +162,18 @@ mod tests {
     use crate::replay::fold;
     use rand::SeedableRng;
     use rand::rngs::ChaCha8Rng;
+
+    /// Issue 8 (found by Schemathesis through `POST /api/v1/tables`): a card token ending in a
+    /// multi-byte character was split inside it and panicked; it is refused like any bad card.
+    #[test]
+    fn a_card_ending_in_a_multibyte_character_is_refused_not_a_panic() {
+        for s in [",\u{10000}", "7\u{e9}", "\u{e9}\u{e9}", "10\u{2665}"] {
+            assert!(parse_card(s).is_err(), "{s:?}");
+        }
+        let settings = Settings::new(2);
+        let err = create_from_position(&settings, ",\u{10000}", &mut ChaCha8Rng::seed_from_u64(1)).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::BadSettings);
+    }
 
     /// R10.13, R2.3-R2.5: a position places the named cards; the rest is dealt.
     #[test]

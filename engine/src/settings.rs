@@ -82,6 +82,7 @@ pub enum FirstPlayer {
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     /// Number of seats, 2..=64 (R0.2).
+    #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 64))]
     pub players: u8,
     /// R8.0.5, R10.11: classes on or off (off unless set).
     #[serde(default)]
@@ -94,6 +95,7 @@ pub struct Settings {
     pub first_player: FirstPlayer,
     /// R7.9.2: rounds before the Guttering; at least 10 (default 40).
     #[serde(default = "default_round_limit")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 10))]
     pub round_limit: u16,
     /// R10.6.6: simultaneous (default) or sequential Salt windows.
     #[serde(default)]
@@ -101,6 +103,7 @@ pub struct Settings {
     /// R9.1.2, R9.5: the number of Last Lit a circle sends on. 1 (default): play to one winner.
     /// 2: a qualifying circle stops as soon as two players are Lit (R9.5.2).
     #[serde(default = "default_last_lit")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 2))]
     pub last_lit: u8,
     /// R10.6.5: when true, a simultaneous window whose answers are all in stays open until the
     /// server sends `CloseWindow` (it does so once the minimum window has passed). The server

@@ -33,9 +33,11 @@ pub enum FinalDark {
 pub struct GatheringSettings {
     /// R9.1.1: maximum circle size C, at least 4 (default 8); `null`: one table for everybody.
     #[serde(default = "default_max_circle")]
+    #[schema(minimum = 4, maximum = 64)]
     pub max_circle: Option<u16>,
     /// R9.1.2: Last Lit advancing from each qualifying circle, 1 or 2 (default 2).
     #[serde(default = "default_advance")]
+    #[schema(minimum = 1, maximum = 2)]
     pub advance: u8,
     /// R9.1.3: the Dark of later stages (default `empty`).
     #[serde(default)]
@@ -46,7 +48,6 @@ pub struct GatheringSettings {
     /// R2.7.2, R10.11: classes never offered in stage 1 (R2.7.7: ignored at a circle where too
     /// few would remain). Later stages keep each player's class (R9.8.4).
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
     pub class_bans: Vec<flicker_engine::ClassId>,
     /// R10.7.2: seconds per prompt family.
     #[serde(default)]
@@ -54,9 +55,11 @@ pub struct GatheringSettings {
     /// R10.6.5: minimum open time of reaction windows in ms, 0 to 10,000; `null` (default):
     /// 1,500 at a table with any seat not held by a bot, 0 at an all-bot table.
     #[serde(default)]
+    #[schema(maximum = 10000)]
     pub reaction_window_min_ms: Option<u32>,
     /// R7.9.2: rounds before the Guttering, at least 10 (default 40).
     #[serde(default = "default_round_limit")]
+    #[schema(minimum = 10)]
     pub round_limit: u16,
     /// R10.6.6: `simultaneous` (default) or `sequential` Salt windows.
     #[serde(default)]
@@ -66,17 +69,21 @@ pub struct GatheringSettings {
     pub salt_targeted_only: bool,
     /// Pause before a built-in bot answers, 0 to 10,000 ms (default 0), so people can watch.
     #[serde(default)]
+    #[schema(maximum = 10000)]
     pub bot_delay_ms: u32,
     /// R10.7.4: a player whose Ritual prompts time out this many times in a row concedes,
     /// 0 to 20 (default 3; 0 never).
     #[serde(default = "default_abandonment")]
+    #[schema(maximum = 20)]
     pub abandonment: u8,
     /// R10.8: spectators (and the organiser) see each table this many events behind, 0 to
     /// 10,000 (default 0), so that watching cannot help a seated player.
     #[serde(default)]
+    #[schema(maximum = 10000)]
     pub spectator_delay_events: u32,
     /// R10.8: spectators see each table this many seconds behind, 0 to 3,600 (default 0).
     #[serde(default)]
+    #[schema(maximum = 3600)]
     pub spectator_delay_secs: u32,
     /// R10.8: the organiser may watch tables in an all-seeing commentary view (delayed like
     /// spectators); no seated player can open it. Default off.
@@ -84,6 +91,7 @@ pub struct GatheringSettings {
     pub commentary: bool,
     /// R10.1.3: the ruleset, `current` (the only one served yet).
     #[serde(default = "default_ruleset")]
+    #[schema(pattern = "^current$")]
     pub ruleset: String,
 }
 

@@ -12,6 +12,7 @@ use crate::state::State;
 use serde::{Deserialize, Serialize};
 
 /// R5.9.5: a free ability with its declaration. `C` is the card reference type.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "ability", rename_all = "snake_case", deny_unknown_fields)]

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 /// R8.0.1: the 38 classes of the current roster, in the order of the roster table (R8.0.2).
 /// Serialised in snake_case (`clown`, `grimoire_of_rejection`, `voodoo_doll`, …). The Shadow
 /// class is `ShadowClass` here (serialised `shadow`) to keep it apart from the zone (R8.26).
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
