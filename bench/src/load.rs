@@ -74,8 +74,10 @@ pub struct LoadResult {
     pub read_p99_ms: f64,
     /// 409 answers (a decision point moved on; expected to be 0 with one client per table).
     pub conflicts: u64,
-    /// Other failures (non-200, non-409, transport errors).
+    /// Other failures (non-200, non-409, transport errors after retries).
     pub errors: u64,
+    /// Requests sent again after a transport failure (answers with the same key).
+    pub retries: u64,
     /// Games finished in the window.
     pub games_finished: u64,
     /// Tables created over the whole run.
@@ -104,6 +106,7 @@ struct Tally {
     errors: u64,
     games: u64,
     tables: u64,
+    retries: u64,
 }
 
 struct Shared {
@@ -205,13 +208,14 @@ async fn play(
         let mut acted = false;
         for &seat in &seats {
             let start = Instant::now();
-            let r = sh
-                .client
-                .get(format!("{}/api/v1/tables/{id}/prompt?seat={seat}", sh.base))
-                .bearer_auth(token)
-                .send()
-                .await
-                .map_err(|e| e.to_string())?;
+            let url = format!("{}/api/v1/tables/{id}/prompt?seat={seat}", sh.base);
+            let r = match sh.client.get(&url).bearer_auth(token).send().await {
+                Ok(r) => r,
+                Err(_) => {
+                    t.retries += 1;
+                    sh.client.get(&url).bearer_auth(token).send().await.map_err(|e| e.to_string())?
+                }
+            };
             let v: Value = r.json().await.map_err(|e| e.to_string())?;
             let now = Instant::now();
             if sh.in_window(now) {
@@ -232,20 +236,28 @@ async fn play(
                 tokio::time::sleep_until(*next).await;
             }
             let start = Instant::now();
-            let r = sh
-                .client
-                .post(format!("{}/api/v1/tables/{id}/answers", sh.base))
-                .bearer_auth(token)
-                .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
-                .json(&body)
-                .send()
-                .await;
-            let (st, v) = match r {
-                Ok(r) => {
-                    let st = r.status().as_u16();
-                    (st, r.json::<Value>().await.unwrap_or(Value::Null))
+            // A transport failure (e.g. a kept-alive connection the server closed as it was
+            // reused) is retried with the same Idempotency-Key, so it acts at most once.
+            let key = uuid::Uuid::new_v4().to_string();
+            let mut tries = 0;
+            let (st, v) = loop {
+                tries += 1;
+                let r = sh
+                    .client
+                    .post(format!("{}/api/v1/tables/{id}/answers", sh.base))
+                    .bearer_auth(token)
+                    .header("Idempotency-Key", &key)
+                    .json(&body)
+                    .send()
+                    .await;
+                match r {
+                    Ok(r) => {
+                        let st = r.status().as_u16();
+                        break (st, r.json::<Value>().await.unwrap_or(Value::Null));
+                    }
+                    Err(_) if tries < 3 => t.retries += 1,
+                    Err(e) => break (0, Value::String(e.to_string())),
                 }
-                Err(_) => (0, Value::Null),
             };
             let now = Instant::now();
             let counted = sh.in_window(now);
@@ -345,6 +357,8 @@ pub fn run(flicker: &std::path::Path, storage: &Storage, plan: &LoadPlan) -> Res
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(plan.tables + 16)
+        // Below the server's 5 s keep-alive, so the client does not reuse a closing connection.
+        .pool_idle_timeout(Duration::from_secs(2))
         .timeout(Duration::from_secs(60))
         .build()
         .map_err(|e| e.to_string())?;
@@ -404,6 +418,7 @@ pub fn run(flicker: &std::path::Path, storage: &Storage, plan: &LoadPlan) -> Res
         all.errors += t.errors;
         all.games += t.games;
         all.tables += t.tables;
+        all.retries += t.retries;
     }
     all.latencies_us.sort_unstable();
     all.read_latencies_us.sort_unstable();
@@ -427,6 +442,7 @@ pub fn run(flicker: &std::path::Path, storage: &Storage, plan: &LoadPlan) -> Res
         read_p99_ms: percentile(&all.read_latencies_us, 0.99),
         conflicts: all.conflicts,
         errors: all.errors,
+        retries: all.retries,
         games_finished: all.games,
         tables_created: all.tables,
         rss_start,

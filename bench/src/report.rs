@@ -102,13 +102,13 @@ fn engine_table(engine: &[Estimate]) -> String {
 /// The load runs as a Markdown table.
 pub fn load_table(loads: &[LoadResult]) -> String {
     let mut s = String::from(
-        "| storage | tables | offered | commands/s | commands per server CPU s | server cores busy | client cores busy | p50 ms | p95 ms | p99 ms | max ms | read p99 ms | requests/s | conflicts | errors | games ended |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| storage | tables | offered | commands/s | commands per server CPU s | server cores busy | client cores busy | p50 ms | p95 ms | p99 ms | max ms | read p99 ms | requests/s | conflicts | errors | retries | games ended |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in loads {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.0} | {} | {} | {} |",
+            "| {} | {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.0} | {} | {} | {} | {} |",
             r.storage,
             r.tables,
             r.offered.map_or("as fast as answered".to_string(), |x| format!("{x:.0}/s")),
@@ -124,6 +124,7 @@ pub fn load_table(loads: &[LoadResult]) -> String {
             r.requests_per_s,
             r.conflicts,
             r.errors,
+            r.retries,
             r.games_finished
         );
     }
