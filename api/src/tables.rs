@@ -480,11 +480,16 @@ impl Tables {
                 // The stream is exactly `snap` and these events: fold them here, no read back.
                 Ok(appended) => {
                     let mut next = (*snap).clone();
-                    for (i, e) in events.iter().enumerate() {
+                    let folded = events.iter().enumerate().try_for_each(|(i, e)| {
                         let version = snap.version + 1 + i as i64;
-                        next.apply_parts(version, &e.event_type, &e.payload, &e.metadata, appended.recorded_at)?;
-                    }
-                    return Ok((self.remember(table_id, Arc::new(next)), false));
+                        next.apply_parts(version, &e.event_type, &e.payload, &e.metadata, appended.recorded_at)
+                    });
+                    // The append is durable whatever happens here: should the fold fail, the
+                    // table is read back instead of answering an error.
+                    return match folded {
+                        Ok(()) => Ok((self.remember(table_id, Arc::new(next)), false)),
+                        Err(_) => Ok((self.load(store, table_id).await?, false)),
+                    };
                 }
                 Err(StoreError::Conflict { .. }) => continue,
                 // Another request with this key landed between our lookup and our append. It may

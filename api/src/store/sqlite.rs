@@ -23,14 +23,27 @@ struct AppendRequest {
     reply: oneshot::Sender<Result<Appended, StoreError>>,
 }
 
-/// Stream heads this process knows: every stream it has appended to or read, at its version.
-/// Never ahead of the database; behind it only between a commit and the writer's update.
+/// Stream heads this process knows: every stream it has appended to or read (by stream or in
+/// the global log), at its version. Never ahead of the database; behind it only between a
+/// commit and the first of the writer's update (before it answers the append) and a reader
+/// seeing the commit (before it hands the event on), so whoever learns of an append also
+/// finds the head raised.
 type Heads = Arc<Mutex<HashMap<String, i64>>>;
 
 /// Raises `stream`'s known head to `version` (never lowers it: a read may finish after a later
 /// append's update).
 fn raise(heads: &Heads, stream: &str, version: i64) {
-    let mut h = heads.lock().expect("heads");
+    raise_in(&mut heads.lock().expect("heads"), stream, version);
+}
+
+/// Streams whose heads are remembered; past it the map starts afresh (a stream not in it is
+/// simply read).
+const HEADS_KEPT: usize = 500_000;
+
+fn raise_in(h: &mut HashMap<String, i64>, stream: &str, version: i64) {
+    if h.len() >= HEADS_KEPT && !h.contains_key(stream) {
+        h.clear();
+    }
     match h.get_mut(stream) {
         Some(v) => *v = (*v).max(version),
         None => {
@@ -167,7 +180,7 @@ async fn write_batch(
             }
             Err(e) => {
                 heads.remove(&req.stream);
-                let failure = append_failure(&req.stream, &e);
+                let failure = append_failure(req, &e);
                 if !savepoints {
                     tx.rollback().await?;
                     return Ok(vec![Err(failure)]);
@@ -184,10 +197,14 @@ async fn write_batch(
 
 /// A failed insert as a store error: the unique index on (stream, idempotency key) refusing a
 /// key used before is a duplicate request; anything else is a failure.
-fn append_failure(stream: &str, e: &sqlx::Error) -> StoreError {
+fn append_failure(req: &AppendRequest, e: &sqlx::Error) -> StoreError {
     match e.as_database_error() {
         Some(d) if d.is_unique_violation() && d.message().contains("idempotency_key") => {
-            StoreError::Duplicate { stream: stream.to_string() }
+            StoreError::Duplicate { stream: req.stream.clone() }
+        }
+        // Only a writer this one does not know of could have taken the version: a conflict.
+        Some(d) if d.is_unique_violation() && d.message().contains("stream_version") => {
+            StoreError::Conflict { stream: req.stream.clone(), expected: req.expected, actual: req.expected + 1 }
         }
         _ => StoreError::Other(format!("append failed: {e}")),
     }
@@ -360,7 +377,16 @@ impl EventStore for SqliteStore {
             .bind(limit)
             .fetch_all(&self.readers)
             .await?;
-        rows.iter().map(row_to_event).collect()
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
+        // A subscriber may see a commit before the writer has raised its heads; raising them
+        // here keeps a table loaded on its notification from being taken as current when it
+        // is not.
+        let mut heads = self.heads.lock().expect("heads");
+        for e in &events {
+            raise_in(&mut heads, &e.stream_id, e.stream_version);
+        }
+        drop(heads);
+        Ok(events)
     }
 
     async fn find_idempotency_key(&self, stream: &str, key: &str) -> Result<Option<i64>, StoreError> {
@@ -458,6 +484,20 @@ mod tests {
         assert_eq!(store.known_head("s"), Some(3));
         let conflict = store.append("s", 2, vec![ev("x", None)]).await;
         assert!(matches!(conflict, Err(StoreError::Conflict { actual: 3, .. })), "{conflict:?}");
+        // A commit seen in the global log before the writer raised its head (simulated by a row
+        // the writer never saw) raises it: whoever is told of an event finds the head moved.
+        let pool = SqlitePool::connect(&format!("sqlite://{path}")).await.unwrap();
+        sqlx::query(
+            "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, recorded_at) \
+             VALUES ('t', 1, 'x', 1, '{}', '{}', '2026-01-01T00:00:00Z')",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        assert_eq!(store.known_head("t"), None);
+        let all = store.read_all(0, 500).await.unwrap();
+        assert_eq!(all.last().map(|e| e.stream_id.as_str()), Some("t"));
+        assert_eq!(store.known_head("t"), Some(1));
         std::fs::remove_dir_all(&dir).ok();
     }
 }
