@@ -93,6 +93,35 @@ pub struct Appended {
     pub recorded_at: DateTime<Utc>,
 }
 
+/// The `INSERT INTO events` statement for `rows` events, with numbered placeholders in column
+/// order (stream, version, type, schema, payload, metadata, idempotency key, recorded at, hash),
+/// `payload_cast` appended to each payload placeholder (e.g. `::jsonb`), returning positions.
+/// Shared by both stores' multi-row appends.
+pub(crate) fn insert_events_sql(rows: usize, payload_cast: &str) -> String {
+    let values: Vec<String> = (0..rows)
+        .map(|i| {
+            let b = i * 9;
+            format!(
+                "(${}, ${}, ${}, ${}, ${}{payload_cast}, ${}, ${}, ${}, ${})",
+                b + 1,
+                b + 2,
+                b + 3,
+                b + 4,
+                b + 5,
+                b + 6,
+                b + 7,
+                b + 8,
+                b + 9
+            )
+        })
+        .collect();
+    format!(
+        "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at, hash) \
+         VALUES {} RETURNING position",
+        values.join(", ")
+    )
+}
+
 /// `t` truncated to the microsecond, the precision both stores keep.
 pub fn to_micros(t: DateTime<Utc>) -> DateTime<Utc> {
     DateTime::from_timestamp_micros(t.timestamp_micros()).unwrap_or(t)

@@ -173,28 +173,7 @@ impl EventStore for PgStore {
         }
         let mut position = 0;
         for chunk in rows.chunks(100) {
-            let values: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    let b = i * 9;
-                    format!(
-                        "(${}, ${}, ${}, ${}, ${}::jsonb, ${}, ${}, ${}, ${})",
-                        b + 1,
-                        b + 2,
-                        b + 3,
-                        b + 4,
-                        b + 5,
-                        b + 6,
-                        b + 7,
-                        b + 8,
-                        b + 9
-                    )
-                })
-                .collect();
-            let sql = format!(
-                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, idempotency_key, recorded_at, hash) \
-                 VALUES {} RETURNING position",
-                values.join(", ")
-            );
+            let sql = super::insert_events_sql(chunk.len(), "::jsonb");
             let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
             for (v, e, text, hash) in chunk {
                 q = q
