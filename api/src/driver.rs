@@ -222,7 +222,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
         let pauses = gathering.as_ref().map(|g| g.pauses.clone()).unwrap_or_default();
         let due = if paused || snap.events.is_empty() { None } else { next_due(&snap, &pauses) };
         if let Some((at, what)) = due {
-            let wait = (at - Utc::now()).to_std().unwrap_or_default();
+            let wait = (at - app.clock.now()).to_std().unwrap_or_default();
             if wait.is_zero() {
                 if !act(&app, &snap, what).await {
                     // Refused (logged): wait for a change or a second before trying again.

@@ -5,6 +5,7 @@ mod accounts;
 mod auth;
 mod bots;
 mod chain;
+mod clock;
 mod clocks;
 mod driver;
 mod frontend;

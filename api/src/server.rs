@@ -36,6 +36,9 @@ pub struct AppState {
     /// Issue 6: the Ed25519 key that signs replay exports (its public half is served at
     /// `GET /api/v1/keys/replay`).
     pub signing_key: ed25519_dalek::SigningKey,
+    /// The server clock (deadlines, windows, delays): [`crate::clock::SystemClock`] in
+    /// production, a test clock in tests.
+    pub clock: crate::clock::SharedClock,
 }
 
 /// The organiser key: `FLICKER_ORGANISER_KEY` if set, else one generated once and kept in the
@@ -158,6 +161,7 @@ pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, St
         organiser_key,
         changes: tokio::sync::broadcast::channel(4096).0,
         signing_key,
+        clock: std::sync::Arc::new(crate::clock::SystemClock),
     }))
 }
 
