@@ -53,6 +53,8 @@ web_checks() {
   fi
   step "web UI: tsc --noEmit (JSDoc types) and vendored libraries unchanged"
   (cd frontend && npx --no-install tsc --noEmit -p . && node scripts/vendor.mjs --check)
+  step "web UI: every prompt kind of openapi/openapi.json has a control (frontend/tests/prompt-kinds.mjs)"
+  node frontend/tests/prompt-kinds.mjs
   step "web UI: browser tests (Playwright, headless Chromium; screenshots in target/browser-tests/)"
   cargo build --locked -q -p flicker
   FLICKER_BIN=target/debug/flicker node frontend/tests/run.mjs
