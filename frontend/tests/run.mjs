@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { playTests } from './play.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -376,6 +377,9 @@ test('a replay is stepped through to the end and the reveal shows the hands', as
   await context.close();
   return `${total} steps; reveal showed ${faces} hand cards at the end, ${shown} at the first elimination`;
 });
+
+// ------------------------------------------------------------------ the player's seat (play.mjs)
+playTests({ test, call, account, newPage, shot, uiSignUp, base, sleep, RUN });
 
 // ------------------------------------------------------------------ run
 const started = Date.now();

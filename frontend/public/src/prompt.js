@@ -148,7 +148,7 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
       const seats = new Map(prompt.recipients.map((/** @type {number} */ s) => [s, `Spread to ${name(s)}`]));
       return setTargeting({ seats, onSeat: (s) => answer({ answer: 'spread', to: s }) });
     }
-    if (prompt.kind === 'ritual' && sel) {
+    if (prompt.kind === 'ritual' && sel && sel.use) {
       const need = nextNeed(sel.use, sel.partial);
       const verb = sel.via === 'ability' ? ABILITY_LABEL[sel.use.ability] || sel.use.ability : USE_LABEL[sel.use.action] || sel.use.action;
       if (need && need.kind === 'seat') {
