@@ -88,7 +88,9 @@ export function playTests(h) {
         if (!(await onScreen(page, '[data-testid=prompt]'))) throw new Error(`the ${kind} prompt is not on screen at ${size.width}x${size.height}`);
         if (!(await onScreen(page, '[data-testid=prompt] [data-testid=clock]'))) throw new Error(`the clock of the ${kind} prompt is not on screen`);
         if (!(await page.title()).startsWith('●')) throw new Error(`the title does not signal the ${kind} prompt: ${await page.title()}`);
-        await shot(page, `play-${tag}-${kind}`);
+        const path = await shot(page, `play-${tag}-${kind}`);
+        // At phone width, what the screen shows (the action bar is fixed to its bottom).
+        if (size.width < 820) await page.screenshot({ path });
       }
       const id = `${kind}:${await page.locator('[data-testid=prompt] p').first().textContent().catch(() => '')}`;
       same = id === lastId ? same + 1 : 0;
@@ -123,6 +125,19 @@ export function playTests(h) {
     if (timeouts) throw new Error(`the person's seat timed out ${timeouts} time(s)`);
     if (!seen.choose_class) throw new Error('no class choice was offered');
     if (!seen.ritual) throw new Error('no Ritual was played');
+    // The gathering's bracket: its Final Ritual and Winner without sideways scrolling.
+    await page.goto(`${base}/gatherings/${gid}`);
+    await page.getByTestId('winner').waitFor({ timeout: 30_000 });
+    const wide = await page.evaluate(() => {
+      const champion = document.querySelector('.stage.champion');
+      const r = champion ? champion.getBoundingClientRect() : null;
+      return { scroll: document.documentElement.scrollWidth, inner: window.innerWidth, bracket: document.querySelector('.bracket')?.scrollWidth || 0,
+        bracketBox: document.querySelector('.bracket')?.clientWidth || 0, right: r ? r.right : Infinity };
+    });
+    if (wide.scroll > wide.inner || wide.bracket > wide.bracketBox + 1 || wide.right > wide.inner) {
+      throw new Error(`the bracket scrolls sideways at ${size.width} px: ${JSON.stringify(wide)}`);
+    }
+    await shot(page, `play-${tag}-bracket`);
     // A 409 is an answer that raced a closing prompt (shown quietly, not an error of the page).
     const real = errors.filter((e) => !/status of 409/.test(e));
     if (real.length) throw new Error(`page errors: ${real.join('; ')}`);

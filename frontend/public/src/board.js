@@ -66,7 +66,8 @@ export function pendingText(view, table) {
   };
   // In an action (a counter-Salt, a pick, a class reaction) which question is asked is not
   // always public: name only whom the table waits for.
-  const what = byPhase[view.phase];
+  // R2.7: once the first player is known, the turn-order phase is the class selection.
+  const what = view.phase === 'turn_order' && /** @type {any} */ (view).first_player != null ? 'class choice' : byPhase[view.phase];
   return what ? `${seatName(table, seat)}: ${what}` : `Waiting for ${seatName(table, seat)}`;
 }
 
