@@ -241,6 +241,43 @@ export function playTests(h) {
   test('a person plays a whole class game of a gathering by hand (desktop 1366x900)', () => wholeClassGame({ width: 1366, height: 900 }, 'desk'));
   test('a person plays a whole class game of a gathering by hand (phone 390x844)', () => wholeClassGame({ width: 390, height: 844 }, 'phone'));
 
+  test('an answer to a prompt that just closed is treated quietly; the title and favicon signal the turn', async () => {
+    const { context, page, errors } = await newPage({ width: 1366, height: 900 });
+    const me = `stale-${RUN}`;
+    await uiSignUp(page, me, 'player');
+    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('flicker.session') || '{}').access_token);
+    const tbl = await call('POST', '/tables', {
+      token,
+      body: { players: 2, practice: true, bot_delay_ms: 50, settings: { first_player: { mode: 'first', seat: 0 } }, clocks: { decision_secs: 600, reaction_secs: 600 } },
+    });
+    const id = tbl.table.table_id;
+    await call('POST', `/tables/${id}/seats`, { token, body: { seat: 0 } });
+    await call('POST', `/tables/${id}/seats`, { token, body: { seat: 1, bot: 'heuristic' } });
+    await call('POST', `/tables/${id}/start`, { token });
+    await page.goto(`${base}/tables/${id}`);
+    await page.locator('[data-testid=prompt][data-kind=ritual]').waitFor();
+    const title = await page.title();
+    const icon = await page.locator('link[rel=icon]').getAttribute('href');
+    if (!title.startsWith('● Your Ritual') || !icon?.includes('favicon-turn')) throw new Error(`no turn signal: title "${title}", icon ${icon}`);
+    // The server answers 409 stale-prompt (as when the clock closed the prompt meanwhile).
+    await page.route('**/api/v1/tables/*/answers', (route) => route.fulfill({
+      status: 409, contentType: 'application/problem+json',
+      body: JSON.stringify({ type: '/problems/stale-prompt', title: 'Stale prompt', status: 409, detail: 'that prompt is no longer open' }),
+    }));
+    await page.getByTestId('end-ritual').click();
+    await page.getByTestId('note').waitFor();
+    if (await page.locator('.error[role=alert]').count()) throw new Error('a stale prompt shows a red error');
+    await shot(page, 'player-stale-prompt');
+    await page.getByTestId('note').waitFor({ state: 'detached', timeout: 8000 });
+    await page.unroute('**/api/v1/tables/*/answers');
+    await page.getByTestId('end-ritual').click();
+    await page.locator('[data-testid=log] li', { hasText: 'Abstains' }).first().waitFor({ timeout: 15_000 });
+    const real = errors.filter((e) => !/status of 409/.test(e));
+    if (real.length) throw new Error(`page errors: ${real.join('; ')}`);
+    await context.close();
+    return 'quiet note, no red banner';
+  });
+
   test('a practice game ends with a rematch button that deals a new game', async () => {
     const { context, page, errors } = await newPage({ width: 1366, height: 900 });
     const me = `rem-${RUN}`;
