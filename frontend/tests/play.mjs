@@ -63,8 +63,9 @@ export function playTests(h) {
     }
     await page.goto(`${base}/tables/${tableId}`);
     await page.locator('[data-testid=viewer]', { hasText: `You play ${me}` }).waitFor();
-    const title = (await page.getByTestId('table-title').textContent()) || '';
-    if (!title.includes('Final Ritual')) throw new Error(`a one-circle gathering's table is titled "${title}"`);
+    // R9.4: the table of a one-circle stage is the Final Ritual (known once the bracket is read).
+    await page.getByTestId('table-title').filter({ hasText: 'The Final Ritual' }).waitFor({ timeout: 10_000 })
+      .catch(async () => { throw new Error(`a one-circle gathering's table is titled "${await page.getByTestId('table-title').textContent()}"`); });
     const prompt = page.getByTestId('prompt');
     /** @type {Record<string, number>} */
     const seen = {};
@@ -153,6 +154,7 @@ export function playTests(h) {
     const t = { timeout: 3000 };
     switch (kind) {
       case 'choose_class': {
+        await prompt.getByTestId('class-choice').first().waitFor(t);
         const offers = await prompt.getByTestId('class-choice').evaluateAll((els) => els.map((e) => ({ id: e.getAttribute('data-class') || '', text: e.textContent || '' })));
         if (offers.length !== 3) throw new Error(`the class choice offers ${offers.length} classes`);
         for (const o of offers) if (!o.text.startsWith('The ') || o.text.includes('_')) throw new Error(`a class offer reads "${o.text}"`);

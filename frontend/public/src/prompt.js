@@ -192,6 +192,7 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
 
     case 'choose_class': {
       const offer = /** @type {string[]} */ (prompt.offer || []);
+      if (!offer.length) return wrap(html`<p>Your class offer is being drawn…</p>`);
       return wrap(html`<p>Choose your class for this game (it becomes public):</p>
         <ul class="class-offer" data-testid="class-offer">${offer.map((c, i) => html`<li>
           <button type="button" class="class-choice" disabled=${busy} data-testid="class-choice" data-class=${c} data-main=${i === 0 ? true : undefined}
