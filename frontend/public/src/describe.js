@@ -136,17 +136,35 @@ export function describe(ev, who, card) {
       return `${who(ev.seat)} uses ${ABILITY_NAME[ev.ability && ev.ability.ability] || 'a free ability'}${
         ev.ability && ev.ability.target !== undefined ? ` on ${who(ev.ability.target)}` : ''}.`;
     case 'ability_resolved':
-      return null;
+      return abilityResolved(ev.seat, ev.effect, who, card);
     case 'spread_chosen':
       return `${card(ev.ghost)} spreads to ${who(ev.to)}'s Shadow.`;
-    case 'triggered':
-      return `${who(ev.owner)}'s class takes effect.`;
+    case 'triggered': {
+      const t = ev.effect || {};
+      /** @type {Record<string, string>} */
+      const what = { voodoo: 'The Voodoo Doll: its haunters Burn', martyr_draw: 'The Martyr draws a card', vulture: 'The Vulture feeds on The Dark', funeral_bell: 'The Funeral Bell tolls: the others Burn 1' };
+      return `${who(ev.owner)}: ${what[t.trigger] || 'a class takes effect'}${t.trigger === 'martyr_draw' && t.card && t.card.rank ? ` (${card(t.card)})` : ''}.`;
+    }
     case 'revival_started':
       return `${who(ev.seat)} would flicker out, but The Lich returns…`;
     case 'revived':
       return `${who(ev.seat)} is revived (The Lich) with Candle cards from every other player.`;
     default:
       return null;
+  }
+}
+
+/** R5.9: what a free ability did. @param {number} seat @param {any} e @param {(s: number) => string} who @param {CardNamer} card */
+function abilityResolved(seat, e, who, card) {
+  if (!e) return null;
+  switch (e.effect) {
+    case 'doomread': return `${card(e.ghost)} leaves ${who(seat)}'s Shadow${e.spread !== null && e.spread !== undefined ? ` and spreads to ${who(e.spread)}` : ''}.`;
+    case 'page_added': return `${who(seat)} adds a page to the Grimoire.`;
+    case 'candles_swapped': return `${who(seat)} and ${who(e.target)} exchange Candles.`;
+    case 'burned': return `${who(e.target)} Burns ${(e.burned || []).length}.`;
+    case 'peeked': return e.card ? `You see ${card(e.card)} on top of ${who(e.target)}'s Candle.` : `${who(seat)} looks at the top of ${who(e.target)}'s Candle.`;
+    case 'traded': return e.swapped ? `${who(seat)} trades a card with ${who(e.target)}${e.given && e.taken ? ` (gives ${card(e.given)}, takes ${card(e.taken)})` : ''}.` : `${who(seat)} keeps their hand.`;
+    default: return null;
   }
 }
 
