@@ -178,8 +178,14 @@ export function playTests(h) {
           used.add(`action ${await classAction.first().getAttribute('data-action')}`);
           await classAction.first().click(t);
         } else if (await prompt.getByTestId('playable').count()) {
-          await prompt.getByTestId('playable').first().click(t);
-          if (await prompt.getByTestId('uses').count()) await prompt.getByTestId('use').first().click(t);
+          // A card with a class use (a Wall, Alter a suit, the Watcher's Sight) first, with that use.
+          const classUse = prompt.locator('[data-testid=playable][title*="Wall"], [data-testid=playable][title*="Alter"], [data-testid=playable][title*="both neighbours"]');
+          await ((await classUse.count()) ? classUse.first() : prompt.getByTestId('playable').first()).click(t);
+          if (await prompt.getByTestId('uses').count()) {
+            const special = prompt.locator('[data-testid=use][data-use=build_wall], [data-testid=use][data-use=alter_suit], [data-testid=use][data-use=watcher_sight]');
+            if (await special.count()) used.add(`use ${await special.first().getAttribute('data-use')}`);
+            await ((await special.count()) ? special.first() : prompt.getByTestId('use').first()).click(t);
+          }
         } else {
           await prompt.getByTestId('end-ritual').click(t);
           return;
@@ -278,6 +284,39 @@ export function playTests(h) {
     if (real.length) throw new Error(`page errors: ${real.join('; ')}`);
     await context.close();
     return 'quiet note, no red banner';
+  });
+
+  test('every page at desktop and phone width (screenshots page-*)', async () => {
+    const org = await account(`org-pages-${RUN}`, 'organiser');
+    const g = await call('POST', '/gatherings', { token: org, body: { name: 'Pages', settings: { max_circle: null, bot_delay_ms: 0 } } });
+    await call('POST', `/gatherings/${g.gathering_id}/bots`, { token: org, body: { count: 3, kind: 'heuristic' } });
+    await call('POST', `/gatherings/${g.gathering_id}/start`, { token: org });
+    let tid = '';
+    for (let i = 0; ; i++) {
+      const b = await call('GET', `/gatherings/${g.gathering_id}/bracket`);
+      tid = b.stages?.[0]?.circles?.[0]?.table_id || '';
+      if (b.winner || b.status === 'finished' || b.status === 'ended') break;
+      if (i > 300) throw new Error('the bot gathering did not end');
+      await sleep(100);
+    }
+    const pages = [['home', '/'], ['signin', '/signin'], ['practice', '/practice'], ['gathering', `/gatherings/${g.gathering_id}`],
+      ['table', `/tables/${tid}`], ['replay', `/tables/${tid}/replay`]];
+    let n = 0;
+    for (const [w, h, tag] of /** @type {const} */ ([[1366, 900, 'desk'], [390, 844, 'phone']])) {
+      const { context, page, errors } = await newPage({ width: w, height: h });
+      for (const [name, path] of pages) {
+        await page.goto(`${base}${path}`);
+        await page.locator('main').first().waitFor();
+        await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {});
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (wide > 1) throw new Error(`${name} scrolls sideways by ${wide} px at ${w} px`);
+        await shot(page, `page-${name}-${tag}`);
+        n++;
+      }
+      if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+      await context.close();
+    }
+    return `${n} screenshots`;
   });
 
   test('a practice game ends with a rematch button that deals a new game', async () => {
