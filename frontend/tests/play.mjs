@@ -288,7 +288,7 @@ export function playTests(h) {
 
   test('every page at desktop and phone width (screenshots page-*)', async () => {
     const org = await account(`org-pages-${RUN}`, 'organiser');
-    const g = await call('POST', '/gatherings', { token: org, body: { name: 'Pages', settings: { max_circle: null, bot_delay_ms: 0 } } });
+    const g = await call('POST', '/gatherings', { token: org, body: { name: 'Pages', settings: { max_circle: null, bot_delay_ms: 0, round_limit: 10 } } });
     await call('POST', `/gatherings/${g.gathering_id}/bots`, { token: org, body: { count: 3, kind: 'heuristic' } });
     await call('POST', `/gatherings/${g.gathering_id}/start`, { token: org });
     let tid = '';
@@ -307,7 +307,8 @@ export function playTests(h) {
       for (const [name, path] of pages) {
         await page.goto(`${base}${path}`);
         await page.locator('main').first().waitFor();
-        await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {});
+        await page.waitForLoadState('load');
+        await sleep(500); // the first data (pages stream, so there is no network idle)
         const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (wide > 1) throw new Error(`${name} scrolls sideways by ${wide} px at ${w} px`);
         await shot(page, `page-${name}-${tag}`);
