@@ -230,6 +230,7 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
             ? html`<button type="button" disabled=${busy} data-testid="react" onClick=${() => answer({ answer: 'react' })}>${r.verb}</button>`
             : cards.map((h) => html`<button type="button" disabled=${busy} data-testid="react"
                 onClick=${() => answer({ answer: 'react', card: h })}>${r.verb} ${cardLabel(face(h))}</button>`)}
+          ${prompt.reaction !== 'shadow_cancel' && cards.length === 0 && html`<span class="hint">You hold nothing that can do it now.</span>`}
           ${decline('Let it happen')}
         </div>`);
     }
