@@ -232,7 +232,7 @@ export function Board({ view, table, clock, me = null, reveal = false, targeting
     <div class="cell c4"><div class="centre" style=${{ order: -1 }}>
       <div class="status-line">
         <span data-testid="round">Round ${view.round || '–'}</span>
-        <span class="phase" data-testid="phase">${PHASE[view.phase] || view.phase}</span>
+        <span class="phase" data-testid="phase">${view.phase === 'turn_order' && /** @type {any} */ (view).first_player != null ? 'Choosing classes' : PHASE[view.phase] || view.phase}</span>
       </div>
       <div class="turn" data-testid="turn">${view.result
         ? html`<strong data-testid="result">${resultText(view, table)}</strong>`
