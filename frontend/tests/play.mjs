@@ -112,18 +112,26 @@ export function playTests(h) {
     const t = await call('GET', `/tables/${tableId}`);
     const seat = t.table.seats.indexOf(me);
     let timeouts = 0;
+    /** @type {string[]} */
+    const before = [];
     let after = '';
+    /** @type {string[]} */
+    const pageOfTypes = [];
     for (;;) {
       const pageOf = await call('GET', `/tables/${tableId}/events?seat=${seat}&limit=500${after ? `&after=${encodeURIComponent(after)}` : ''}`, { token });
       for (const item of pageOf.events) {
         let e = item.event;
         if (e && e.type === 'full' && e.event) e = { type: e.event.type, ...(e.event.payload || {}) };
-        if (e && e.type === 'timed_out' && (e.seats || []).includes(seat)) timeouts++;
+        if (e && e.type === 'timed_out' && (e.seats || []).includes(seat)) {
+          timeouts++;
+          before.push(`after ${pageOfTypes.slice(-3).join(', ')}`);
+        }
+        pageOfTypes.push(e ? e.type : '?');
       }
       if (!pageOf.events.length || !pageOf.next) break;
       after = pageOf.next;
     }
-    if (timeouts) throw new Error(`the person's seat timed out ${timeouts} time(s)`);
+    if (timeouts) throw new Error(`the person's seat timed out ${timeouts} time(s) (${before.join('; ')}); prompts answered: ${JSON.stringify(seen)}`);
     if (!seen.choose_class) throw new Error('no class choice was offered');
     if (!seen.ritual) throw new Error('no Ritual was played');
     // The gathering's bracket: its Final Ritual and Winner without sideways scrolling.
@@ -208,6 +216,11 @@ export function playTests(h) {
         await prompt.getByTestId('martyr-draw').click(t);
         return;
       case 'trader_swap':
+        // Nothing to give (the discard was the last card) or to take: decline.
+        if (!(await prompt.getByTestId('trade-take').count()) || !(await prompt.getByTestId('trade-give').count())) {
+          await prompt.getByTestId('decline').click(t);
+          return;
+        }
         await prompt.getByTestId('trade-take').first().click(t);
         await prompt.getByTestId('trade-give').first().click(t);
         await prompt.getByTestId('trade').click(t);
