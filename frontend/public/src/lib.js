@@ -3,6 +3,7 @@
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { GATHERING_EVENT_TYPES, VIEW_EVENT_TYPES } from './stream-events.gen.js';
 
 /** @type {(strings: TemplateStringsArray, ...values: any[]) => import('preact').VNode<any>} */
 export const html = /** @type {any} */ (htm.bind(h));
@@ -206,16 +207,24 @@ export function idempotencyKey() {
 
 // ---------------------------------------------------------------- streams
 
-/** The `event:` types of table and gathering streams. */
-const STREAM_TYPES = [
-  'game_created', 'turn_order_chosen', 'turn_started', 'reprieved', 'endured', 'panicked', 'drew',
-  'action_declared', 'salt_answered', 'answers_closed', 'passed', 'salted', 'yielded', 'window_closed',
-  'action_cancelled', 'action_resolved', 'ritual_ended', 'burden_discarded', 'concession_requested',
-  'timed_out', 'elimination_started', 'eliminated', 'game_ended', 'full',
-  'gathering_created', 'gathering_configured', 'player_registered', 'player_withdrew', 'gathering_started',
-  'stage_drawn', 'circle_ended', 'gathering_paused', 'gathering_resumed', 'gathering_cancelled',
-  'gathering_ended',
-];
+/**
+ * The `event:` names of table and gathering streams, from the schema (`ViewEvent`,
+ * `GatheringEvent`: see stream-events.gen.js), and `finished`, which closes a table's stream.
+ */
+export const STREAM_TYPES = /** @type {readonly string[]} */ ([...VIEW_EVENT_TYPES, ...GATHERING_EVENT_TYPES]);
+
+/**
+ * Adds a listener to `source` for every stream event name (EventSource drops a named event
+ * that has no listener): `deliver(type, message)` for each one, and for unnamed messages
+ * (`message`). Returns the names listened for.
+ * @param {Pick<EventSource, 'addEventListener'>} source
+ * @param {(type: string, m: MessageEvent) => void} deliver
+ */
+export function listenToStream(source, deliver) {
+  const names = [...STREAM_TYPES, 'message'];
+  for (const t of names) source.addEventListener(t, (m) => deliver(t, /** @type {MessageEvent} */ (m)));
+  return names;
+}
 
 /**
  * Follows a server-sent event stream while mounted. `onEvent(type, data, id)` gets every
@@ -265,8 +274,7 @@ export function useStream(url, onEvent, opts = {}) {
           retry = window.setTimeout(connect, 2000);
         } else setState('connecting');
       };
-      source.onmessage = (m) => deliver('message', m);
-      for (const t of STREAM_TYPES) source.addEventListener(t, (m) => deliver(t, /** @type {MessageEvent} */ (m)));
+      listenToStream(source, deliver);
       source.addEventListener('finished', (m) => {
         deliver('finished', /** @type {MessageEvent} */ (m));
         closed = true;
