@@ -27,6 +27,7 @@
  * @typedef {Schemas['Registrant']} Registrant
  * @typedef {Schemas['ClassId']} ClassId
  * @typedef {Schemas['Status']} GatheringStatus
+ * @typedef {Schemas['TableGathering']} TableGathering
  */
 
 export {};

@@ -15,12 +15,17 @@ export const API = '/api/v1';
 /** @type {Set<() => void>} */
 const routeListeners = new Set();
 
-/** Navigates inside the app without reloading the page. @param {string} to */
+/**
+ * Navigates inside the app without reloading the page; a `#fragment` scrolls to its element
+ * once the new page has rendered. @param {string} to
+ */
 export function navigate(to) {
-  if (to === location.pathname + location.search) return;
+  if (to === location.pathname + location.search + location.hash) return;
   history.pushState(null, '', to);
   routeListeners.forEach((f) => f());
-  window.scrollTo(0, 0);
+  const hash = to.includes('#') ? decodeURIComponent(to.slice(to.indexOf('#') + 1)) : '';
+  if (hash) window.setTimeout(() => document.getElementById(hash)?.scrollIntoView(), 0);
+  else window.scrollTo(0, 0);
 }
 window.addEventListener('popstate', () => routeListeners.forEach((f) => f()));
 
@@ -43,7 +48,7 @@ export function linkClick(e) {
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith('/api') || url.pathname.startsWith('/docs')) return;
   e.preventDefault();
-  navigate(url.pathname + url.search);
+  navigate(url.pathname + url.search + url.hash);
 }
 
 // ---------------------------------------------------------------- auth
