@@ -19,6 +19,13 @@ function poolOf(r) {
   return ev && ev.type === 'full' && ev.event && ev.event.payload ? ev.event.payload.pool || null : null;
 }
 
+/** An event's type in words, the stored event's for a complete record ("class chosen"). @param {ViewEvent} ev */
+function eventName(ev) {
+  const inner = /** @type {any} */ (ev).event;
+  const type = ev.type === 'full' && inner && typeof inner.type === 'string' ? inner.type : ev.type;
+  return type.replace(/_/g, ' ');
+}
+
 /** @param {{ id: string }} props */
 export function ReplayPage({ id }) {
   const me = useSession();
@@ -84,7 +91,7 @@ export function ReplayPage({ id }) {
 
   const namer = useMemo(() => cardNamer(replay ? poolOf(replay) : null), [replay]);
   const who = (/** @type {number | null | undefined} */ s) => seatName(table, s);
-  const moves = useMemo(() => (replay ? replay.steps.map((s) => describe(s.event, who, namer) || s.event.type.replace(/_/g, ' ')) : []), [replay, table, namer]);
+  const moves = useMemo(() => (replay ? replay.steps.map((s) => describe(s.event, who, namer) || eventName(s.event)) : []), [replay, table, namer]);
   if (err) return html`<main class="page"><p class="error">${err}</p></main>`;
   if (!replay || !table) return html`<main class="page"><p class="loading">Loading the replay…</p></main>`;
   if (total === 0) return html`<main class="page"><p class="muted">Nothing to replay yet.</p></main>`;
