@@ -490,6 +490,13 @@ test('the rules page: every card and class, from the header', async () => {
   await page.setViewportSize(PHONE);
   await noSideScroll(page, 'rules page at phone width');
   await shot(page, 'rules-phone');
+  // The other pages of this half of the UI at phone width: no sideways scrolling either.
+  for (const [path, name] of [['/', 'home-phone'], ['/practice', 'practice-phone'], ['/signin', 'signin-phone'], ['/organiser', 'organiser-signed-out-phone']]) {
+    await page.goto(`${base}${path}`);
+    await page.locator('#content main').waitFor();
+    await noSideScroll(page, `${path} at phone width`);
+    await shot(page, name);
+  }
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   await context.close();
   return `${cards} cards, ${classes} classes`;
