@@ -52,7 +52,7 @@ web_checks() {
     (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
   fi
   step "web UI: the API types generated from openapi/openapi.json are current (npm run gen-api), every stream event has a listener"
-  (cd frontend && node scripts/gen-api.mjs --check && node tests/contract.mjs)
+  (cd frontend && node scripts/gen-api.mjs --check && node tests/contract.mjs && node tests/console.mjs)
   step "web UI: tsc --noEmit (JSDoc types) and vendored libraries unchanged"
   (cd frontend && npx --no-install tsc --noEmit -p . && node scripts/vendor.mjs --check)
   step "web UI: browser tests (Playwright, headless Chromium; screenshots in target/browser-tests/)"

@@ -55,31 +55,37 @@ function Progress({ g }) {
 const STANDING_ORDER = { winner: 0, advanced: 1, playing: 2, out: 3, registered: 4 };
 
 /**
- * R9.9.1: standings ranked. Final ranks first (shared on ties); players not yet ranked follow,
- * ordered by how far they are (the stage reached, then still in before out, then the placing in
- * their circle), with a provisional position shared by equals ("=3").
+ * R9.9.1: standings ranked. The winner first; then the players still in, by how far they are
+ * (the stage reached, through before playing, then the placing in their circle), with a
+ * provisional position shared by equals ("=3"); then those out, by their final rank (shared on
+ * ties, as the API gives it).
  * @param {Standing[]} rows
  * @returns {{ row: Standing, position: string }[]}
  */
 export function rankStandings(rows) {
   /** @param {Standing} r */
-  const key = (r) => [r.rank ?? Number.MAX_SAFE_INTEGER, -r.stage, STANDING_ORDER[r.status] ?? 9, r.placing ?? Number.MAX_SAFE_INTEGER];
+  const final = (r) => r.rank !== null && r.rank !== undefined;
+  /** @param {Standing} r @returns {number[]} */
+  const key = (r) => (r.status === 'winner'
+    ? [0, r.rank ?? 1]
+    : !final(r)
+      ? [1, -r.stage, STANDING_ORDER[r.status] ?? 9, r.placing ?? Number.MAX_SAFE_INTEGER]
+      : [2, /** @type {number} */ (r.rank)]);
   const sorted = [...rows].sort((a, b) => {
     const ka = key(a), kb = key(b);
-    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+    for (let i = 0; i < Math.max(ka.length, kb.length); i++) if ((ka[i] ?? 0) !== (kb[i] ?? 0)) return (ka[i] ?? 0) - (kb[i] ?? 0);
     return a.name.localeCompare(b.name);
   });
   /** @type {{ row: Standing, position: string }[]} */
   const out = [];
   sorted.forEach((row, i) => {
-    if (row.rank !== null && row.rank !== undefined) {
+    if (final(row)) {
       out.push({ row, position: String(row.rank) });
       return;
     }
     const prev = i > 0 ? sorted[i - 1] : null;
-    const same = prev && (prev.rank === null || prev.rank === undefined) && key(prev).join() === key(row).join();
-    const pos = same ? out[i - 1].position : `=${i + 1}`;
-    out.push({ row, position: pos });
+    const same = prev && !final(prev) && key(prev).join() === key(row).join();
+    out.push({ row, position: same ? out[i - 1].position : `=${i + 1}` });
   });
   // "=" marks a provisional position only when it is shared.
   /** @type {Map<string, number>} */
@@ -100,7 +106,7 @@ export function StandingsTable({ rows }) {
     <thead><tr><th>Rank</th><th>Name</th><th>Stage</th><th>Circle</th><th>Placing</th><th>Status</th></tr></thead>
     <tbody>${ranked.map(({ row: r, position }) => html`<tr class=${`sst-${r.status}${r.rank === null || r.rank === undefined ? ' provisional' : ''}`} data-testid="standing-row"><td>${position}</td><td>${r.name}</td><td>${r.stage}</td><td>${r.circle ?? '–'}</td>
       <td>${r.placing ? ordinal(r.placing) : '–'}</td><td>${STANDING_STATUS[r.status] || String(r.status).replace(/_/g, ' ')}</td></tr>`)}</tbody></table></div>
-    ${provisional && html`<p class="muted small" data-testid="standings-note">Ranks in italics are provisional (= when shared): players still in play are ordered by the stage they reached, through before playing before out, then by their placing. Final ranks (R9.9.1) replace them as circles end.</p>`}`;
+    ${provisional && html`<p class="muted small" data-testid="standings-note">Ranks in italics are provisional (= when shared): players still in are ordered by the stage they reached, those through to the next stage first, then by their placing. Final ranks (R9.9.1) replace them as circles end.</p>`}`;
 }
 
 // ---------------------------------------------------------------- home
