@@ -48,9 +48,11 @@ web_checks() {
     as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   fi
   if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
-    step "installing the pinned npm packages of frontend/package-lock.json (npm ci: typescript, playwright-core, preact, htm)"
+    step "installing the pinned npm packages of frontend/package-lock.json (npm ci: typescript, openapi-typescript, playwright-core, preact, htm)"
     (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
   fi
+  step "web UI: the API types generated from openapi/openapi.json are current (npm run gen-api), every stream event has a listener"
+  (cd frontend && node scripts/gen-api.mjs --check && node tests/contract.mjs && node tests/console.mjs)
   step "web UI: tsc --noEmit (JSDoc types) and vendored libraries unchanged"
   (cd frontend && npx --no-install tsc --noEmit -p . && node scripts/vendor.mjs --check)
   step "web UI: every prompt kind of openapi/openapi.json has a control (frontend/tests/prompt-kinds.mjs)"

@@ -199,7 +199,7 @@ pub struct RegistrationBody {
 
 /// Registers a player before the start: the caller (a player or bot account) registers
 /// themself, or the organiser registers a named account.
-#[utoipa::path(tag = "gatherings", request_body = Option<RegistrationBody>, security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
+#[utoipa::path(tag = "gatherings", operation_id = "register_player", request_body = Option<RegistrationBody>, security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
     responses((status = 201, body = GatheringSummary), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem),
         (status = 422, description = "`unknown-account`: no account has the name given", body = Problem)))]
 #[post("/api/v1/gatherings/{id}/registrations")]

@@ -24,9 +24,9 @@ use utoipa::openapi::{Content, HeaderBuilder, Ref, RefOr, ResponseBuilder, Schem
         gathering_routes::configure, gathering_routes::register, gathering_routes::withdraw, gathering_routes::add_bots,
         gathering_routes::control, gathering_routes::get_bracket, gathering_routes::get_circles,
         gathering_routes::get_standings,
-        streams::table_stream, streams::gathering_stream, routes::replay_at,
+        streams::table_stream, streams::gathering_stream, routes::replay_at, routes::replay_steps,
     ),
-    components(schemas(gathering_routes::Control)),
+    components(schemas(gathering_routes::Control, crate::gatherings::GatheringEvent)),
     modifiers(&Security, &Contract),
     tags(
         (name = "accounts", description = "Accounts, access and refresh tokens, bot tokens"),

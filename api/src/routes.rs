@@ -893,6 +893,78 @@ pub async fn replay_at(
     Ok(etagged(&ReplayStep { at, total, event, view, eliminations }))
 }
 
+/// One step of a whole replay (`ReplaySteps`): the event and the game right after it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayFrame {
+    /// The event of this step, as you may see it.
+    pub event: ViewEvent,
+    /// The game right after it, as you may see it.
+    pub view: View,
+}
+
+/// Every step of a replay at once (what `GET /api/v1/tables/{id}/replay?at=N` answers one at a
+/// time), so a viewer fetches a game once and scrubs it locally.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplaySteps {
+    /// Steps in your sequence so far (all of them once the game has ended): `steps.len()`.
+    pub total: usize,
+    /// Step numbers (1-based) of the eliminations (to jump to them).
+    pub eliminations: Vec<usize>,
+    /// Step `n` is `steps[n - 1]`.
+    pub steps: Vec<ReplayFrame>,
+}
+
+/// Query of `GET /api/v1/tables/{id}/replay/steps`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayStepsQuery {
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// The organiser's commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// R10.8: every step of *your* sequence with the game right after each, in one response (the
+/// same sight as `GET /api/v1/tables/{id}/replay`: after the game anyone gets the complete
+/// record; during play only what you may see, a spectator delay holding). 409 `not-started`
+/// before the game starts.
+#[utoipa::path(tag = "spectators", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), ReplayStepsQuery),
+    responses((status = 200, body = ReplaySteps), (status = 400, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[get("/api/v1/tables/{id}/replay/steps")]
+pub async fn replay_steps(
+    state: Data,
+    caller: MaybeCaller,
+    id: web::Path<String>,
+    q: web::Query<ReplayStepsQuery>,
+) -> Result<HttpResponse, Problem> {
+    let caller = reader(&caller)?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    if snap.events.is_empty() {
+        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
+    }
+    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
+    let seq = spectate::sequence(&snap, sight.viewer, sight.visible);
+    let eliminations = seq
+        .iter()
+        .enumerate()
+        .filter(|(_, (i, _))| matches!(snap.events[*i], flicker_engine::Event::Eliminated { .. }))
+        .map(|(n, _)| n + 1)
+        .collect();
+    // One fold over the events: the view after each step's event.
+    let mut game = flicker_engine::State::new();
+    let mut applied = 0;
+    let mut steps = Vec::with_capacity(seq.len());
+    for (index, event) in seq {
+        while applied <= index {
+            flicker_engine::apply(&mut game, &snap.events[applied]);
+            applied += 1;
+        }
+        steps.push(ReplayFrame { event, view: flicker_engine::view(&game, sight.viewer) });
+    }
+    Ok(etagged(&ReplaySteps { total: steps.len(), eliminations, steps }))
+}
+
 /// Exports a finished game as a signed JSON Lines replay (issue 6; 409 during play): the header,
 /// every event of the table's stream (platform events, then the game's) with its stored hash, and
 /// the head hash signed with the server's Ed25519 key (`GET /api/v1/keys/replay`). The chain is

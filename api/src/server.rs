@@ -199,6 +199,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(streams::table_stream)
         .service(streams::gathering_stream)
         .service(routes::replay_at)
+        .service(routes::replay_steps)
         .service(routes::healthz)
         .service(routes::readyz)
         .service(routes::metrics)

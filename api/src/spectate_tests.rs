@@ -197,3 +197,34 @@ async fn replay_steps_walk_a_finished_game() {
         assert_eq!(test::call_service(&svc, req).await.status(), 400);
     }
 }
+
+/// Issue 15, R10.8: `GET /replay/steps` is the whole replay in one response: every step equals
+/// what `GET /replay?at=N` answers for it (event and view), with the same total and eliminations.
+#[actix_web::test]
+async fn replay_steps_at_once_equal_the_single_steps() {
+    let app = app().await;
+    let svc = test::init_service(App::new().app_data(app.clone()).configure(crate::server::configure)).await;
+    let id = start(&app, 3, GatheringSettings { max_circle: None, ..Default::default() }).await;
+    crate::driver::trigger_reconcile(app.clone(), id.clone());
+    let g = finish(&app, &id, Duration::from_secs(120)).await;
+    let table = &g.stages[0].circles[0].0.table_id;
+    let req = test::TestRequest::get().uri(&format!("/api/v1/tables/{table}/replay/steps")).to_request();
+    let all: Value = test::call_and_read_body_json(&svc, req).await;
+    let steps = all["steps"].as_array().unwrap();
+    let total = all["total"].as_u64().unwrap() as usize;
+    assert_eq!(steps.len(), total);
+    assert!(total > 10, "a whole game");
+    let mut checked = 0;
+    for at in (1..=total).step_by(7).chain([total]) {
+        let req = test::TestRequest::get().uri(&format!("/api/v1/tables/{table}/replay?at={at}")).to_request();
+        let one: Value = test::call_and_read_body_json(&svc, req).await;
+        assert_eq!(one["total"], all["total"]);
+        assert_eq!(one["eliminations"], all["eliminations"]);
+        assert_eq!(one["event"], steps[at - 1]["event"], "step {at}: event");
+        assert_eq!(one["view"], steps[at - 1]["view"], "step {at}: view");
+        checked += 1;
+    }
+    assert!(checked >= 3);
+    let req = test::TestRequest::get().uri(&format!("/api/v1/tables/{table}/replay/steps?bogus=1")).to_request();
+    assert_eq!(test::call_service(&svc, req).await.status(), 400, "unknown parameters are refused");
+}

@@ -382,6 +382,175 @@ test('a replay is stepped through to the end and the reveal shows the hands', as
 // ------------------------------------------------------------------ the player's seat (play.mjs)
 playTests({ test, call, account, newPage, shot, uiSignUp, base, sleep, RUN });
 
+// ------------------------------------------------------------------ issue 15, web-contract: console form, pause banner, rules, replay moves
+/** No sideways scrolling at the page's width. @param {import('playwright-core').Page} page @param {string} what */
+async function noSideScroll(page, what) {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  if (scroll > width) throw new Error(`${what}: the page scrolls sideways (${scroll} px wide at ${width} px)`);
+}
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+
+test('console: a gathering created with classes, bans, spectator delay, commentary and abandonment', async () => {
+  const { context, page, errors } = await newPage(DESKTOP);
+  const org = `org-eve-${RUN}`;
+  await uiSignUp(page, org, 'organiser');
+  await page.click('nav >> text=Organiser');
+  const form = page.getByTestId('create-gathering');
+  await form.locator('input[name=name]').fill('Class Night');
+  await form.getByTestId('help-advance').waitFor();
+  await form.getByTestId('help-final-dark').waitFor();
+  if (!(await form.locator('input[name=classes]').isChecked())) throw new Error('classes are off by default in the form');
+  await form.locator('details.bans summary').click();
+  await form.locator('input[name=ban][value=clown]').check();
+  await form.locator('input[name=ban][value=witness]').check();
+  await form.locator('select[name=spectator_delay]').selectOption('events');
+  await form.locator('input[name=spectator_delay_by]').fill('3');
+  await form.locator('input[name=commentary]').check();
+  await form.locator('input[name=abandonment]').fill('2');
+  await shot(page, 'console-form');
+  await form.locator('button[type=submit]').click();
+  await page.getByTestId('console').waitFor();
+  await page.locator('[data-testid=set-classes]', { hasText: 'The Clown' }).waitFor();
+  await page.locator('[data-testid=set-delay]', { hasText: '3 events' }).waitFor();
+  await page.locator('[data-testid=set-commentary]', { hasText: 'on' }).waitFor();
+  const mine = (await call('GET', '/gatherings')).filter((/** @type {any} */ g) => g.organiser === org);
+  if (mine.length !== 1) throw new Error(`expected one gathering by ${org}, saw ${mine.length}`);
+  const s = mine[0].settings;
+  const want = { classes: true, class_bans: ['clown', 'witness'], spectator_delay_events: 3, spectator_delay_secs: 0, commentary: true, abandonment: 2 };
+  for (const [k, v] of Object.entries(want)) {
+    if (JSON.stringify(s[k]) !== JSON.stringify(v)) throw new Error(`settings.${k} is ${JSON.stringify(s[k])}, expected ${JSON.stringify(v)}`);
+  }
+  await shot(page, 'console-created');
+  await page.setViewportSize(PHONE);
+  await page.getByTestId('console').waitFor();
+  await noSideScroll(page, 'organiser console at phone width');
+  await shot(page, 'console-phone');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `settings ${JSON.stringify(want)}`;
+});
+
+test('a gathering table links its stage circles and shows a pause banner from the stream', async () => {
+  const token = await account(`org-pia-${RUN}`, 'organiser');
+  const g = await call('POST', '/gatherings', {
+    token, body: { name: 'Pause Night', settings: { max_circle: 4, bot_delay_ms: 150, clocks: { decision_secs: 600, reaction_secs: 600 } } },
+  });
+  const gid = g.gathering_id;
+  await call('POST', `/gatherings/${gid}/bots`, { token, body: { count: 8, kind: 'heuristic' } });
+  await call('POST', `/gatherings/${gid}/start`, { token });
+  /** @type {any} */
+  let bracket = null;
+  for (let i = 0; ; i++) {
+    bracket = await call('GET', `/gatherings/${gid}/bracket`);
+    if (bracket.stages.length && bracket.stages[0].circles.length === 2 && bracket.stages[0].circles.every((/** @type {any} */ c) => c.status !== 'starting')) break;
+    if (i > 100) throw new Error('the stage was not drawn');
+    await sleep(100);
+  }
+  const [c1, c2] = bracket.stages[0].circles;
+  try {
+    const { context, page, errors } = await newPage(DESKTOP);
+    await page.goto(`${base}/tables/${c1.table_id}`);
+    await page.getByTestId('circle-nav').waitFor();
+    const other = page.getByTestId('other-circle');
+    if ((await other.getAttribute('href')) !== `/tables/${c2.table_id}`) throw new Error('no link to the other circle of the stage');
+    await page.getByTestId('table-rules').waitFor();
+    if (await page.getByTestId('pause-banner').count()) throw new Error('a pause banner before any pause');
+    await call('POST', `/gatherings/${gid}/pause`, { token });
+    await page.getByTestId('pause-banner').waitFor();
+    await shot(page, 'table-paused');
+    await page.setViewportSize(PHONE);
+    await noSideScroll(page, 'paused table at phone width');
+    await shot(page, 'table-paused-phone');
+    await call('POST', `/gatherings/${gid}/resume`, { token });
+    await page.getByTestId('pause-banner').waitFor({ state: 'detached' });
+    // The gathering page: ranked standings, classes named, at phone width too.
+    await page.goto(`${base}/gatherings/${gid}`);
+    await page.getByTestId('bracket').waitFor();
+    await page.locator('[data-testid=class-badge]').first().waitFor();
+    const badge = (await page.locator('[data-testid=class-badge]').first().textContent()) || '';
+    if (!/^The /.test(badge.trim())) throw new Error(`a class is shown as ${badge}, not by its name`);
+    await noSideScroll(page, 'gathering page at phone width');
+    await shot(page, 'gathering-phone');
+    await page.setViewportSize(DESKTOP);
+    await shot(page, 'gathering-desktop');
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    await context.close();
+  } finally {
+    await call('POST', `/gatherings/${gid}/cancel`, { token, body: { reason: 'test over' } }).catch(() => {});
+  }
+  return `circles ${c1.circle} and ${c2.circle}`;
+});
+
+test('the rules page: every card and class, from the header', async () => {
+  const { context, page, errors } = await newPage(DESKTOP);
+  await page.goto(`${base}/`);
+  await page.getByTestId('nav-rules').click();
+  await page.getByTestId('rules-page').waitFor();
+  const cards = await page.getByTestId('card-rule').count();
+  const classes = await page.getByTestId('class-rule').count();
+  if (cards !== 14) throw new Error(`${cards} cards on the rules page, expected 14 (A-10, J, Q, K, Joker)`);
+  if (classes !== 38) throw new Error(`${classes} classes on the rules page, expected the roster's 38`);
+  await shot(page, 'rules');
+  await page.setViewportSize(PHONE);
+  await noSideScroll(page, 'rules page at phone width');
+  await shot(page, 'rules-phone');
+  // The other pages of this half of the UI at phone width: no sideways scrolling either.
+  for (const [path, name] of [['/', 'home-phone'], ['/practice', 'practice-phone'], ['/signin', 'signin-phone'], ['/organiser', 'organiser-signed-out-phone']]) {
+    await page.goto(`${base}${path}`);
+    await page.locator('#content main').waitFor();
+    await noSideScroll(page, `${path} at phone width`);
+    await shot(page, name);
+  }
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `${cards} cards, ${classes} classes`;
+});
+
+test('the replay is fetched once and its move list jumps to a move', async () => {
+  const token = await account(`host-ned-${RUN}`);
+  const id = await botTable(token, 3, 0);
+  for (let i = 0; ; i++) {
+    const t = await call('GET', `/tables/${id}`);
+    if (t.table.status === 'finished') break;
+    if (i > 300) throw new Error('the bot game did not finish');
+    await sleep(100);
+  }
+  const { context, page, errors } = await newPage(DESKTOP);
+  /** @type {string[]} */
+  const replayRequests = [];
+  page.on('request', (r) => { if (/\/api\/v1\/tables\/[^/]+\/replay/.test(r.url())) replayRequests.push(r.url()); });
+  await page.goto(`${base}/tables/${id}/replay`);
+  await page.getByTestId('moves').waitFor();
+  const total = Number(((await page.getByTestId('step').textContent()) || '').split('/')[1]);
+  const moves = await page.getByTestId('move').count();
+  if (moves !== total) throw new Error(`${moves} moves listed for ${total} steps`);
+  const target = Math.min(total, 12);
+  await page.getByTestId('move').nth(target - 1).click();
+  await page.locator('[data-testid=step]', { hasText: `${target} / ${total}` }).waitFor();
+  if ((await page.locator('[data-testid=move][aria-current=step]').textContent())?.trim() !== (await page.getByTestId('move').nth(target - 1).textContent())?.trim()) {
+    throw new Error('the clicked move is not marked current');
+  }
+  // Step, scrub and play: no further request.
+  await page.getByTestId('forward').click();
+  await page.locator('[data-testid=step]', { hasText: `${Math.min(total, target + 1)} / ${total}` }).waitFor();
+  await page.selectOption('[data-testid=speed]', '16');
+  await page.getByTestId('play').click();
+  await sleep(500);
+  await page.getByTestId('play').click();
+  const playIcon = await page.locator('[data-testid=play] path').getAttribute('d');
+  const stepIcon = await page.locator('[data-testid=forward] path').getAttribute('d');
+  if (playIcon === stepIcon) throw new Error('play and step forward have the same icon');
+  if (replayRequests.length !== 1 || !replayRequests[0].includes('/replay/steps')) throw new Error(`replay requests: ${replayRequests.join(', ')}`);
+  await shot(page, 'replay-moves');
+  await page.setViewportSize(PHONE);
+  await noSideScroll(page, 'replay at phone width');
+  await shot(page, 'replay-phone');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `${total} steps in one request`;
+});
+
 // ------------------------------------------------------------------ run
 const started = Date.now();
 let failed = 0;

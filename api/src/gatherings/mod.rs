@@ -211,8 +211,9 @@ pub struct Registrant {
     pub program: bool,
 }
 
-/// Events of a gathering stream.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Events of a gathering stream: each is one `event:` of `GET /api/v1/gatherings/{id}/stream`
+/// named by its `type` (the `data:` is `{"type", "payload", "at"}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", content = "payload", rename_all = "snake_case")]
 pub enum GatheringEvent {
     /// Created by an organiser.

@@ -7,18 +7,13 @@ import { Icon } from './icons.js';
 import { className, classText } from './classes.js';
 
 /**
- * @typedef {{ handle: number, rank: string, suit: string | null }} CardView
- * @typedef {{ card: CardView, haunter: number | null, suit: string | null, half: 'left' | 'right' | 'middle' }} GhostView
- * @typedef {{ seat: number, lit: boolean, placing: number | null, candle_size: number, hand_size: number,
- *   hand?: CardView[], candle?: CardView[], shadow: GhostView[], class?: string | null, walls?: number | any[] }} PlayerView
- * @typedef {{ players: PlayerView[], dark: { size: number, top: CardView | null, cards?: CardView[] }, round: number,
- *   active: number | null, phase: string, budget: number, resolving: CardView[], out_of_play: number,
- *   action: { actor: number, action: any } | null, awaiting: { awaiting: string, seat?: number, actor?: number },
- *   prompt: any, result: any, viewer: any, settings: any }} View
- * @typedef {{ deadline: string | null, paused: boolean }} ClockView
- * @typedef {{ table_id: string, creator: string, seats: (string | null)[], bots: (string | null)[], status: string,
- *   practice: boolean, gathering: { gathering_id: string, stage: number, circle: number } | null,
- *   clocks: { decision_secs: number, reaction_secs: number }, bot_delay_ms: number }} TableInfo
+ * The API's shapes, generated from openapi/openapi.json (see api.js).
+ * @typedef {import('./api.js').CardView} CardView
+ * @typedef {import('./api.js').GhostView} GhostView
+ * @typedef {import('./api.js').PlayerView} PlayerView
+ * @typedef {import('./api.js').View} View
+ * @typedef {import('./api.js').ClockView} ClockView
+ * @typedef {import('./api.js').TableInfo} TableInfo
  */
 
 /**
@@ -249,7 +244,7 @@ export function Board({ view, table, clock, me = null, reveal = false, targeting
           <span class="zlabel">Resolving</span></div>`}
       </div>
       ${act && act.action && html`<div class="in-flight">${seatName(table, act.actor)}: ${ACT[act.action.action] || act.action.action}${
-        act.action.card ? ` (${cardText(act.action.card)})` : ''}${act.action.target !== undefined ? ` on ${seatName(table, act.action.target)}` : ''}</div>`}
+        'card' in act.action && act.action.card ? ` (${cardText(act.action.card)})` : ''}${'target' in act.action ? ` on ${seatName(table, act.action.target)}` : ''}</div>`}
       ${reveal && view.dark.cards && html`<details class="dark-all"><summary>All of The Dark (${view.dark.cards.length})</summary>
         <div class="fan">${view.dark.cards.map((c) => html`<${Card} card=${c} size="xs" />`)}</div></details>`}
     </div></div>

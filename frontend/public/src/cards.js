@@ -4,7 +4,7 @@ import { html } from './lib.js';
 import { Icon } from './icons.js';
 
 /**
- * @typedef {{ handle?: number, rank: string, suit: string | null }} CardFace
+ * @typedef {{ handle?: number, rank: string, suit?: string | null }} CardFace
  */
 
 /** @type {Record<string, string>} */

@@ -4,10 +4,10 @@ import { html } from './lib.js';
 /** @type {Record<string, string>} */
 const PATHS = {
   first: 'M6 5h2v14H6zM20 5v14L9 12z',
-  back: 'M18 5v14L7 12z',
+  back: 'M15.4 5 17 6.6 11.6 12l5.4 5.4-1.6 1.6-7-7z',
   play: 'M7 5v14l11-7z',
   pause: 'M6 5h4v14H6zm8 0h4v14h-4z',
-  forward: 'M6 5v14l11-7z',
+  forward: 'M8.6 5 7 6.6 12.4 12 7 17.4 8.6 19l7-7z',
   last: 'M16 5h2v14h-2zM4 5v14l11-7z',
   clock: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16zm-1 3v6l5 3 1-1.7-4-2.3V7z',
   trophy: 'M7 3h10v2h3v3a4 4 0 0 1-4 4h-.3A5 5 0 0 1 13 14.9V17h3v3H8v-3h3v-2.1A5 5 0 0 1 8.3 12H8a4 4 0 0 1-4-4V5h3zm0 4H6v1a2 2 0 0 0 1.2 1.8zm10 0v2.8A2 2 0 0 0 18 8V7z',

@@ -3,6 +3,7 @@
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { GATHERING_EVENT_TYPES, VIEW_EVENT_TYPES } from './stream-events.gen.js';
 
 /** @type {(strings: TemplateStringsArray, ...values: any[]) => import('preact').VNode<any>} */
 export const html = /** @type {any} */ (htm.bind(h));
@@ -14,12 +15,17 @@ export const API = '/api/v1';
 /** @type {Set<() => void>} */
 const routeListeners = new Set();
 
-/** Navigates inside the app without reloading the page. @param {string} to */
+/**
+ * Navigates inside the app without reloading the page; a `#fragment` scrolls to its element
+ * once the new page has rendered. @param {string} to
+ */
 export function navigate(to) {
-  if (to === location.pathname + location.search) return;
+  if (to === location.pathname + location.search + location.hash) return;
   history.pushState(null, '', to);
   routeListeners.forEach((f) => f());
-  window.scrollTo(0, 0);
+  const hash = to.includes('#') ? decodeURIComponent(to.slice(to.indexOf('#') + 1)) : '';
+  if (hash) window.setTimeout(() => document.getElementById(hash)?.scrollIntoView(), 0);
+  else window.scrollTo(0, 0);
 }
 window.addEventListener('popstate', () => routeListeners.forEach((f) => f()));
 
@@ -42,7 +48,7 @@ export function linkClick(e) {
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith('/api') || url.pathname.startsWith('/docs')) return;
   e.preventDefault();
-  navigate(url.pathname + url.search);
+  navigate(url.pathname + url.search + url.hash);
 }
 
 // ---------------------------------------------------------------- auth
@@ -206,16 +212,24 @@ export function idempotencyKey() {
 
 // ---------------------------------------------------------------- streams
 
-/** The `event:` types of table and gathering streams. */
-const STREAM_TYPES = [
-  'game_created', 'turn_order_chosen', 'turn_started', 'reprieved', 'endured', 'panicked', 'drew',
-  'action_declared', 'salt_answered', 'answers_closed', 'passed', 'salted', 'yielded', 'window_closed',
-  'action_cancelled', 'action_resolved', 'ritual_ended', 'burden_discarded', 'concession_requested',
-  'timed_out', 'elimination_started', 'eliminated', 'game_ended', 'full',
-  'gathering_created', 'gathering_configured', 'player_registered', 'player_withdrew', 'gathering_started',
-  'stage_drawn', 'circle_ended', 'gathering_paused', 'gathering_resumed', 'gathering_cancelled',
-  'gathering_ended',
-];
+/**
+ * The `event:` names of table and gathering streams, from the schema (`ViewEvent`,
+ * `GatheringEvent`: see stream-events.gen.js), and `finished`, which closes a table's stream.
+ */
+export const STREAM_TYPES = /** @type {readonly string[]} */ ([...VIEW_EVENT_TYPES, ...GATHERING_EVENT_TYPES]);
+
+/**
+ * Adds a listener to `source` for every stream event name (EventSource drops a named event
+ * that has no listener): `deliver(type, message)` for each one, and for unnamed messages
+ * (`message`). Returns the names listened for.
+ * @param {Pick<EventSource, 'addEventListener'>} source
+ * @param {(type: string, m: MessageEvent) => void} deliver
+ */
+export function listenToStream(source, deliver) {
+  const names = [...STREAM_TYPES, 'message'];
+  for (const t of names) source.addEventListener(t, (m) => deliver(t, /** @type {MessageEvent} */ (m)));
+  return names;
+}
 
 /**
  * Follows a server-sent event stream while mounted. `onEvent(type, data, id)` gets every
@@ -265,8 +279,7 @@ export function useStream(url, onEvent, opts = {}) {
           retry = window.setTimeout(connect, 2000);
         } else setState('connecting');
       };
-      source.onmessage = (m) => deliver('message', m);
-      for (const t of STREAM_TYPES) source.addEventListener(t, (m) => deliver(t, /** @type {MessageEvent} */ (m)));
+      listenToStream(source, deliver);
       source.addEventListener('finished', (m) => {
         deliver('finished', /** @type {MessageEvent} */ (m));
         closed = true;

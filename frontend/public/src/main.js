@@ -5,6 +5,7 @@ import { html, linkClick, setSession, useLocation, useSession, useStored } from 
 import { GatheringPage, HomePage, OrganiserPage, PracticePage, SignInPage } from './pages.js';
 import { TablePage } from './table.js';
 import { ReplayPage } from './replay.js';
+import { RulesPage } from './rules.js';
 
 /** @param {string} path @param {string} search */
 function route(path, search) {
@@ -13,6 +14,7 @@ function route(path, search) {
   if (path === '/signin') return html`<${SignInPage} search=${search} />`;
   if (path === '/practice') return html`<${PracticePage} />`;
   if (path === '/organiser') return html`<${OrganiserPage} />`;
+  if (path === '/rules') return html`<${RulesPage} />`;
   if ((m = path.match(/^\/gatherings\/([^/]+)\/?$/))) return html`<${GatheringPage} id=${decodeURIComponent(m[1])} />`;
   if ((m = path.match(/^\/tables\/([^/]+)\/replay\/?$/))) return html`<${ReplayPage} id=${decodeURIComponent(m[1])} />`;
   if ((m = path.match(/^\/tables\/([^/]+)\/?$/))) return html`<${TablePage} id=${decodeURIComponent(m[1])} search=${search} />`;
@@ -37,6 +39,7 @@ function App() {
       <a href="/" aria-current=${cur('/') && path === '/' ? 'page' : undefined}>Home</a>
       <a href="/practice" aria-current=${cur('/practice')}>Practice</a>
       <a href="/organiser" aria-current=${cur('/organiser')}>Organiser</a>
+      <a href="/rules" aria-current=${cur('/rules')} data-testid="nav-rules">Rules</a>
       <span class="spacer"></span>
       <label class="toggle" title="Four-colour deck: ♠ black, ♥ red, ♣ green, ♦ blue"><input type="checkbox" checked=${fourColour}
         onChange=${(/** @type {any} */ e) => setFourColour(e.target.checked)} /> 4-colour</label>

@@ -6,6 +6,17 @@ import {
 import { useState } from 'preact/hooks';
 import { ordinal } from './describe.js';
 import { Icon } from './icons.js';
+import { CLASSES, className, classText } from './classes.js';
+
+/**
+ * @typedef {import('./api.js').GatheringSummary} GatheringSummary
+ * @typedef {import('./api.js').GatheringSettings} GatheringSettings
+ * @typedef {import('./api.js').Bracket} Bracket
+ * @typedef {import('./api.js').CircleView} CircleView
+ * @typedef {import('./api.js').StageView} StageView
+ * @typedef {import('./api.js').Standing} Standing
+ * @typedef {import('./api.js').ClassId} ClassId
+ */
 
 /** @type {Record<string, string>} */
 const STATUS = { registering: 'Registering', running: 'Live', paused: 'Paused', finished: 'Finished', cancelled: 'Cancelled' };
@@ -15,12 +26,87 @@ function StatusBadge({ status }) {
   return html`<span class=${`status st-${status}`}>${STATUS[status] || status}</span>`;
 }
 
-/** @param {{ g: any }} props */
+/**
+ * The progress line: qualifying circles ended out of those expected, the Final Ritual (one
+ * circle, counted by the API in `circles_expected`) named on its own, never in the total.
+ * @param {GatheringSummary} g
+ */
+export function progressText(g) {
+  const p = g.progress || { stage: 0, circles_ended: 0, circles_expected: 0 };
+  if (g.status === 'registering') return `${g.players.length} registered`;
+  const qualifying = Math.max(0, p.circles_expected - 1);
+  const ended = Math.min(p.circles_ended, qualifying);
+  const finalDone = g.status === 'finished' && g.end_reason === 'final_ritual';
+  const finalPart = finalDone ? 'the Final Ritual has ended' : ended >= qualifying && p.stage > 0 ? 'the Final Ritual is being played' : 'then the Final Ritual';
+  if (g.status === 'cancelled') return `cancelled at stage ${p.stage}: ${ended}/${qualifying} circles ended`;
+  if (qualifying === 0) return `stage ${p.stage}: ${finalPart}`;
+  return `stage ${p.stage}: ${ended}/${qualifying} circles ended · ${finalPart}`;
+}
+
+/** @param {{ g: GatheringSummary }} props */
 function Progress({ g }) {
   const p = g.progress || { stage: 0, circles_ended: 0, circles_expected: 0 };
   const pct = p.circles_expected ? Math.round((100 * p.circles_ended) / p.circles_expected) : g.status === 'finished' ? 100 : 0;
   return html`<div class="progress" data-testid="progress"><div class="bar"><span style=${{ width: `${pct}%` }}></span></div>
-    <span>${g.status === 'registering' ? `${g.players.length} registered` : `stage ${p.stage}: ${p.circles_ended}/${p.circles_expected} circles ended`}</span></div>`;
+    <span>${progressText(g)}</span></div>`;
+}
+
+/** @type {Record<string, number>} */
+const STANDING_ORDER = { winner: 0, advanced: 1, playing: 2, out: 3, registered: 4 };
+
+/**
+ * R9.9.1: standings ranked. The winner first; then the players still in, by how far they are
+ * (the stage reached, through before playing, then the placing in their circle), with a
+ * provisional position shared by equals ("=3"); then those out, by their final rank (shared on
+ * ties, as the API gives it).
+ * @param {Standing[]} rows
+ * @returns {{ row: Standing, position: string }[]}
+ */
+export function rankStandings(rows) {
+  /** @param {Standing} r */
+  const final = (r) => r.rank !== null && r.rank !== undefined;
+  /** @param {Standing} r @returns {number[]} */
+  const key = (r) => (r.status === 'winner'
+    ? [0, r.rank ?? 1]
+    : !final(r)
+      ? [1, -r.stage, STANDING_ORDER[r.status] ?? 9, r.placing ?? Number.MAX_SAFE_INTEGER]
+      : [2, /** @type {number} */ (r.rank)]);
+  const sorted = [...rows].sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    for (let i = 0; i < Math.max(ka.length, kb.length); i++) if ((ka[i] ?? 0) !== (kb[i] ?? 0)) return (ka[i] ?? 0) - (kb[i] ?? 0);
+    return a.name.localeCompare(b.name);
+  });
+  /** @type {{ row: Standing, position: string }[]} */
+  const out = [];
+  sorted.forEach((row, i) => {
+    if (final(row)) {
+      out.push({ row, position: String(row.rank) });
+      return;
+    }
+    const prev = i > 0 ? sorted[i - 1] : null;
+    const same = prev && !final(prev) && key(prev).join() === key(row).join();
+    out.push({ row, position: same ? out[i - 1].position : `=${i + 1}` });
+  });
+  // "=" marks a provisional position only when it is shared.
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  out.forEach((o) => counts.set(o.position, (counts.get(o.position) || 0) + 1));
+  return out.map((o) => (o.position.startsWith('=') && counts.get(o.position) === 1 ? { ...o, position: o.position.slice(1) } : o));
+}
+
+/** @type {Record<string, string>} */
+const STANDING_STATUS = { registered: 'registered', playing: 'playing', advanced: 'through to the next stage', out: 'out', winner: 'winner' };
+
+/** Ranked standings. @param {{ rows: Standing[] }} props */
+export function StandingsTable({ rows }) {
+  if (rows.length === 0) return html`<p class="muted">After the first circles end.</p>`;
+  const ranked = rankStandings(rows);
+  const provisional = ranked.some((r) => r.row.rank === null || r.row.rank === undefined);
+  return html`<div class="scroll-x"><table class="standings" data-testid="standings">
+    <thead><tr><th>Rank</th><th>Name</th><th>Stage</th><th>Circle</th><th>Placing</th><th>Status</th></tr></thead>
+    <tbody>${ranked.map(({ row: r, position }) => html`<tr class=${`sst-${r.status}${r.rank === null || r.rank === undefined ? ' provisional' : ''}`} data-testid="standing-row"><td>${position}</td><td>${r.name}</td><td>${r.stage}</td><td>${r.circle ?? '–'}</td>
+      <td>${r.placing ? ordinal(r.placing) : '–'}</td><td>${STANDING_STATUS[r.status] || String(r.status).replace(/_/g, ' ')}</td></tr>`)}</tbody></table></div>
+    ${provisional && html`<p class="muted small" data-testid="standings-note">Ranks in italics are provisional (= when shared): players still in are ordered by the stage they reached, those through to the next stage first, then by their placing. Final ranks (R9.9.1) replace them as circles end.</p>`}`;
 }
 
 // ---------------------------------------------------------------- home
@@ -30,10 +116,10 @@ export function HomePage() {
   const list = useData(() => api('GET', '/gatherings', { anonymous: true }), []);
   const [watch, setWatch] = useState('');
   const [mine] = useStored(MY_TABLES, /** @type {{ id: string, label: string, at: number }[]} */ ([]));
-  const all = /** @type {any[]} */ ((list.data && (Array.isArray(list.data) ? list.data : list.data.gatherings)) || []);
+  const all = /** @type {GatheringSummary[]} */ (list.data || []);
   const live = all.filter((g) => g.status === 'registering' || g.status === 'running' || g.status === 'paused');
   const done = all.filter((g) => g.status === 'finished' || g.status === 'cancelled');
-  /** @param {any} g */
+  /** @param {GatheringSummary} g */
   const row = (g) => html`<li class="gathering-row"><a href=${`/gatherings/${g.gathering_id}`}>${g.name}</a>
     <${StatusBadge} status=${g.status} /> <span class="muted">${g.players.length} players · by ${g.organiser}</span>
     ${g.winner && html`<span class="winner-chip"><${Icon} name="trophy" size=${14} /> ${g.winner}</span>`}</li>`;
@@ -170,7 +256,7 @@ export function OrganiserPage() {
   if (me.role !== 'organiser') return html`<main class="page narrow"><h2>Organiser console</h2>
     <p>${me.name} is a ${me.role} account. Create an organiser account (it needs the server's organiser key).</p>
     <button type="button" onClick=${() => { setSession(null); navigate('/signin?next=/organiser'); }}>Sign in as someone else</button></main>`;
-  const all = /** @type {any[]} */ ((list.data && (Array.isArray(list.data) ? list.data : list.data.gatherings)) || []);
+  const all = /** @type {GatheringSummary[]} */ (list.data || []);
   const mine = all.filter((g) => g.organiser === me.name);
   const current = selected || (mine[0] && mine[0].gathering_id) || null;
   return html`<main class="page organiser" data-testid="organiser">
@@ -187,32 +273,45 @@ export function OrganiserPage() {
   </main>`;
 }
 
-/** @param {{ onCreated: (id: string) => void }} props */
+/** Every class id of the roster (R8.0.2), in roster order. */
+const CLASS_IDS = /** @type {ClassId[]} */ (Object.keys(CLASSES));
+
+/**
+ * The console's new-gathering form: every setting of `GatheringSettings` an organiser picks
+ * (R9.1, R10.7.4, R10.8, R10.11), with help text.
+ * @param {{ onCreated: (id: string) => void }} props
+ */
 function CreateGathering({ onCreated }) {
   const [name, setName] = useState('');
   const [maxCircle, setMaxCircle] = useState(8);
   const [advance, setAdvance] = useState(2);
-  const [finalDark, setFinalDark] = useState('empty');
+  const [finalDark, setFinalDark] = useState(/** @type {GatheringSettings['final_dark'] & string} */ ('empty'));
   const [decision, setDecision] = useState(60);
   const [reaction, setReaction] = useState(15);
   const [delay, setDelay] = useState(0);
   const [roundLimit, setRoundLimit] = useState(40);
-  const [saltWindow, setSaltWindow] = useState('simultaneous');
+  const [saltWindow, setSaltWindow] = useState(/** @type {GatheringSettings['salt_window'] & string} */ ('simultaneous'));
+  const [classes, setClasses] = useState(true);
+  const [bans, setBans] = useState(/** @type {ClassId[]} */ ([]));
+  const [delayKind, setDelayKind] = useState(/** @type {'none' | 'events' | 'secs'} */ ('none'));
+  const [delayBy, setDelayBy] = useState(10);
+  const [commentary, setCommentary] = useState(false);
+  const [abandonment, setAbandonment] = useState(3);
   const [err, setErr] = useState('');
   /** @param {Event} e */
   async function submit(e) {
     e.preventDefault();
     setErr('');
+    /** @type {GatheringSettings} */
+    const settings = {
+      max_circle: maxCircle, advance, final_dark: finalDark, bot_delay_ms: delay, round_limit: roundLimit,
+      salt_window: saltWindow, clocks: { decision_secs: decision, reaction_secs: reaction },
+      classes, class_bans: classes ? bans : [], commentary, abandonment,
+      spectator_delay_events: delayKind === 'events' ? delayBy : 0,
+      spectator_delay_secs: delayKind === 'secs' ? delayBy : 0,
+    };
     try {
-      const g = await api('POST', '/gatherings', {
-        body: {
-          name,
-          settings: {
-            max_circle: maxCircle, advance, final_dark: finalDark, bot_delay_ms: delay, round_limit: roundLimit,
-            salt_window: saltWindow, clocks: { decision_secs: decision, reaction_secs: reaction },
-          },
-        },
-      });
+      const g = await api('POST', '/gatherings', { body: { name, settings } });
       setName('');
       onCreated(g.gathering_id);
     } catch (x) {
@@ -220,26 +319,67 @@ function CreateGathering({ onCreated }) {
     }
   }
   const num = (/** @type {(n: number) => void} */ set) => (/** @type {any} */ e) => set(Number(e.target.value));
+  /** @param {ClassId} id @param {boolean} on */
+  const ban = (id, on) => setBans(on ? [...bans.filter((b) => b !== id), id] : bans.filter((b) => b !== id));
   return html`<section><h3>New gathering</h3><form class="stack grid2" onSubmit=${submit} data-testid="create-gathering">
     <label class="wide">Name <input name="name" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.target.value)} /></label>
-    <label>Largest circle <input type="number" name="max_circle" min="4" max="100" value=${maxCircle} onInput=${num(setMaxCircle)} /></label>
-    <label>Last Lit sent on <select name="advance" value=${String(advance)} onChange=${num(setAdvance)}><option value="1">1</option><option value="2">2</option></select></label>
-    <label>Final Dark <select value=${finalDark} onChange=${(/** @type {any} */ e) => setFinalDark(e.target.value)}>
-      <option value="empty">empty</option><option value="as_new_game">as a new game</option></select></label>
-    <label>Salt window <select value=${saltWindow} onChange=${(/** @type {any} */ e) => setSaltWindow(e.target.value)}>
-      <option value="simultaneous">simultaneous</option><option value="sequential">sequential</option></select></label>
-    <label>Decision clock (s) <input type="number" min="1" value=${decision} onInput=${num(setDecision)} /></label>
-    <label>Reaction clock (s) <input type="number" min="1" value=${reaction} onInput=${num(setReaction)} /></label>
-    <label>Bot pace (ms) <input type="number" name="bot_delay_ms" min="0" value=${delay} onInput=${num(setDelay)} /></label>
-    <label>Round limit <input type="number" min="10" value=${roundLimit} onInput=${num(setRoundLimit)} /></label>
+    <label>Largest circle <input type="number" name="max_circle" min="4" max="64" value=${maxCircle} onInput=${num(setMaxCircle)} />
+      <small class="help">R9.1.1: players per table at most; more players are split into circles.</small></label>
+    <label>Last Lit sent on <select name="advance" value=${String(advance)} onChange=${num(setAdvance)}><option value="1">1</option><option value="2">2</option></select>
+      <small class="help" data-testid="help-advance">R9.1.2: how many players each qualifying circle sends on to the next stage. 1: the circle is played to its sole survivor. 2: it stops as soon as two players are still Lit, and both go on.</small></label>
+    <label>Final Dark <select name="final_dark" value=${finalDark} onChange=${(/** @type {any} */ e) => setFinalDark(e.target.value)}>
+      <option value="empty">empty</option><option value="as_new_game">as a new game</option></select>
+      <small class="help" data-testid="help-final-dark">R9.1.3, R9.8.2: The Dark at the start of every later stage (the Final Ritual included). Empty: the surplus cards go out of play face down. As a new game: they form The Dark face up, as at the first stage.</small></label>
+    <label>Salt window <select name="salt_window" value=${saltWindow} onChange=${(/** @type {any} */ e) => setSaltWindow(e.target.value)}>
+      <option value="simultaneous">simultaneous</option><option value="sequential">sequential</option></select>
+      <small class="help">R10.6.6: everyone answers a Salt window at once, or one by one in turn order.</small></label>
+    <label>Decision clock (s) <input type="number" name="decision_secs" min="1" value=${decision} onInput=${num(setDecision)} /></label>
+    <label>Reaction clock (s) <input type="number" name="reaction_secs" min="1" value=${reaction} onInput=${num(setReaction)} /></label>
+    <label>Bot pace (ms) <input type="number" name="bot_delay_ms" min="0" max="10000" value=${delay} onInput=${num(setDelay)} /></label>
+    <label>Round limit <input type="number" name="round_limit" min="10" value=${roundLimit} onInput=${num(setRoundLimit)} /></label>
+    <label>Abandonment <input type="number" name="abandonment" min="0" max="20" value=${abandonment} onInput=${num(setAbandonment)} />
+      <small class="help">R10.7.4: a player whose Ritual prompts time out this many times in a row concedes (0: never).</small></label>
+    <fieldset class="wide"><legend>Spectators</legend>
+      <label>Spectator delay <select name="spectator_delay" value=${delayKind} onChange=${(/** @type {any} */ e) => setDelayKind(e.target.value)}>
+        <option value="none">none</option><option value="events">events behind</option><option value="secs">seconds behind</option></select></label>
+      ${delayKind !== 'none' && html`<label>${delayKind === 'events' ? 'Events' : 'Seconds'} <input type="number" name="spectator_delay_by" min="0"
+        max=${delayKind === 'events' ? 10000 : 3600} value=${delayBy} onInput=${num(setDelayBy)} /></label>`}
+      <label class="check"><input type="checkbox" name="commentary" checked=${commentary} onChange=${(/** @type {any} */ e) => setCommentary(e.target.checked)} />
+        Commentary view</label>
+      <small class="help">R10.8: spectators, and you, see each table this far behind, so that watching cannot help a seated player. With the commentary view you may watch every table with all cards shown (delayed the same way); no seated player can open it.</small>
+    </fieldset>
+    <fieldset class="wide" data-testid="class-settings"><legend>Classes</legend>
+      <label class="check"><input type="checkbox" name="classes" checked=${classes} onChange=${(/** @type {any} */ e) => setClasses(e.target.checked)} />
+        Play with classes</label>
+      <small class="help">R8.0.5, R2.7: each player picks one of three classes offered at the start of stage 1 and keeps it in later stages. <a href="/rules#classes">The classes</a>.</small>
+      ${classes && html`<details class="bans"><summary>Banned classes (${bans.length})</summary>
+        <p class="help">R2.7.2: never offered in stage 1 (ignored at a circle where too few would remain).</p>
+        <div class="ban-list">${CLASS_IDS.map((id) => html`<label class="check" title=${classText(id)}><input type="checkbox" name="ban" value=${id}
+          checked=${bans.includes(id)} onChange=${(/** @type {any} */ e) => ban(id, e.target.checked)} /> ${className(id)}</label>`)}</div></details>`}
+    </fieldset>
     ${err && html`<p class="error wide" role="alert">${err}</p>`}
     <button type="submit" class="wide">Create gathering</button></form></section>`;
 }
 
+/** A gathering's settings in words. @param {{ s: GatheringSettings }} props */
+function SettingsSummary({ s }) {
+  const delay = s.spectator_delay_events ? `${s.spectator_delay_events} events` : s.spectator_delay_secs ? `${s.spectator_delay_secs} s` : 'none';
+  const bans = s.class_bans || [];
+  return html`<dl class="settings-summary" data-testid="settings-summary">
+    <dt>Classes</dt><dd data-testid="set-classes">${s.classes === false ? 'off' : bans.length ? `on, banned: ${bans.map(className).join(', ')}` : 'on'}</dd>
+    <dt>Largest circle</dt><dd>${s.max_circle ?? 'one table'}</dd>
+    <dt>Last Lit sent on</dt><dd>${s.advance ?? 2}</dd>
+    <dt>Spectator delay</dt><dd data-testid="set-delay">${delay}</dd>
+    <dt>Commentary</dt><dd data-testid="set-commentary">${s.commentary ? 'on' : 'off'}</dd>
+    <dt>Abandonment</dt><dd>${s.abandonment === 0 ? 'never' : `after ${s.abandonment ?? 3} time-outs in a row`}</dd>
+  </dl>`;
+}
+
 /** One gathering's controls. @param {{ id: string, onChange: () => void }} props */
 function Console({ id, onChange }) {
-  const g = useData(() => api('GET', `/gatherings/${id}`, { anonymous: true }), [id]);
-  useStream(`/gatherings/${id}/stream`, () => { g.reload(); onChange(); });
+  const g = useData(() => /** @type {Promise<GatheringSummary>} */ (api('GET', `/gatherings/${id}`, { anonymous: true })), [id]);
+  const standings = useData(() => /** @type {Promise<Standing[]>} */ (api('GET', `/gatherings/${id}/standings`, { anonymous: true })), [id]);
+  useStream(`/gatherings/${id}/stream`, () => { g.reload(); standings.reload(); onChange(); });
   const [player, setPlayer] = useState('');
   const [bots, setBots] = useState(20);
   const [kind, setKind] = useState('heuristic');
@@ -265,6 +405,7 @@ function Console({ id, onChange }) {
   return html`<section class="console" data-testid="console" data-status=${st}>
     <header><h3>${d.name}</h3><${StatusBadge} status=${st} /><a href=${`/gatherings/${id}`} data-testid="open-gathering">Open the gathering page</a></header>
     <${Progress} g=${d} />
+    <${SettingsSummary} s=${d.settings} />
     ${d.winner && html`<p class="winner-banner" data-testid="console-winner"><${Icon} name="trophy" /> Winner: <strong>${d.winner}</strong></p>`}
     ${d.end_reason && !d.winner && html`<p class="muted">Ended: ${d.end_reason}</p>`}
     ${err && html`<p class="error" role="alert">${err}</p>`}
@@ -284,21 +425,50 @@ function Console({ id, onChange }) {
       ${(st === 'registering' || st === 'running' || st === 'paused') && html`<button type="button" class="danger" disabled=${busy}
         onClick=${() => { if (confirm('Cancel this gathering? It ends with no winner.')) act('POST', '/cancel', { reason: 'cancelled by the organiser' }); }}>Cancel</button>`}
     </div>
-    <details><summary>${d.players.length} registered</summary><ul class="names">${d.players.map((/** @type {any} */ p) => html`<li>${p.name}${p.bot ? html` <span class="badge bot">bot</span>` : ''}
+    ${st !== 'registering' && html`<details class="console-standings" open><summary>Standings</summary><${StandingsTable} rows=${standings.data || []} /></details>`}
+    <details><summary>${d.players.length} registered</summary><ul class="names">${d.players.map((p) => html`<li>${p.name}${p.bot ? html` <span class="badge bot">bot</span>` : ''}
       ${st === 'registering' && html` <button type="button" class="linklike" aria-label=${`withdraw ${p.name}`} onClick=${() => act('DELETE', `/registrations/${encodeURIComponent(p.name)}`)}>✕</button>`}</li>`)}</ul></details>
   </section>`;
 }
 
 // ---------------------------------------------------------------- gathering page
 
+/**
+ * Why a finished circle sends nobody on, or ''. R7.8.4, R9.5.3: a Witnessed circle (The Witness
+ * and one other were the last Lit) has no winner and no Last Lit; both share the best placing.
+ * @param {CircleView} c
+ */
+export function circleNote(c) {
+  if (c.status !== 'finished' || c.last_lit.length > 0) return '';
+  if (c.end_reason === 'witnessed') {
+    return 'Witnessed (R7.8, R9.5.3): The Witness and the other last Lit player both lose, so this circle sends nobody on; their shared placing counts for the standings only.';
+  }
+  return 'No winner: this circle sends nobody on (R9.5.3).';
+}
+
+/** A class badge with its name and description. @param {{ id: string | null | undefined }} props */
+export function ClassBadge({ id }) {
+  if (!id) return null;
+  return html`<span class="badge class" title=${classText(id)} data-testid="class-badge">${className(id)}</span>`;
+}
+
+/** The classes played in a bracket, named and explained. @param {{ b: Bracket }} props */
+function ClassLegend({ b }) {
+  const ids = [...new Set(b.stages.flatMap((st) => st.circles.flatMap((c) => c.players.map((p) => p.class)).filter((x) => !!x)))];
+  if (ids.length === 0) return null;
+  return html`<details class="class-legend" data-testid="class-legend"><summary>Classes in play (${ids.length})</summary>
+    <dl>${ids.sort().map((id) => html`<dt>${className(id)}</dt><dd>${classText(id)}</dd>`)}</dl>
+    <p class="muted small"><a href="/rules#classes">Every class</a></p></details>`;
+}
+
 /** @param {{ id: string }} props */
 export function GatheringPage({ id }) {
   const me = useSession();
   const data = useData(async () => {
     const [g, b, s] = await Promise.all([
-      api('GET', `/gatherings/${id}`, { anonymous: true }),
-      api('GET', `/gatherings/${id}/bracket`, { anonymous: true }),
-      api('GET', `/gatherings/${id}/standings`, { anonymous: true }),
+      /** @type {Promise<GatheringSummary>} */ (api('GET', `/gatherings/${id}`, { anonymous: true })),
+      /** @type {Promise<Bracket>} */ (api('GET', `/gatherings/${id}/bracket`, { anonymous: true })),
+      /** @type {Promise<Standing[]>} */ (api('GET', `/gatherings/${id}/standings`, { anonymous: true })),
     ]);
     return { g, b, s };
   }, [id]);
@@ -307,38 +477,36 @@ export function GatheringPage({ id }) {
   if (data.error) return html`<main class="page"><p class="error">${errorText(data.error)}</p></main>`;
   if (!data.data) return html`<main class="page"><p class="loading">Loading the gathering…</p></main>`;
   const { g, b, s } = data.data;
-  const standings = /** @type {any[]} */ (Array.isArray(s) ? s : s.standings || []);
+  const mine = (/** @type {CircleView} */ c) => !!me && c.players.some((p) => p.name === me.name);
   return html`<main class="page gathering" data-testid="gathering-page" data-status=${g.status}>
     <div class="table-head"><h2>${g.name} <${StatusBadge} status=${g.status} /></h2>
       <div class="head-meta">${!ended && html`<span class=${`live-dot ${live}`}>${live === 'live' ? 'live' : live}</span>`}<span class="muted">organised by ${g.organiser}</span></div></div>
+    ${g.status === 'paused' && html`<p class="pause-banner" role="status" data-testid="pause-banner">The organiser has paused this gathering: clocks and bots are stopped until it resumes.</p>`}
     <${Progress} g=${g} />
-    ${g.status === 'registering' && me && !g.players.some((/** @type {any} */ p) => p.name === me.name) && html`<div class="actions">
+    ${g.status === 'registering' && me && !g.players.some((p) => p.name === me.name) && html`<div class="actions">
       <button type="button" onClick=${async () => { try { await api('POST', `/gatherings/${id}/registrations`, { body: {} }); data.reload(); } catch (e) { alert(errorText(e)); } }}>Register as ${me.name}</button></div>`}
     ${g.winner && html`<p class="winner-banner" data-testid="winner"><${Icon} name="trophy" /> <strong>${g.winner}</strong> wins the gathering</p>`}
+    <${ClassLegend} b=${b} />
     <div class="bracket" data-testid="bracket">
       <section class="stage reg"><h3>Registration</h3><p class="muted">${b.registered} players</p>
-        <ul class="names small">${g.players.map((/** @type {any} */ p) => html`<li>${p.name}${p.bot ? html` <${Icon} name="bot" size=${12} label="bot" />` : ''}</li>`)}</ul></section>
-      ${b.stages.map((/** @type {any} */ st) => html`<section class="stage" data-testid="stage">
-        <h3>${st.final_ritual ? 'Final Ritual' : st.stage === 1 ? 'Circles' : `Stage ${st.stage}`}</h3>
-        <p class="muted">circle sizes ${st.sizes}</p>
-        ${st.circles.map((/** @type {any} */ c) => html`<article class=${`circ st-${c.status}${me && c.players.some((/** @type {any} */ p) => p.name === me.name) ? ' mine' : ''}`}>
+        <ul class="names small">${g.players.map((p) => html`<li>${p.name}${p.bot ? html` <${Icon} name="bot" size=${12} label="bot" />` : ''}</li>`)}</ul></section>
+      ${b.stages.map((st) => html`<section class="stage" data-testid="stage">
+        <h3>${st.final_ritual ? 'Final Ritual' : `Stage ${st.stage}`}</h3>
+        <p class="muted">${st.final_ritual ? 'one circle' : `circle sizes ${st.sizes}`}</p>
+        ${st.circles.map((c) => html`<article class=${`circ st-${c.status}${mine(c) ? ' mine' : ''}`} id=${`stage-${st.stage}-circle-${c.circle}`}>
           <header><a href=${`/tables/${c.table_id}`} data-testid="circle-link">${st.final_ritual ? 'Final table' : `Circle ${c.circle}`}</a>
             <span class="muted">${c.status}</span>
-            ${me && c.status !== 'finished' && c.players.some((/** @type {any} */ p) => p.name === me.name) && html`<a class="button small" href=${`/tables/${c.table_id}`}>Play</a>`}
+            ${mine(c) && c.status !== 'finished' && html`<a class="button small" href=${`/tables/${c.table_id}`}>Play</a>`}
             ${c.status === 'finished' && html`<a class="muted" href=${`/tables/${c.table_id}/replay`}>replay</a>`}</header>
-          <ol class="names small">${c.players.map((/** @type {any} */ p) => html`<li class=${`${c.last_lit.includes(p.name) ? 'lastlit' : ''}${c.winner === p.name ? ' won' : ''}`}>
-            ${p.name}${p.class ? html` <span class="badge class">${p.class}</span>` : ''}${p.placing ? html` <span class="muted">${ordinal(p.placing)}</span>` : ''}</li>`)}</ol>
-          ${c.last_lit.length > 0 && html`<p class="lastlit-line">Last Lit: ${c.last_lit.join(', ')}</p>`}
+          <ol class="names small">${c.players.map((p) => html`<li class=${`${c.last_lit.includes(p.name) ? 'lastlit' : ''}${c.winner === p.name ? ' won' : ''}`}>
+            ${p.name}${p.class ? html` <${ClassBadge} id=${p.class} />` : ''}${p.placing ? html` <span class="muted">${ordinal(p.placing)}</span>` : ''}</li>`)}</ol>
+          ${c.last_lit.length > 0 && html`<p class="lastlit-line">${st.final_ritual ? 'Winner' : 'Sent on'}: ${c.last_lit.join(', ')}</p>`}
+          ${circleNote(c) && html`<p class="circle-note" data-testid="circle-note">${circleNote(c)}</p>`}
         </article>`)}
       </section>`)}
       <section class="stage champion"><h3>Winner</h3>${b.winner ? html`<p class="trophy"><${Icon} name="trophy" size=${40} /><br /><strong>${b.winner}</strong></p>`
         : html`<p class="muted">${b.end_reason ? b.end_reason.replace(/_/g, ' ') : 'to be decided'}</p>`}</section>
     </div>
-    <section><h3>Standings</h3>
-      ${standings.length === 0 ? html`<p class="muted">After the first circles end.</p>` : html`<table class="standings" data-testid="standings">
-        <thead><tr><th>Rank</th><th>Name</th><th>Stage</th><th>Circle</th><th>Placing</th><th>Status</th></tr></thead>
-        <tbody>${standings.map((r) => html`<tr><td>${r.rank ?? '–'}</td><td>${r.name}</td><td>${r.stage}</td><td>${r.circle ?? '–'}</td>
-          <td>${r.placing ? ordinal(r.placing) : '–'}</td><td>${String(r.status).replace(/_/g, ' ')}</td></tr>`)}</tbody></table>`}
-    </section>
+    <section><h3>Standings</h3><${StandingsTable} rows=${s} /></section>
   </main>`;
 }

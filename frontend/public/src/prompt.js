@@ -224,7 +224,7 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
       const r = REACTION[prompt.reaction] || { verb: 'React with', text: '' };
       const cards = /** @type {number[]} */ (prompt.cards || []);
       const action = USE_LABEL[prompt.action] || prompt.action;
-      return wrap(html`<p>${name(prompt.actor)} declared ${action}${view.action && view.action.action && view.action.action.target === me ? ' on you' : ''}. ${r.text}</p>
+      return wrap(html`<p>${name(prompt.actor)} declared ${action}${view.action && view.action.action && /** @type {any} */ (view.action.action).target === me ? ' on you' : ''}. ${r.text}</p>
         <div class="actions">
           ${prompt.reaction === 'shadow_cancel'
             ? html`<button type="button" disabled=${busy} data-testid="react" onClick=${() => answer({ answer: 'react' })}>${r.verb}</button>`
@@ -327,8 +327,8 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
     case 'counter_salt': {
       const fives = /** @type {any[]} */ (prompt.fives || []);
       const what = prompt.kind === 'salt'
-        ? `${name(prompt.actor)} declared ${prompt.boo ? 'BOO!' : USE_LABEL[prompt.action] || prompt.action}${view.action && view.action.action && view.action.action.card ? ` (${cardText(view.action.action.card)})` : ''}${
-          view.action && view.action.action && view.action.action.target !== undefined ? ` on ${view.action.action.target === prompt.seat ? 'you' : name(view.action.action.target)}` : ''}.${prompt.confirm ? ' Confirm your Salt?' : ' Salt it, or Pass?'}`
+        ? `${name(prompt.actor)} declared ${prompt.boo ? 'BOO!' : USE_LABEL[prompt.action] || prompt.action}${view.action && view.action.action && 'card' in view.action.action && view.action.action.card ? ` (${cardText(view.action.action.card)})` : ''}${
+          view.action && view.action.action && 'target' in view.action.action ? ` on ${view.action.action.target === prompt.seat ? 'you' : name(view.action.action.target)}` : ''}.${prompt.confirm ? ' Confirm your Salt?' : ' Salt it, or Pass?'}`
         : `${name(prompt.opponent)} Salted back. Salt again, or yield?`;
       const current = prompt.current ? (prompt.current.answer === 'salt' ? 'Salt' : 'Pass') : null;
       return wrap(html`<p class="salt-what">${what}</p>

@@ -1,58 +1,63 @@
-// The replay viewer: a timeline scrubber, step back and forward, play and pause with a speed,
-// jumps to eliminations and, after the game, a reveal toggle showing every hidden card.
+// The replay viewer: the whole replay fetched once (`GET /tables/{id}/replay/steps`), then a
+// timeline scrubber, step back and forward, play and pause with a speed, a move list to jump
+// from, jumps to eliminations and, after the game, a reveal toggle showing every hidden card.
 import { api, errorText, html, useSession } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board, seatName } from './board.js';
 import { cardNamer, describe } from './describe.js';
 import { Icon } from './icons.js';
 
+/**
+ * @typedef {import('./api.js').ReplaySteps} ReplaySteps
+ * @typedef {import('./api.js').TableInfo} TableInfo
+ * @typedef {import('./api.js').ViewEvent} ViewEvent
+ */
+
+/** The pool of a complete record (its first step is the `full` game_created), or null. @param {ReplaySteps} r */
+function poolOf(r) {
+  const ev = /** @type {any} */ (r.steps[0] && r.steps[0].event);
+  return ev && ev.type === 'full' && ev.event && ev.event.payload ? ev.event.payload.pool || null : null;
+}
+
+/** An event's type in words, the stored event's for a complete record ("class chosen"). @param {ViewEvent} ev */
+function eventName(ev) {
+  const inner = /** @type {any} */ (ev).event;
+  const type = ev.type === 'full' && inner && typeof inner.type === 'string' ? inner.type : ev.type;
+  return type.replace(/_/g, ' ');
+}
+
 /** @param {{ id: string }} props */
 export function ReplayPage({ id }) {
   const me = useSession();
-  const [table, setTable] = useState(/** @type {any} */ (null));
-  const [step, setStep] = useState(/** @type {any} */ (null));
-  const [at, setAt] = useState(0);
+  const [table, setTable] = useState(/** @type {TableInfo | null} */ (null));
+  const [replay, setReplay] = useState(/** @type {ReplaySteps | null} */ (null));
+  const [at, setAt] = useState(1);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(2);
   const [reveal, setReveal] = useState(false);
-  const [pool, setPool] = useState(/** @type {any[] | null} */ (null));
   const [err, setErr] = useState('');
-  const cache = useRef(/** @type {Map<number, any>} */ (new Map()));
+  const listRef = useRef(/** @type {HTMLOListElement | null} */ (null));
 
+  /** Fetches the table and every step (once; again only on "Load newer steps"). */
+  async function load() {
+    try {
+      const [t, r] = await Promise.all([
+        api('GET', `/tables/${id}`, { anonymous: !me }),
+        /** @type {Promise<ReplaySteps>} */ (api('GET', `/tables/${id}/replay/steps`, { anonymous: !me })),
+      ]);
+      setTable(t.table);
+      setReplay(r);
+    } catch (e) {
+      setErr(errorText(e));
+    }
+  }
   useEffect(() => {
-    (async () => {
-      try {
-        const t = await api('GET', `/tables/${id}`, { anonymous: !me });
-        setTable(t.table);
-        const first = await api('GET', `/tables/${id}/replay?at=1`, { anonymous: !me });
-        cache.current.set(1, first);
-        const ev = first.event;
-        if (ev && ev.type === 'full' && ev.event && ev.event.payload) setPool(ev.event.payload.pool || null);
-        setStep(first);
-        setAt(1);
-      } catch (e) {
-        setErr(errorText(e));
-      }
-    })();
+    setReplay(null);
+    setAt(1);
+    load();
   }, [id]);
 
-  /** @param {number} n */
-  async function load(n) {
-    const c = cache.current.get(n);
-    if (c) return c;
-    const s = await api('GET', `/tables/${id}/replay?at=${n}`, { anonymous: !me });
-    cache.current.set(n, s);
-    return s;
-  }
-
-  useEffect(() => {
-    if (!at) return;
-    let stale = false;
-    load(at).then((s) => { if (!stale) setStep(s); }).catch((e) => setErr(errorText(e)));
-    return () => { stale = true; };
-  }, [at]);
-
-  const total = step ? step.total : 0;
+  const total = replay ? replay.total : 0;
   useEffect(() => {
     if (!playing) return;
     if (at >= total) {
@@ -61,7 +66,7 @@ export function ReplayPage({ id }) {
     }
     const t = setTimeout(() => setAt((a) => Math.min(total, a + 1)), 1000 / speed);
     return () => clearTimeout(t);
-  }, [playing, at, total, speed, step]);
+  }, [playing, at, total, speed]);
 
   // Keyboard: ← → step, space plays.
   useEffect(() => {
@@ -77,32 +82,43 @@ export function ReplayPage({ id }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [total]);
 
-  const namer = useMemo(() => cardNamer(pool), [pool]);
-  if (err) return html`<main class="page"><p class="error">${err}</p></main>`;
-  if (!step || !table) return html`<main class="page"><p class="loading">Loading the replay…</p></main>`;
-  const finished = !!step.view.result || table.status === 'finished';
-  const complete = step.event && step.event.type === 'full';
+  // Keep the current move in sight in the move list (scrolling the list only, not the page).
+  useEffect(() => {
+    const list = listRef.current;
+    const cur = list && /** @type {HTMLElement | null} */ (list.querySelector('[aria-current="step"]'));
+    if (list && cur) list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
+  }, [at, replay]);
+
+  const namer = useMemo(() => cardNamer(replay ? poolOf(replay) : null), [replay]);
   const who = (/** @type {number | null | undefined} */ s) => seatName(table, s);
-  const text = describe(step.event, who, namer) || (step.event ? step.event.type.replace(/_/g, ' ') : '');
-  const elims = /** @type {number[]} */ (step.eliminations || []);
+  const moves = useMemo(() => (replay ? replay.steps.map((s) => describe(s.event, who, namer) || eventName(s.event)) : []), [replay, table, namer]);
+  if (err) return html`<main class="page"><p class="error">${err}</p></main>`;
+  if (!replay || !table) return html`<main class="page"><p class="loading">Loading the replay…</p></main>`;
+  if (total === 0) return html`<main class="page"><p class="muted">Nothing to replay yet.</p></main>`;
+  const n = Math.min(Math.max(1, at), total);
+  const step = replay.steps[n - 1];
+  const finished = !!step.view.result || table.status === 'finished';
+  const complete = step.event.type === 'full';
+  const elims = replay.eliminations;
   const canReveal = finished && complete;
 
   return html`<main class="page replay-page" data-testid="replay-page">
     <div class="table-head">
       <h2>Replay <span class="sub">· ${id.slice(0, 8)}</span></h2>
-      <div class="head-meta"><a href=${`/tables/${id}`}>Table</a>
-        <a href=${`/api/v1/tables/${id}/replay.jsonl`} download=${`${id}.jsonl`}>Download (JSON Lines)</a></div>
+      <div class="head-meta"><a href=${`/tables/${id}`}>Table</a> <a href="/rules" target="_blank" rel="noopener">Rules</a>
+        ${table.status !== 'finished' && html`<button type="button" class="linklike" onClick=${load} data-testid="reload-steps">Load newer steps</button>`}
+        ${table.status === 'finished' && html`<a href=${`/api/v1/tables/${id}/replay.jsonl`} download=${`${id}.jsonl`}>Download (JSON Lines)</a>`}</div>
     </div>
     <div class="timeline" role="group" aria-label="Timeline">
       <button type="button" onClick=${() => setAt(1)} aria-label="First step" title="First step"><${Icon} name="first" /></button>
-      <button type="button" onClick=${() => setAt(Math.max(1, at - 1))} aria-label="Step back" title="Step back (←)" data-testid="back"><${Icon} name="back" /></button>
-      <button type="button" onClick=${() => { if (at >= total) setAt(1); setPlaying(!playing); }} aria-label=${playing ? 'Pause' : 'Play'}
-        data-testid="play" class="play"><${Icon} name=${playing ? 'pause' : 'play'} /></button>
-      <button type="button" onClick=${() => setAt(Math.min(total, at + 1))} aria-label="Step forward" title="Step forward (→)" data-testid="forward"><${Icon} name="forward" /></button>
+      <button type="button" onClick=${() => setAt(Math.max(1, n - 1))} aria-label="Step back" title="Step back (←)" data-testid="back"><${Icon} name="back" /></button>
+      <button type="button" onClick=${() => { if (n >= total) setAt(1); setPlaying(!playing); }} aria-label=${playing ? 'Pause' : 'Play'}
+        title=${playing ? 'Pause (Space)' : 'Play (Space)'} data-testid="play" class="play"><${Icon} name=${playing ? 'pause' : 'play'} /></button>
+      <button type="button" onClick=${() => setAt(Math.min(total, n + 1))} aria-label="Step forward" title="Step forward (→)" data-testid="forward"><${Icon} name="forward" /></button>
       <button type="button" onClick=${() => setAt(total)} aria-label="Last step" title="Last step" data-testid="end"><${Icon} name="last" /></button>
-      <input type="range" min="1" max=${total} value=${at} aria-label="Step" data-testid="scrubber"
+      <input type="range" min="1" max=${total} value=${n} aria-label="Step" data-testid="scrubber"
         onInput=${(/** @type {any} */ e) => setAt(Number(e.target.value))} />
-      <span class="step-count" data-testid="step">${at} / ${total}</span>
+      <span class="step-count" data-testid="step">${n} / ${total}</span>
       <label>Speed <select value=${String(speed)} onChange=${(/** @type {any} */ e) => setSpeed(Number(e.target.value))} data-testid="speed">
         ${[0.5, 1, 2, 4, 8, 16].map((s) => html`<option value=${String(s)}>${s}×</option>`)}</select></label>
     </div>
@@ -113,7 +129,13 @@ export function ReplayPage({ id }) {
         <input type="checkbox" checked=${reveal && canReveal} disabled=${!canReveal} data-testid="reveal"
           onChange=${(/** @type {any} */ e) => setReveal(e.target.checked)} /> Reveal hidden cards</label>
     </div>
-    <p class="step-text" data-testid="step-text" aria-live="polite">${text}</p>
-    <${Board} view=${step.view} table=${table} reveal=${reveal && canReveal} me=${null} />
+    <p class="step-text" data-testid="step-text" aria-live="polite">${moves[n - 1]}</p>
+    <div class="replay-layout">
+      <${Board} view=${step.view} table=${table} reveal=${reveal && canReveal} me=${null} />
+      <section class="moves" aria-label="Moves"><h3>Moves</h3>
+        <ol ref=${listRef} data-testid="moves">${moves.map((m, i) => html`<li key=${i}><button type="button" class="move"
+          aria-current=${i + 1 === n ? 'step' : undefined} data-testid="move" onClick=${() => { setPlaying(false); setAt(i + 1); }}>
+          <span class="move-n">${i + 1}</span> ${m}</button></li>`)}</ol></section>
+    </div>
   </main>`;
 }

@@ -6,6 +6,7 @@ import { Board, PROMPT_KIND, seatName } from './board.js';
 import { PromptPanel } from './prompt.js';
 import { RANK_POWER } from './cards.js';
 import { cardNamer, describe } from './describe.js';
+import { CircleNav } from './circle-nav.js';
 
 /**
  * @typedef {import('./board.js').View} View
@@ -239,6 +240,7 @@ export function TablePage({ id, search }) {
         ${mySeats.length > 1 && html`<label>Seat <select value=${String(seat)} onChange=${(/** @type {any} */ e) => setSeatChoice(Number(e.target.value))}>
           ${mySeats.map((s) => html`<option value=${String(s)}>${s + 1}</option>`)}</select></label>`}
         ${tinfo.gathering && html`<a href=${`/gatherings/${tinfo.gathering.gathering_id}`}>Gathering</a>`}
+        <a href="/rules" target="_blank" rel="noopener" data-testid="table-rules">Rules</a>
         ${view && view.result && html`<label class="reveal-inline"><input type="checkbox" checked=${reveal}
           onChange=${(/** @type {any} */ e) => setReveal(e.target.checked)} /> Reveal every card</label>`}
         ${(tinfo.status === 'finished' || (view && view.result)) && html`<a class="button" href=${`/tables/${id}/replay`} data-testid="replay-link">Replay</a>`}
@@ -250,6 +252,7 @@ export function TablePage({ id, search }) {
           onClick=${async () => setNotify(await Notification.requestPermission())}>Notify me</button>`}
       </div>
     </div>
+    <${CircleNav} gathering=${tinfo.gathering} tableId=${tinfo.table_id} />
     ${err && html`<p class="error" role="alert">${err}</p>`}
     ${note && html`<p class="note" role="status" data-testid="note">${note}</p>`}
     ${!view
