@@ -353,8 +353,8 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
       /** @param {number} h */
       const toggle = (h) => setPicks(picks.includes(h) ? picks.filter((x) => x !== h) : picks.length < count ? [...picks, h] : picks);
       return wrap(html`<p>${text}</p>
-        <div class="hand-row" role="group" aria-label="Cards to choose from">
-          ${cards.map((c) => html`<${Card} card=${c} size="lg" selected=${picks.includes(c.handle)} testid="pickable"
+        <div class=${`hand-row${cards.length > 10 ? ' many' : ''}`} role="group" aria-label="Cards to choose from">
+          ${cards.map((c) => html`<${Card} card=${c} size=${cards.length > 10 ? 'sm' : 'lg'} selected=${picks.includes(c.handle)} testid="pickable"
             marker=${picks.includes(c.handle) && count > 1 ? String(picks.indexOf(c.handle) + 1) : ''}
             onClick=${busy ? undefined : () => toggle(c.handle)} />`)}
         </div>
