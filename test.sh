@@ -55,6 +55,8 @@ web_checks() {
   (cd frontend && node scripts/gen-api.mjs --check && node tests/contract.mjs && node tests/console.mjs)
   step "web UI: tsc --noEmit (JSDoc types) and vendored libraries unchanged"
   (cd frontend && npx --no-install tsc --noEmit -p . && node scripts/vendor.mjs --check)
+  step "web UI: every prompt kind of openapi/openapi.json has a control (frontend/tests/prompt-kinds.mjs)"
+  node frontend/tests/prompt-kinds.mjs
   step "web UI: browser tests (Playwright, headless Chromium; screenshots in target/browser-tests/)"
   cargo build --locked -q -p flicker
   FLICKER_BIN=target/debug/flicker node frontend/tests/run.mjs

@@ -4,6 +4,7 @@ import { html, useNow } from './lib.js';
 import { Card, CardBack, cardText } from './cards.js';
 import { ordinal } from './describe.js';
 import { Icon } from './icons.js';
+import { className, classText } from './classes.js';
 
 /**
  * The API's shapes, generated from openapi/openapi.json (see api.js).
@@ -32,7 +33,8 @@ const PHASE = {
 export const PROMPT_KIND = {
   turn_order_choice: 'turn order choice', haunting_choice: 'Haunting choice', ritual: 'Ritual',
   salt: 'Salt or Pass', counter_salt: 'counter-Salt', sight_pick: 'Sight pick', medium_pick: 'Medium pick',
-  burden_discard: 'Burden discard', death_split: 'death split',
+  burden_discard: 'Burden discard', death_split: 'death split', choose_class: 'class choice', reaction: 'class reaction',
+  martyr_draw: 'Martyr draw', trader_swap: 'Trader swap', plague_spread: 'Plague spread', watcher_pick: 'Watcher pick',
 };
 
 /** A seat's display name. @param {TableInfo | null | undefined} table @param {number | null | undefined} seat */
@@ -55,9 +57,28 @@ export function pendingText(view, table) {
   /** @type {Record<string, string>} */
   const byPhase = {
     turn_order: 'turn order choice', haunting: 'Haunting choice', ritual: 'Ritual', burden: 'Burden discard',
-    action: 'pick', elimination: 'death split',
+    elimination: 'death split',
   };
-  return `${seatName(table, seat)}: ${byPhase[view.phase] || 'decision'}`;
+  // In an action (a counter-Salt, a pick, a class reaction) which question is asked is not
+  // always public: name only whom the table waits for.
+  // R2.7: once the first player is known, the turn-order phase is the class selection.
+  const what = view.phase === 'turn_order' && /** @type {any} */ (view).first_player != null ? 'class choice' : byPhase[view.phase];
+  return what ? `${seatName(table, seat)}: ${what}` : `Waiting for ${seatName(table, seat)}`;
+}
+
+/**
+ * The end of a game in words: the winner; R9.5.2: the two Last Lit a qualifying circle sends on;
+ * R7.8: a Witnessed end. @param {View} view @param {TableInfo | null} table
+ */
+export function resultText(view, table) {
+  const r = view.result;
+  if (!r) return '';
+  if (r.winner !== null && r.winner !== undefined) return `${seatName(table, r.winner)} wins`;
+  const lastLit = /** @type {number[]} */ (r.last_lit || []);
+  const names = lastLit.map((s) => seatName(table, s)).join(' and ');
+  if (r.reason === 'witnessed') return 'Witnessed: no winner';
+  if (lastLit.length > 1 && table && table.gathering) return `${names} advance (Last Lit)`;
+  return lastLit.length > 1 ? `No winner (Last Lit: ${names})` : 'No winner';
 }
 
 /** A countdown to `deadline`. @param {{ clock: ClockView | null | undefined, label?: string }} props */
@@ -105,7 +126,7 @@ function Seat({ p, view, table, me, reveal, targeting, style }) {
       <span class="name">${active && html`<span class="turn-dot" aria-label="their turn">●</span>`}${name}</span>
       ${bot && html`<span class="badge bot" title=${`built-in ${bot} bot`}><${Icon} name="bot" size=${12} /> bot</span>`}
       ${p.seat === me && html`<span class="badge you">you</span>`}
-      ${cls && html`<span class="badge class" data-testid="class">${cls}</span>`}
+      ${cls && html`<span class="badge class" data-testid="class" title=${classText(cls)}>${className(cls)}</span>`}
       ${!p.lit && html`<span class="badge out">${p.placing ? ordinal(p.placing) : 'out'}</span>`}
       ${winner && html`<span class="badge win">winner</span>`}
     </header>
@@ -206,10 +227,10 @@ export function Board({ view, table, clock, me = null, reveal = false, targeting
     <div class="cell c4"><div class="centre" style=${{ order: -1 }}>
       <div class="status-line">
         <span data-testid="round">Round ${view.round || '–'}</span>
-        <span class="phase" data-testid="phase">${PHASE[view.phase] || view.phase}</span>
+        <span class="phase" data-testid="phase">${view.phase === 'turn_order' && /** @type {any} */ (view).first_player != null ? 'Choosing classes' : PHASE[view.phase] || view.phase}</span>
       </div>
       <div class="turn" data-testid="turn">${view.result
-        ? html`<strong>${view.result.winner !== null && view.result.winner !== undefined ? `${seatName(table, view.result.winner)} wins` : 'No winner'}</strong>`
+        ? html`<strong data-testid="result">${resultText(view, table)}</strong>`
         : html`<span>${view.active !== null ? html`<strong>${seatName(table, view.active)}</strong>'s turn` : 'Setting up'}</span>`}</div>
       ${!view.result && html`<div class="pending" data-testid="pending">${pendingText(view, table)}</div>`}
       ${!view.result && clock !== undefined && html`<${Clock} clock=${clock} />`}

@@ -2,6 +2,7 @@
 // sees them (ViewEvent) and for the complete record after the game (`full`, cards as pool
 // indices resolved through the game's pool).
 import { cardText } from './cards.js';
+import { className } from './classes.js';
 
 /**
  * @typedef {(c: any) => string} CardNamer
@@ -114,11 +115,70 @@ export function describe(ev, who, card) {
     case 'game_ended':
       return ev.winner !== null && ev.winner !== undefined
         ? `${who(ev.winner)} wins the game!${ev.last_lit && ev.last_lit.length > 1 ? ` Last Lit: ${ev.last_lit.map(who).join(', ')}.` : ''}`
+        : ev.reason === 'witnessed' ? 'The game ends Witnessed: no winner.'
+        : ev.last_lit && ev.last_lit.length > 1 ? `The game ends: ${ev.last_lit.map(who).join(' and ')} are the Last Lit.`
         : 'The game ends with no winner.';
+    // R2.7, R5.9, R6.3/R6.4, R8: classes.
+    case 'class_selection_started':
+      return `Classes are chosen${ev.bans_ignored ? ' (too few classes were left: the bans are ignored)' : ''}.`;
+    case 'class_offered':
+      return ev.offer && ev.offer.length ? `You are offered ${ev.offer.map(className).join(', ')}.` : `${who(ev.seat)} is offered classes.`;
+    case 'class_chosen':
+      return `${who(ev.seat)} plays ${className(ev.class)}.`;
+    case 'reacted': {
+      const r = ev.reaction || {};
+      const used = r.card || r.page || r.wall;
+      return `${who(ev.seat)} reacts: ${REACTED[r.reaction] || 'a class reaction'}${used ? ` (${card(used)})` : ''}.`;
+    }
+    case 'declined':
+      return `${who(ev.seat)} declines.`;
+    case 'ability_used':
+      return `${who(ev.seat)} uses ${ABILITY_NAME[ev.ability && ev.ability.ability] || 'a free ability'}${
+        ev.ability && ev.ability.target !== undefined ? ` on ${who(ev.ability.target)}` : ''}.`;
+    case 'ability_resolved':
+      return abilityResolved(ev.seat, ev.effect, who, card);
+    case 'spread_chosen':
+      return `${card(ev.ghost)} spreads to ${who(ev.to)}'s Shadow.`;
+    case 'triggered': {
+      const t = ev.effect || {};
+      /** @type {Record<string, string>} */
+      const what = { voodoo: 'The Voodoo Doll: its haunters Burn', martyr_draw: 'The Martyr draws a card', vulture: 'The Vulture feeds on The Dark', funeral_bell: 'The Funeral Bell tolls: the others Burn 1' };
+      return `${who(ev.owner)}: ${what[t.trigger] || 'a class takes effect'}${t.trigger === 'martyr_draw' && t.card && t.card.rank ? ` (${card(t.card)})` : ''}.`;
+    }
+    case 'revival_started':
+      return `${who(ev.seat)} would flicker out, but The Lich returns…`;
+    case 'revived':
+      return `${who(ev.seat)} is revived (The Lich) with Candle cards from every other player.`;
     default:
       return null;
   }
 }
+
+/** R5.9: what a free ability did. @param {number} seat @param {any} e @param {(s: number) => string} who @param {CardNamer} card */
+function abilityResolved(seat, e, who, card) {
+  if (!e) return null;
+  switch (e.effect) {
+    case 'doomread': return `${card(e.ghost)} leaves ${who(seat)}'s Shadow${e.spread !== null && e.spread !== undefined ? ` and spreads to ${who(e.spread)}` : ''}.`;
+    case 'page_added': return `${who(seat)} adds a page to the Grimoire.`;
+    case 'candles_swapped': return `${who(seat)} and ${who(e.target)} exchange Candles.`;
+    case 'burned': return `${who(e.target)} Burns ${(e.burned || []).length}.`;
+    case 'peeked': return e.card ? `You see ${card(e.card)} on top of ${who(e.target)}'s Candle.` : `${who(seat)} looks at the top of ${who(e.target)}'s Candle.`;
+    case 'traded': return e.swapped ? `${who(seat)} trades a card with ${who(e.target)}${e.given && e.taken ? ` (gives ${card(e.given)}, takes ${card(e.taken)})` : ''}.` : `${who(seat)} keeps their hand.`;
+    default: return null;
+  }
+}
+
+/** @type {Record<string, string>} */
+const REACTED = {
+  grimoire_reject: 'a page of the Grimoire rejects the card', hex_reflect: 'The Hex reflects the Haunt',
+  mime_redirect: 'The Mime redirects the Haunt', unseen_cancel: 'The Unseen cancels the Haunt',
+  shadow_cancel: 'The Shadow Burns 1 to cancel the Haunt', wall_block: 'a Wall blocks the Haunt',
+};
+/** @type {Record<string, string>} */
+const ABILITY_NAME = {
+  doomreader: 'The Doomreader’s ability', grimoire_page: 'a new Grimoire page', mimic: 'The Mimic’s Candle exchange',
+  pyromaniac: 'The Pyromaniac’s fire', seer: 'The Seer’s sight', trader: 'The Trader’s trade',
+};
 
 /** @param {number} n */
 export function ordinal(n) {

@@ -1,8 +1,8 @@
 // The table page: a spectator's view of a live table, or, for a seated player, their seat with
 // the prompt panel. Live through the table's event stream; the log tells the game in words.
-import { api, errorText, html, idempotencyKey, rememberTable, useData, useSession, useStream } from './lib.js';
+import { api, ApiError, errorText, html, idempotencyKey, navigate, rememberTable, useData, useSession, useStream } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Board, seatName } from './board.js';
+import { Board, PROMPT_KIND, seatName } from './board.js';
 import { PromptPanel } from './prompt.js';
 import { RANK_POWER } from './cards.js';
 import { cardNamer, describe } from './describe.js';
@@ -23,6 +23,69 @@ export function Log({ lines }) {
   }, [lines.length]);
   return html`<section class="log" aria-label="Game log"><h3>Log</h3>
     <ol ref=${ref} aria-live="polite" data-testid="log">${lines.map((l) => html`<li key=${l.id}>${l.text}</li>`)}</ol></section>`;
+}
+
+const SOUND_KEY = 'flicker.sound';
+/** @type {AudioContext | null} */
+let audio = null;
+
+/** A short two-note chime (Web Audio, no file): the optional "your turn" sound. */
+function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const t = audio.currentTime;
+    for (const [i, f] of [[0, 660], [1, 880]]) {
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, t + i * 0.14);
+      g.gain.exponentialRampToValueAtTime(0.2, t + i * 0.14 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.14 + 0.13);
+      o.connect(g).connect(audio.destination);
+      o.start(t + i * 0.14);
+      o.stop(t + i * 0.14 + 0.14);
+    }
+  } catch {
+    /* no audio: the title and the icon still tell */
+  }
+}
+
+/** Sets the page's favicon. @param {string} href */
+function setFavicon(href) {
+  const link = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel=icon]'));
+  if (link && !link.href.endsWith(href)) link.href = href;
+}
+
+/**
+ * Attention when a prompt opens for the seat: the title and the favicon change, an optional
+ * chime plays (off by default), and a browser notification shows when permitted and the page
+ * is in the background.
+ * @param {any} prompt @param {boolean} sound
+ */
+function useAttention(prompt, sound) {
+  const pid = prompt ? prompt.id : null;
+  useEffect(() => {
+    if (!prompt) {
+      document.title = 'Flicker';
+      setFavicon('/favicon.svg');
+      return;
+    }
+    const what = PROMPT_KIND[prompt.kind] || 'decision';
+    document.title = `● Your ${what} · Flicker`;
+    setFavicon('/favicon-turn.svg');
+    if (sound) chime();
+    if (typeof Notification !== 'undefined' && Notification.permission === 'granted' && document.hidden) {
+      try {
+        new Notification('Flicker: your turn', { body: `Your ${what}`, tag: 'flicker-turn' });
+      } catch {
+        /* some browsers allow notifications from service workers only */
+      }
+    }
+  }, [pid]);
+  useEffect(() => () => {
+    document.title = 'Flicker';
+    setFavicon('/favicon.svg');
+  }, []);
 }
 
 /** @param {{ id: string, search: string }} props */
@@ -49,6 +112,12 @@ export function TablePage({ id, search }) {
   const [targeting, setTargeting] = useState(/** @type {Targeting | undefined} */ (undefined));
   const [joining, setJoining] = useState(false);
   const [reveal, setReveal] = useState(false);
+  const [note, setNote] = useState('');
+  const [sound, setSound] = useState(() => localStorage.getItem(SOUND_KEY) === 'on');
+  const [notify, setNotify] = useState(() => (typeof Notification === 'undefined' ? 'unsupported' : Notification.permission));
+  const [rematching, setRematching] = useState(false);
+  const gid = table && table.gathering ? table.gathering.gathering_id : null;
+  const bracket = useData(() => (gid ? api('GET', `/gatherings/${gid}/bracket`, { anonymous: true }) : Promise.resolve(null)), [gid]);
   const tableRef = useRef(table);
   tableRef.current = (state.data && state.data.t.table) || table;
 
@@ -70,6 +139,16 @@ export function TablePage({ id, search }) {
     if (text) setLines((ls) => (ls.some((l) => l.id === evId && evId) ? ls : [...ls, { id: evId || String(ls.length), text }]));
     state.reload();
   }, { token: seat !== null, deps: [seat] });
+
+  const openPrompt = state.data && state.data.p ? state.data.p.prompt : null;
+  useAttention(openPrompt, sound);
+  // A message about an earlier prompt never stays over a later one.
+  useEffect(() => setErr(''), [openPrompt && openPrompt.id]);
+  useEffect(() => {
+    if (!note) return undefined;
+    const t = setTimeout(() => setNote(''), 4000);
+    return () => clearTimeout(t);
+  }, [note]);
 
   // A slow poll as a safety net (a prompt's clock, a window held open).
   useEffect(() => {
@@ -94,10 +173,35 @@ export function TablePage({ id, search }) {
         headers: { 'Idempotency-Key': idempotencyKey() },
       });
     } catch (e) {
-      setErr(errorText(e));
+      // R10.4.2: a race with the clock or a window that just closed is not the player's error.
+      if (e instanceof ApiError && /stale-prompt$/.test(e.type)) setNote('That question had just closed; here is the current one.');
+      else setErr(errorText(e));
     } finally {
       setBusy(false);
       state.reload();
+    }
+  }
+
+  /** A new practice table like this one: same seats, bots, clocks and class settings. */
+  async function rematch() {
+    setRematching(true);
+    try {
+      const settings = view && view.settings ? { classes: !!view.settings.classes, class_bans: view.settings.class_bans || [] } : undefined;
+      const r = await api('POST', '/tables', {
+        body: { players: tinfo.seats.length, practice: true, bot_delay_ms: 600, clocks: tinfo.clocks, ...(settings ? { settings } : {}) },
+      });
+      const nid = r.table.table_id;
+      for (let s = 0; s < tinfo.seats.length; s++) {
+        const bot = tinfo.bots[s];
+        await api('POST', `/tables/${nid}/seats`, { body: bot ? { seat: s, bot } : { seat: s } });
+      }
+      await api('POST', `/tables/${nid}/start`);
+      rememberTable(nid, `Practice, ${tinfo.seats.length} players`);
+      navigate(`/tables/${nid}`);
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      setRematching(false);
     }
   }
 
@@ -128,7 +232,7 @@ export function TablePage({ id, search }) {
   const seatedNote = seat !== null ? `You play ${seatName(tinfo, seat)}` : 'You are watching as a spectator';
   return html`<main class="page table-page" data-testid="table-page">
     <div class="table-head">
-      <h2>${tinfo.gathering ? `Circle ${tinfo.gathering.circle}, stage ${tinfo.gathering.stage}` : 'Practice table'}
+      <h2 data-testid="table-title">${circleTitle(tinfo, bracket.data)}
         <span class="sub"> · ${tinfo.table_id.slice(0, 8)}</span></h2>
       <div class="head-meta">
         <span class=${`live-dot ${live}`} title=${`stream: ${live}`}>${live === 'live' ? 'live' : live}</span>
@@ -140,10 +244,17 @@ export function TablePage({ id, search }) {
         ${view && view.result && html`<label class="reveal-inline"><input type="checkbox" checked=${reveal}
           onChange=${(/** @type {any} */ e) => setReveal(e.target.checked)} /> Reveal every card</label>`}
         ${(tinfo.status === 'finished' || (view && view.result)) && html`<a class="button" href=${`/tables/${id}/replay`} data-testid="replay-link">Replay</a>`}
+        ${tinfo.practice && seat !== null && view && view.result && html`<button type="button" data-testid="rematch" disabled=${rematching}
+          onClick=${rematch}>Rematch</button>`}
+        ${seat !== null && html`<label class="toggle" title="A short chime when a decision is yours"><input type="checkbox" checked=${sound}
+          data-testid="sound" onChange=${(/** @type {any} */ e) => { setSound(e.target.checked); localStorage.setItem(SOUND_KEY, e.target.checked ? 'on' : 'off'); if (e.target.checked) chime(); }} /> Sound</label>`}
+        ${seat !== null && notify === 'default' && html`<button type="button" class="secondary" data-testid="notify"
+          onClick=${async () => setNotify(await Notification.requestPermission())}>Notify me</button>`}
       </div>
     </div>
     <${CircleNav} gathering=${tinfo.gathering} tableId=${tinfo.table_id} />
     ${err && html`<p class="error" role="alert">${err}</p>`}
+    ${note && html`<p class="note" role="status" data-testid="note">${note}</p>`}
     ${!view
       ? html`<section class="waiting"><p>Waiting for players: ${tinfo.seats.filter(Boolean).length}/${tinfo.seats.length} seated.</p>
           <ul>${tinfo.seats.map((n, i) => html`<li>Seat ${i + 1}: ${n || html`<em>free</em>`}${tinfo.bots[i] ? ' (bot)' : ''}</li>`)}</ul>
@@ -151,7 +262,7 @@ export function TablePage({ id, search }) {
           ${me && me.name === tinfo.creator && tinfo.seats.every(Boolean) && html`<button type="button"
             onClick=${async () => { try { await api('POST', `/tables/${id}/start`); info.reload(); state.reload(); } catch (e) { setErr(errorText(e)); } }}>Start</button>`}
         </section>`
-      : html`<div class="table-layout">
+      : html`<div class=${`table-layout${seat !== null && p && p.prompt ? ' has-prompt' : ''}`}>
           <${Board} view=${view} table=${tinfo} clock=${t.clock} me=${seat} targeting=${targeting} reveal=${reveal && !!view.result} />
           <aside class="side">
             ${seat !== null && html`<${PromptPanel} prompt=${p && p.prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo}
@@ -165,4 +276,17 @@ export function TablePage({ id, search }) {
           </aside>
         </div>`}
   </main>`;
+}
+
+/**
+ * The table's title: a practice table, a circle of a stage, or R9.4's Final Ritual (a stage of
+ * a single circle, from the bracket).
+ * @param {TableInfo} t @param {any} bracket
+ */
+export function circleTitle(t, bracket) {
+  const g = t.gathering;
+  if (!g) return 'Practice table';
+  const stage = bracket && Array.isArray(bracket.stages) ? bracket.stages.find((/** @type {any} */ s) => s.stage === g.stage) : null;
+  if (stage && stage.final_ritual) return 'The Final Ritual';
+  return `Stage ${g.stage}, circle ${g.circle}`;
 }
