@@ -7,6 +7,9 @@ use flicker_engine::{ErrorKind, RuleError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// Issue 14: the `Retry-After` (seconds) of a 503 storage-full answer.
+pub const STORAGE_FULL_RETRY_SECS: u64 = 5;
+
 /// A problem document (RFC 9457).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(example = json!({
@@ -28,6 +31,9 @@ pub struct Problem {
     /// For a rule violation: the rule broken (an R-id of RULES.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// Seconds to wait before trying again, sent as the `Retry-After` header (not in the body).
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 impl std::fmt::Display for Problem {
@@ -45,7 +51,26 @@ impl Problem {
             status: status.as_u16(),
             detail: detail.into(),
             rule: None,
+            retry_after: None,
         }
+    }
+
+    /// This problem with a `Retry-After` of `secs` seconds.
+    pub fn retry_after(mut self, secs: u64) -> Self {
+        self.retry_after = Some(secs);
+        self
+    }
+
+    /// Issue 14: 503 storage-full with `Retry-After`: the store has no room to write; nothing
+    /// was changed, and the same request may be sent again later.
+    pub fn storage_full() -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage-full",
+            "Storage full",
+            "the event store has no room to write; nothing was changed: retry later",
+        )
+        .retry_after(STORAGE_FULL_RETRY_SECS)
     }
 
     /// 400 malformed-json.
@@ -119,12 +144,19 @@ impl ResponseError for Problem {
         if self.status == 401 {
             r.insert_header((actix_web::http::header::WWW_AUTHENTICATE, "Bearer"));
         }
+        if let Some(secs) = self.retry_after {
+            r.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+        }
         r.content_type("application/problem+json").json(self)
     }
 }
 
 impl From<crate::store::StoreError> for Problem {
     fn from(e: crate::store::StoreError) -> Self {
+        if let crate::store::StoreError::Full(_) = e {
+            // Logged once by the store when it fills.
+            return Problem::storage_full();
+        }
         tracing::error!(error = %e, "store failure");
         Problem::internal("the event store failed; nothing was changed")
     }
