@@ -162,6 +162,33 @@ impl From<crate::store::StoreError> for Problem {
     }
 }
 
+/// Issue 14: the problem for an error response of `status` that carried no problem document
+/// (answered by actix itself): a stable `type` per status (`payload-too-large`, `not-found`,
+/// `method-not-allowed`, `bad-request`, ..., else `http-<status>`), and `detail` when known.
+pub fn for_status(status: StatusCode, detail: Option<String>) -> Problem {
+    let title = status.canonical_reason().unwrap_or("Error");
+    let kind = match status.as_u16() {
+        400 => "bad-request".to_string(),
+        404 => "not-found".to_string(),
+        405 => "method-not-allowed".to_string(),
+        408 => "request-timeout".to_string(),
+        411 => "length-required".to_string(),
+        413 => "payload-too-large".to_string(),
+        414 => "uri-too-long".to_string(),
+        415 => "unsupported-media-type".to_string(),
+        431 => "headers-too-large".to_string(),
+        500 => "internal".to_string(),
+        503 => "unavailable".to_string(),
+        s => format!("http-{s}"),
+    };
+    let detail = match (status.as_u16(), detail) {
+        (413, _) => format!("the body is larger than {} KiB", crate::server::BODY_LIMIT / 1024),
+        (_, Some(d)) if status.is_client_error() => d,
+        _ => title.to_lowercase(),
+    };
+    Problem::new(status, &kind, title, detail)
+}
+
 /// Maps actix's JSON body errors to problems: unknown fields and malformed JSON apart.
 pub fn json_error(err: actix_web::error::JsonPayloadError, _req: &actix_web::HttpRequest) -> actix_web::Error {
     use actix_web::error::JsonPayloadError as J;

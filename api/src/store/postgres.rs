@@ -131,94 +131,98 @@ async fn append_in(
     expected: i64,
     events: &[NewEvent],
 ) -> Result<(i64, i64, DateTime<Utc>), StoreError> {
-        // Writers of one stream queue here, so a losing append sees the new version and fails
-        // before it inserts: it never takes a position, and the global log keeps no gap that a
-        // subscriber would have to wait out. Other streams never wait.
-        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))").bind(stream).execute(&mut **tx).await.map_err(pg_error)?;
-        let head = sqlx::query(
-            "SELECT stream_version, hash FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
-        )
+    // Writers of one stream queue here, so a losing append sees the new version and fails
+    // before it inserts: it never takes a position, and the global log keeps no gap that a
+    // subscriber would have to wait out. Other streams never wait.
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
         .bind(stream)
-        .fetch_optional(&mut **tx)
+        .execute(&mut **tx)
         .await
         .map_err(pg_error)?;
-        let (current, mut prev) = match head {
-            None => (0, GENESIS),
-            Some(r) => {
-                let version: i64 = r.get(0);
-                match r.get::<Option<String>, _>(1).as_deref().and_then(parse_hash) {
-                    Some(hash) => (version, hash),
-                    // Appended before the hash column: chain from its recomputed hash.
-                    None => {
-                        let rows = sqlx::query(
+    let head = sqlx::query(
+        "SELECT stream_version, hash FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
+    )
+    .bind(stream)
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(pg_error)?;
+    let (current, mut prev) = match head {
+        None => (0, GENESIS),
+        Some(r) => {
+            let version: i64 = r.get(0);
+            match r.get::<Option<String>, _>(1).as_deref().and_then(parse_hash) {
+                Some(hash) => (version, hash),
+                // Appended before the hash column: chain from its recomputed hash.
+                None => {
+                    let rows = sqlx::query(
                             "SELECT *, payload::text AS payload_text FROM events WHERE stream_id = $1 ORDER BY stream_version",
                         )
                         .bind(stream)
                         .fetch_all(&mut **tx)
                         .await
                 .map_err(pg_error)?;
-                        let events = rows.iter().map(row_to_event).collect::<Result<Vec<_>, _>>()?;
-                        let chain = rechain(stream, &events).map_err(StoreError::Other)?;
-                        (version, chain.last().map_or(GENESIS, |e| e.hash))
-                    }
-                }
-            }
-        };
-        if current != expected {
-            return Err(StoreError::Conflict { stream: stream.into(), expected, actual: current });
-        }
-        // The exact text each payload will be stored as (JSONB's rendering), which its hash
-        // covers and `payload::text` gives back.
-        let texts: Vec<String> = events.iter().map(|e| payload_text(&e.payload)).collect();
-        let stored: Vec<String> =
-            sqlx::query("SELECT t::jsonb::text FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i) ORDER BY i")
-                .bind(&texts)
-                .fetch_all(&mut **tx)
-                .await?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
-        let now = super::to_micros(Utc::now());
-        // All the events in one multi-row INSERT (rows take their positions in list order).
-        let mut version = expected;
-        let mut rows = Vec::with_capacity(events.len());
-        for (e, text) in events.iter().zip(&stored) {
-            version += 1;
-            let hash = event_hash(&prev, stream, version, &e.event_type, e.schema_version, text.as_bytes());
-            rows.push((version, e, text, to_hex(&hash)));
-            prev = hash;
-        }
-        let mut position = 0;
-        for chunk in rows.chunks(100) {
-            let sql = super::insert_events_sql(chunk.len(), "::jsonb");
-            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-            for (v, e, text, hash) in chunk {
-                q = q
-                    .bind(stream)
-                    .bind(*v)
-                    .bind(&e.event_type)
-                    .bind(e.schema_version)
-                    .bind(*text)
-                    .bind(serde_json::to_value(&e.metadata).expect("json"))
-                    .bind(e.metadata.idempotency_key.as_deref())
-                    .bind(now)
-                    .bind(hash);
-            }
-            match q.fetch_all(&mut **tx).await {
-                Ok(rs) => {
-                    for r in rs {
-                        position = position.max(r.get::<i64, _>(0));
-                    }
-                }
-                Err(err) => {
-                    return Err(match is_unique_violation(&err).as_deref() {
-                        Some("events_idempotency") => StoreError::Duplicate { stream: stream.into() },
-                        Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
-                        None => pg_error(err),
-                    });
+                    let events = rows.iter().map(row_to_event).collect::<Result<Vec<_>, _>>()?;
+                    let chain = rechain(stream, &events).map_err(StoreError::Other)?;
+                    (version, chain.last().map_or(GENESIS, |e| e.hash))
                 }
             }
         }
+    };
+    if current != expected {
+        return Err(StoreError::Conflict { stream: stream.into(), expected, actual: current });
+    }
+    // The exact text each payload will be stored as (JSONB's rendering), which its hash
+    // covers and `payload::text` gives back.
+    let texts: Vec<String> = events.iter().map(|e| payload_text(&e.payload)).collect();
+    let stored: Vec<String> =
+        sqlx::query("SELECT t::jsonb::text FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i) ORDER BY i")
+            .bind(&texts)
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+    let now = super::to_micros(Utc::now());
+    // All the events in one multi-row INSERT (rows take their positions in list order).
+    let mut version = expected;
+    let mut rows = Vec::with_capacity(events.len());
+    for (e, text) in events.iter().zip(&stored) {
+        version += 1;
+        let hash = event_hash(&prev, stream, version, &e.event_type, e.schema_version, text.as_bytes());
+        rows.push((version, e, text, to_hex(&hash)));
+        prev = hash;
+    }
+    let mut position = 0;
+    for chunk in rows.chunks(100) {
+        let sql = super::insert_events_sql(chunk.len(), "::jsonb");
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (v, e, text, hash) in chunk {
+            q = q
+                .bind(stream)
+                .bind(*v)
+                .bind(&e.event_type)
+                .bind(e.schema_version)
+                .bind(*text)
+                .bind(serde_json::to_value(&e.metadata).expect("json"))
+                .bind(e.metadata.idempotency_key.as_deref())
+                .bind(now)
+                .bind(hash);
+        }
+        match q.fetch_all(&mut **tx).await {
+            Ok(rs) => {
+                for r in rs {
+                    position = position.max(r.get::<i64, _>(0));
+                }
+            }
+            Err(err) => {
+                return Err(match is_unique_violation(&err).as_deref() {
+                    Some("events_idempotency") => StoreError::Duplicate { stream: stream.into() },
+                    Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
+                    None => pg_error(err),
+                });
+            }
+        }
+    }
     Ok((version, position, now))
 }
 

@@ -174,7 +174,10 @@ impl Writer {
     fn set_full(&self, why: Option<String>) {
         let mut full = self.full.lock().expect("full");
         if why.is_some() && full.is_none() {
-            tracing::error!(error = why.as_deref().unwrap_or_default(), "the event store is full; refusing writes until space is free");
+            tracing::error!(
+                error = why.as_deref().unwrap_or_default(),
+                "the event store is full; refusing writes until space is free"
+            );
         } else if why.is_none() && full.is_some() {
             tracing::info!("the event store writes again");
         }
@@ -432,10 +435,7 @@ async fn write_one(
 
 /// The head hash of a stream whose last event has no stored hash (appended before migration
 /// 0002): the chain recomputed over its stored bytes.
-async fn legacy_head(
-    tx: &mut SqliteConnection,
-    stream: &str,
-) -> Result<Result<Hash, StoreError>, sqlx::Error> {
+async fn legacy_head(tx: &mut SqliteConnection, stream: &str) -> Result<Result<Hash, StoreError>, sqlx::Error> {
     let rows = sqlx::query("SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version")
         .bind(stream)
         .fetch_all(&mut *tx)
@@ -534,7 +534,10 @@ impl EventStore for SqliteStore {
             return Ok(());
         }
         let (reply, rx) = oneshot::channel();
-        self.writer.send(WriterMsg::Probe(reply)).await.map_err(|_| StoreError::Other("the writer has stopped".into()))?;
+        self.writer
+            .send(WriterMsg::Probe(reply))
+            .await
+            .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
         rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
     }
 
