@@ -71,6 +71,66 @@ async fn append(state: &AppState, g: &Gathering, events: &[GatheringEvent], acto
     })
 }
 
+/// How many times a commuting command is tried when concurrent commands keep changing the
+/// gathering under it (issue 14: 32 concurrent registrations must all succeed).
+const COMMUTING_ATTEMPTS: usize = 64;
+
+/// Issue 14: appends what `decide` makes of the gathering as read, retrying with the gathering
+/// read again when a concurrent command changed it meanwhile. For commands that commute
+/// (registration, withdrawal, bots added): each attempt decides afresh, so a refusal (already
+/// registered, full, started) still holds against the latest state. Gives the gathering the
+/// events were appended to and the events; 409 `busy` after [`COMMUTING_ATTEMPTS`] conflicts.
+async fn append_commuting(
+    state: &AppState,
+    id: &str,
+    actor: &str,
+    decide: impl Fn(&Gathering) -> Result<Vec<GatheringEvent>, Problem>,
+) -> Result<(Arc<Gathering>, Vec<GatheringEvent>), Problem> {
+    for attempt in 0..COMMUTING_ATTEMPTS {
+        let g = get(state, id).await?;
+        let events = decide(&g)?;
+        match gatherings::append(state.store.as_ref(), &g, &events, actor).await {
+            Ok(()) => return Ok((g, events)),
+            Err(StoreError::Conflict { .. }) => {
+                // A short random pause spreads the retries of many concurrent writers.
+                let ms = rand::random_range(0..=(attempt as u64).min(8));
+                tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Problem::conflict("busy", "Busy", "the gathering kept changing meanwhile; try again"))
+}
+
+/// The answer to a registration or a withdrawal (issue 14: the registration and a count, not
+/// the whole list, which `GET /api/v1/gatherings/{id}/registrations` pages).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "registration": {"name": "alice"}, "registered": 12}))]
+pub struct RegistrationAnswer {
+    /// The gathering.
+    pub gathering_id: String,
+    /// The registration made (or, for a withdrawal, removed).
+    pub registration: Registrant,
+    /// How many players are registered now.
+    pub registered: usize,
+}
+
+/// The answer to `POST /api/v1/gatherings/{id}/bots`.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "added": 3, "first": "heuristic-bot#01", "last": "heuristic-bot#03", "registered": 4}))]
+pub struct BotsAdded {
+    /// The gathering.
+    pub gathering_id: String,
+    /// How many bots were registered.
+    pub added: usize,
+    /// The first bot's name.
+    pub first: String,
+    /// The last bot's name (bots are numbered in between).
+    pub last: String,
+    /// How many players are registered now.
+    pub registered: usize,
+}
+
 fn settings_problem(msg: String) -> Problem {
     Problem::invalid(msg)
 }
@@ -200,8 +260,8 @@ pub struct RegistrationBody {
 /// Registers a player before the start: the caller (a player or bot account) registers
 /// themself, or the organiser registers a named account.
 #[utoipa::path(tag = "gatherings", operation_id = "register_player", request_body = Option<RegistrationBody>, security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
-    responses((status = 201, body = GatheringSummary), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem),
-        (status = 422, description = "`unknown-account`: no account has the name given", body = Problem)))]
+    responses((status = 201, body = RegistrationAnswer), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem),
+        (status = 413, body = Problem), (status = 422, description = "`unknown-account`: no account has the name given", body = Problem)))]
 #[post("/api/v1/gatherings/{id}/registrations")]
 pub async fn register(
     state: Data,
@@ -237,46 +297,113 @@ pub async fn register(
     if !matches!(role, Role::Player | Role::Bot) {
         return Err(Problem::forbidden("only player and bot accounts register to play"));
     }
-    not_started(&g)?;
-    if g.players.iter().any(|p| p.name == name) {
-        return Err(Problem::conflict(
-            "already-registered",
-            "Already registered",
-            format!("{name} is registered already"),
-        ));
-    }
-    if g.players.len() >= MAX_PLAYERS {
-        return Err(Problem::conflict("gathering-full", "Gathering full", format!("at most {MAX_PLAYERS} players")));
-    }
     let r = Registrant { name, bot: None, program: role == Role::Bot };
-    append(&state, &g, &[GatheringEvent::PlayerRegistered(r)], &caller.name).await?;
-    Ok(HttpResponse::Created().json(summary(&*get(&state, &id).await?)))
+    let (g, _) = append_commuting(&state, &id, &caller.name, |g| {
+        not_started(g)?;
+        if g.players.iter().any(|p| p.name == r.name) {
+            return Err(Problem::conflict(
+                "already-registered",
+                "Already registered",
+                format!("{} is registered already", r.name),
+            ));
+        }
+        if g.players.len() >= MAX_PLAYERS {
+            return Err(Problem::conflict(
+                "gathering-full",
+                "Gathering full",
+                format!("at most {MAX_PLAYERS} players"),
+            ));
+        }
+        Ok(vec![GatheringEvent::PlayerRegistered(r.clone())])
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(RegistrationAnswer {
+        gathering_id: g.id.clone(),
+        registration: r,
+        registered: g.players.len() + 1,
+    }))
+}
+
+/// Query of `GET /api/v1/gatherings/{id}/registrations`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationsQuery {
+    /// At most this many, in registration order, 1-1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<usize>,
+    /// Only registrations after the one of this name (the `next` of the previous page).
+    pub after: Option<String>,
+}
+
+/// A page of a gathering's registrations.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"registrations": [{"name": "alice"}, {"name": "heuristic-bot#01", "bot": "heuristic"}], "registered": 2, "next": null}))]
+pub struct RegistrationsPage {
+    /// Registrations in registration order.
+    pub registrations: Vec<Registrant>,
+    /// How many players are registered in all.
+    pub registered: usize,
+    /// The `after` of the next page; `null` on the last page.
+    pub next: Option<String>,
+}
+
+/// Pages through a gathering's registrations, in registration order (public).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id"), RegistrationsQuery),
+    responses((status = 200, body = RegistrationsPage), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/registrations")]
+pub async fn list_registrations(
+    state: Data,
+    id: web::Path<String>,
+    q: web::Query<RegistrationsQuery>,
+) -> Result<HttpResponse, Problem> {
+    let limit = q.limit.unwrap_or(100);
+    if !(1..=1000).contains(&limit) {
+        return Err(Problem::invalid("limit is 1 to 1000"));
+    }
+    let g = get(&state, &id).await?;
+    let start = match &q.after {
+        None => 0,
+        Some(name) => match g.players.iter().position(|p| &p.name == name) {
+            Some(i) => i + 1,
+            None => return Err(Problem::invalid(format!("'after': {name} is not registered"))),
+        },
+    };
+    let page: Vec<Registrant> = g.players.iter().skip(start).take(limit).cloned().collect();
+    let next = (start + page.len() < g.players.len()).then(|| page.last().map(|p| p.name.clone())).flatten();
+    Ok(HttpResponse::Ok().json(RegistrationsPage { registrations: page, registered: g.players.len(), next }))
 }
 
 /// Withdraws a registration before the start (R9.10.2): the player themself, or the organiser.
 #[utoipa::path(tag = "gatherings", security(("bearer" = [])),
     params(("id" = String, Path, description = "gathering id"), ("name" = String, Path, description = "player name")),
-    responses((status = 200, body = GatheringSummary), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+    responses((status = 200, body = RegistrationAnswer), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
 #[delete("/api/v1/gatherings/{id}/registrations/{name}")]
 pub async fn withdraw(state: Data, caller: Caller, path: web::Path<(String, String)>) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
     let (id, name) = path.into_inner();
-    let g = get(&state, &id).await?;
-    if caller.name != name && caller.name != g.organiser {
-        return Err(Problem::forbidden("only the player or the organiser may withdraw a registration"));
-    }
-    if g.status != Status::Registering {
-        return Err(Problem::conflict(
-            "gathering-started",
-            "Gathering started",
-            "after the start a player may only concede at their table (R9.10.2)",
-        ));
-    }
-    if !g.players.iter().any(|p| p.name == name) {
-        return Err(Problem::not_found(format!("{name} is not registered")));
-    }
-    append(&state, &g, &[GatheringEvent::PlayerWithdrew { name }], &caller.name).await?;
-    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+    let (g, _) = append_commuting(&state, &id, &caller.name, |g| {
+        if caller.name != name && caller.name != g.organiser {
+            return Err(Problem::forbidden("only the player or the organiser may withdraw a registration"));
+        }
+        if g.status != Status::Registering {
+            return Err(Problem::conflict(
+                "gathering-started",
+                "Gathering started",
+                "after the start a player may only concede at their table (R9.10.2)",
+            ));
+        }
+        if !g.players.iter().any(|p| p.name == name) {
+            return Err(Problem::not_found(format!("{name} is not registered")));
+        }
+        Ok(vec![GatheringEvent::PlayerWithdrew { name: name.clone() }])
+    })
+    .await?;
+    let registration = g.players.iter().find(|p| p.name == name).cloned().expect("registered when decided");
+    Ok(HttpResponse::Ok().json(RegistrationAnswer {
+        gathering_id: g.id.clone(),
+        registration,
+        registered: g.players.len() - 1,
+    }))
 }
 
 /// Body of `POST /api/v1/gatherings/{id}/bots`.
@@ -300,7 +427,7 @@ fn heuristic() -> BotKind {
 /// `heuristic-bot#01`, `random-bot#02`… (`#` keeps them apart from accounts).
 #[utoipa::path(tag = "gatherings", request_body = AddBotsBody, security(("bearer" = [])),
     params(("id" = String, Path, description = "gathering id")),
-    responses((status = 201, body = GatheringSummary), (status = 400, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)))]
+    responses((status = 201, body = BotsAdded), (status = 400, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)))]
 #[post("/api/v1/gatherings/{id}/bots")]
 pub async fn add_bots(
     state: Data,
@@ -308,25 +435,36 @@ pub async fn add_bots(
     id: web::Path<String>,
     body: web::Json<AddBotsBody>,
 ) -> Result<HttpResponse, Problem> {
-    let g = get(&state, &id).await?;
-    organiser_of(&caller, &g)?;
-    not_started(&g)?;
-    if body.count == 0 || g.players.len() + body.count > MAX_PLAYERS {
-        return Err(Problem::invalid(format!("count is at least 1 and the gathering holds at most {MAX_PLAYERS}")));
-    }
-    let existing = g.players.iter().filter(|p| p.bot.is_some()).count();
-    let width = (existing + body.count).to_string().len().max(2);
-    let events: Vec<GatheringEvent> = (1..=body.count)
-        .map(|i| {
-            GatheringEvent::PlayerRegistered(Registrant {
-                name: format!("{}-bot#{:0width$}", body.kind.name(), existing + i),
-                bot: Some(body.kind),
-                program: false,
+    let (g, events) = append_commuting(&state, &id, &caller.name, |g| {
+        organiser_of(&caller, g)?;
+        not_started(g)?;
+        if body.count == 0 || g.players.len() + body.count > MAX_PLAYERS {
+            return Err(Problem::invalid(format!("count is at least 1 and the gathering holds at most {MAX_PLAYERS}")));
+        }
+        let existing = g.players.iter().filter(|p| p.bot.is_some()).count();
+        let width = (existing + body.count).to_string().len().max(2);
+        Ok((1..=body.count)
+            .map(|i| {
+                GatheringEvent::PlayerRegistered(Registrant {
+                    name: format!("{}-bot#{:0width$}", body.kind.name(), existing + i),
+                    bot: Some(body.kind),
+                    program: false,
+                })
             })
-        })
-        .collect();
-    append(&state, &g, &events, &caller.name).await?;
-    Ok(HttpResponse::Created().json(summary(&*get(&state, &id).await?)))
+            .collect())
+    })
+    .await?;
+    let name = |e: Option<&GatheringEvent>| match e {
+        Some(GatheringEvent::PlayerRegistered(r)) => r.name.clone(),
+        _ => String::new(),
+    };
+    Ok(HttpResponse::Created().json(BotsAdded {
+        gathering_id: g.id.clone(),
+        added: events.len(),
+        first: name(events.first()),
+        last: name(events.last()),
+        registered: g.players.len() + events.len(),
+    }))
 }
 
 /// Organiser commands on a running gathering.

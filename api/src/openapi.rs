@@ -5,7 +5,7 @@
 use crate::{gathering_routes, routes, streams};
 use std::sync::OnceLock;
 use utoipa::OpenApi;
-use utoipa::openapi::path::{Operation, ParameterIn, PathItem};
+use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::schema::{AdditionalProperties, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Content, HeaderBuilder, Ref, RefOr, ResponseBuilder, Schema};
@@ -21,7 +21,8 @@ use utoipa::openapi::{Content, HeaderBuilder, Ref, RefOr, ResponseBuilder, Schem
         routes::replay_key,
         routes::healthz, routes::readyz, routes::metrics,
         gathering_routes::create_gathering, gathering_routes::list_gatherings, gathering_routes::get_gathering,
-        gathering_routes::configure, gathering_routes::register, gathering_routes::withdraw, gathering_routes::add_bots,
+        gathering_routes::configure, gathering_routes::register, gathering_routes::list_registrations,
+        gathering_routes::withdraw, gathering_routes::add_bots,
         gathering_routes::control, gathering_routes::get_bracket, gathering_routes::get_circles,
         gathering_routes::get_standings,
         streams::table_stream, streams::gathering_stream, routes::replay_at, routes::replay_steps,
@@ -64,8 +65,9 @@ const PROBLEM_JSON: &str = "application/problem+json";
 ///   operations that take one;
 /// - 404: a path parameter does not parse (`problem::path_error`), or names nothing, for
 ///   operations with path parameters;
-/// - 413 and 415: the JSON body is too large or not `application/json`, for required JSON
-///   bodies (`problem::json_error`);
+/// - 413: the body is larger than 64 KiB, for operations with a body (`problem::json_error`,
+///   `server::problem_errors`); 415: a required JSON body is not `application/json`;
+/// - 503 `storage-full` with `Retry-After`, for every write (issue 14);
 /// - 429 `rate-limited` with `Retry-After`, for every operation but the health probes
 ///   (`ratelimit`).
 ///
@@ -78,8 +80,20 @@ struct Contract;
 impl utoipa::Modify for Contract {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         for (path, item) in openapi.paths.paths.iter_mut() {
-            for op in operations_mut(item) {
+            for (write, op) in [
+                (false, &mut item.get),
+                (true, &mut item.put),
+                (true, &mut item.post),
+                (true, &mut item.delete),
+                (true, &mut item.patch),
+            ]
+            .into_iter()
+            .filter_map(|(w, op)| op.as_mut().map(|op| (w, op)))
+            {
                 document_shared_responses(path, op);
+                if write {
+                    add_storage_full(op);
+                }
                 for p in op.parameters.iter_mut().flatten() {
                     if let RefOr::T(p) = p {
                         p.schema.iter_mut().for_each(bound_integers);
@@ -234,14 +248,25 @@ fn bound_integers(schema: &mut RefOr<utoipa::openapi::Schema>) {
     }
 }
 
-fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
-    [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch].into_iter().flatten()
-}
-
 fn problem(description: &str) -> ResponseBuilder {
     ResponseBuilder::new()
         .description(description)
         .content(PROBLEM_JSON, Content::new(Some(Ref::from_schema_name("Problem"))))
+}
+
+/// Issue 14: every write may meet a full store: 503 `storage-full` with `Retry-After`.
+fn add_storage_full(op: &mut Operation) {
+    let retry = HeaderBuilder::new()
+        .schema(Some(utoipa::openapi::schema::Object::with_type(utoipa::openapi::schema::Type::Integer)))
+        .description(Some("Seconds to wait before retrying"))
+        .build();
+    op.responses.responses.entry("503".to_string()).or_insert_with(|| {
+        RefOr::T(
+            problem("`storage-full`: the event store has no room to write; nothing was changed")
+                .header("Retry-After", retry)
+                .build(),
+        )
+    });
 }
 
 fn document_shared_responses(path: &str, op: &mut Operation) {
@@ -278,8 +303,10 @@ fn document_shared_responses(path: &str, op: &mut Operation) {
     if has(ParameterIn::Path) {
         add("404", problem("Not found"));
     }
+    if body.is_some() {
+        add("413", problem("The body is larger than 64 KiB"));
+    }
     if body == Some(true) {
-        add("413", problem("The JSON body is larger than 64 KiB"));
         add("415", problem("The body is not `application/json`"));
     }
     if path != "/healthz" && path != "/readyz" {

@@ -7,6 +7,9 @@ use flicker_engine::{ErrorKind, RuleError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// Issue 14: the `Retry-After` (seconds) of a 503 storage-full answer.
+pub const STORAGE_FULL_RETRY_SECS: u64 = 5;
+
 /// A problem document (RFC 9457).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(example = json!({
@@ -28,6 +31,9 @@ pub struct Problem {
     /// For a rule violation: the rule broken (an R-id of RULES.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// Seconds to wait before trying again, sent as the `Retry-After` header (not in the body).
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 impl std::fmt::Display for Problem {
@@ -45,7 +51,26 @@ impl Problem {
             status: status.as_u16(),
             detail: detail.into(),
             rule: None,
+            retry_after: None,
         }
+    }
+
+    /// This problem with a `Retry-After` of `secs` seconds.
+    pub fn retry_after(mut self, secs: u64) -> Self {
+        self.retry_after = Some(secs);
+        self
+    }
+
+    /// Issue 14: 503 storage-full with `Retry-After`: the store has no room to write; nothing
+    /// was changed, and the same request may be sent again later.
+    pub fn storage_full() -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage-full",
+            "Storage full",
+            "the event store has no room to write; nothing was changed: retry later",
+        )
+        .retry_after(STORAGE_FULL_RETRY_SECS)
     }
 
     /// 400 malformed-json.
@@ -119,15 +144,49 @@ impl ResponseError for Problem {
         if self.status == 401 {
             r.insert_header((actix_web::http::header::WWW_AUTHENTICATE, "Bearer"));
         }
+        if let Some(secs) = self.retry_after {
+            r.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+        }
         r.content_type("application/problem+json").json(self)
     }
 }
 
 impl From<crate::store::StoreError> for Problem {
     fn from(e: crate::store::StoreError) -> Self {
+        if let crate::store::StoreError::Full(_) = e {
+            // Logged once by the store when it fills.
+            return Problem::storage_full();
+        }
         tracing::error!(error = %e, "store failure");
         Problem::internal("the event store failed; nothing was changed")
     }
+}
+
+/// Issue 14: the problem for an error response of `status` that carried no problem document
+/// (answered by actix itself): a stable `type` per status (`payload-too-large`, `not-found`,
+/// `method-not-allowed`, `bad-request`, ..., else `http-<status>`), and `detail` when known.
+pub fn for_status(status: StatusCode, detail: Option<String>) -> Problem {
+    let title = status.canonical_reason().unwrap_or("Error");
+    let kind = match status.as_u16() {
+        400 => "bad-request".to_string(),
+        404 => "not-found".to_string(),
+        405 => "method-not-allowed".to_string(),
+        408 => "request-timeout".to_string(),
+        411 => "length-required".to_string(),
+        413 => "payload-too-large".to_string(),
+        414 => "uri-too-long".to_string(),
+        415 => "unsupported-media-type".to_string(),
+        431 => "headers-too-large".to_string(),
+        500 => "internal".to_string(),
+        503 => "unavailable".to_string(),
+        s => format!("http-{s}"),
+    };
+    let detail = match (status.as_u16(), detail) {
+        (413, _) => format!("the body is larger than {} KiB", crate::server::BODY_LIMIT / 1024),
+        (_, Some(d)) if status.is_client_error() => d,
+        _ => title.to_lowercase(),
+    };
+    Problem::new(status, &kind, title, detail)
 }
 
 /// Maps actix's JSON body errors to problems: unknown fields and malformed JSON apart.

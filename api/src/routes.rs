@@ -1029,15 +1029,21 @@ pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }
 
-/// Readiness: the event store answers.
+/// Readiness: the event store answers and accepts writes (issue 14: not ready while it is full,
+/// [`crate::store::EventStore::writable`]; 503 `not-ready` with `Retry-After` meanwhile).
 #[utoipa::path(tag = "operations", responses((status = 200, description = "ready"), (status = 503, body = Problem)))]
 #[get("/readyz")]
 pub async fn readyz(state: Data) -> HttpResponse {
-    match state.store.ping().await {
+    let store = async {
+        state.store.ping().await?;
+        state.store.writable().await
+    };
+    match store.await {
         Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready", "store": state.store.kind()})),
         Err(e) => {
             let p =
-                Problem::new(StatusCode::SERVICE_UNAVAILABLE, "not-ready", "Not ready", format!("event store: {e}"));
+                Problem::new(StatusCode::SERVICE_UNAVAILABLE, "not-ready", "Not ready", format!("event store: {e}"))
+                    .retry_after(crate::problem::STORAGE_FULL_RETRY_SECS);
             actix_web::ResponseError::error_response(&p)
         }
     }

@@ -165,9 +165,14 @@ pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, St
     }))
 }
 
+/// The largest request body taken, JSON or not (issue 14: 413 problem documents past it).
+pub const BODY_LIMIT: usize = 64 * 1024;
+
 /// Configures the app's routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.app_data(web::JsonConfig::default().limit(64 * 1024).error_handler(problem::json_error))
+    cfg.app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(problem::json_error))
+        // Bodies read as bytes (optional JSON bodies: seats, concede, registrations).
+        .app_data(web::PayloadConfig::new(BODY_LIMIT))
         .app_data(web::QueryConfig::default().error_handler(problem::query_error))
         .app_data(web::PathConfig::default().error_handler(problem::path_error))
         .service(routes::register)
@@ -190,6 +195,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(gathering_routes::get_gathering)
         .service(gathering_routes::configure)
         .service(gathering_routes::register)
+        .service(gathering_routes::list_registrations)
         .service(gathering_routes::withdraw)
         .service(gathering_routes::add_bots)
         .service(gathering_routes::get_bracket)
@@ -294,6 +300,7 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
                 .boxed_local();
                 futures_util::future::Either::Right(fut)
             })
+            .wrap(problem_errors())
             .configure(configure)
     })
     .bind(addr)
@@ -302,6 +309,37 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
         println!("flicker: serving on http://{a} (API docs at http://{a}/docs/), event store: {}", store.kind());
     }
     server.run().await
+}
+
+/// Issue 14: every error the app answers is a problem document. Errors that actix answers
+/// before or around the handlers (a body over the limit read as bytes: 413 `text/plain`; any
+/// other error response without a problem body) are turned into one of a stable `type` for
+/// their status, keeping their headers (`Allow`, `Retry-After`...).
+pub fn problem_errors<B: 'static>() -> actix_web::middleware::ErrorHandlers<B> {
+    actix_web::middleware::ErrorHandlers::new().default_handler(as_problem)
+}
+
+fn as_problem<B>(
+    res: actix_web::dev::ServiceResponse<B>,
+) -> actix_web::Result<actix_web::middleware::ErrorHandlerResponse<B>> {
+    use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+    use actix_web::middleware::ErrorHandlerResponse;
+    let problem_already =
+        res.headers().get(CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/problem+json"));
+    if problem_already {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let detail = res.response().error().map(|e| e.to_string());
+    let p = problem::for_status(status, detail);
+    let (req, old) = res.into_parts();
+    let mut new = actix_web::ResponseError::error_response(&p);
+    for (k, v) in old.headers() {
+        if k != CONTENT_TYPE && k != CONTENT_LENGTH {
+            new.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    Ok(ErrorHandlerResponse::Response(actix_web::dev::ServiceResponse::new(req, new).map_into_right_body()))
 }
 
 /// Writes `content` to `path`, readable by its owner only.

@@ -355,7 +355,9 @@ fn a_9_player_gathering_splits_5_4() {
     let s = Server::start(Db::postgres());
     let org = organiser(&s);
     let id = create(&s, &org, "nine random bots", json!({}));
-    let g = add_bots(&s, &org, &id, 9, "random");
+    let added = add_bots(&s, &org, &id, 9, "random");
+    assert_eq!((added["added"].as_u64(), added["registered"].as_u64()), (Some(9), Some(9)), "{added}");
+    let g = summary(&s, &id);
     assert_eq!(g["players"].as_array().unwrap().len(), 9, "{g}");
     assert!(g["players"].as_array().unwrap().iter().all(|p| p["bot"] == "random"), "{g}");
     let started = control(&s, &org, &id, "start");
@@ -432,7 +434,9 @@ fn gatherings_of_none_and_of_one_end_at_once() {
     let one = create(&s, &org, "a lone player", json!({}));
     let (st, v, _) = post(&s, &alice_token, &format!("/api/v1/gatherings/{one}/registrations"), json!({}));
     assert_eq!(st, StatusCode::CREATED, "{v}");
-    assert_eq!(v["players"], json!([{"name": alice}]), "{v}");
+    assert_eq!(v["registration"], json!({"name": alice}), "{v}");
+    assert_eq!(v["registered"], 1, "{v}");
+    assert_eq!(summary(&s, &one)["players"], json!([{"name": alice}]));
     // Registering twice is refused.
     let (st, v, _) = post(&s, &alice_token, &format!("/api/v1/gatherings/{one}/registrations"), json!({}));
     assert_eq!(st, StatusCode::CONFLICT, "{v}");
@@ -501,7 +505,9 @@ fn registration_withdrawal_settings_cancel_and_permissions() {
     assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
     let (st, v, _) = delete(&s, &bob_token, &format!("/api/v1/gatherings/{id}/registrations/{bob}"));
     assert_eq!(st, StatusCode::OK, "{v}");
-    let names: Vec<&str> = v["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!((v["registration"]["name"].as_str(), v["registered"].as_u64()), (Some(bob.as_str()), Some(4)), "{v}");
+    let (_, v, _) = get_public(&s, &format!("/api/v1/gatherings/{id}/registrations"));
+    let names: Vec<&str> = v["registrations"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(names.len(), 4, "{v}");
     assert!(!names.contains(&bob.as_str()), "R9.10.2: {v}");
     assert!(!standings(&s, &id).iter().any(|x| x["name"] == bob.as_str()));

@@ -149,6 +149,12 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// Issue 14: the store cannot write for want of space (SQLite's `database or disk is full`,
+    /// PostgreSQL's `disk_full`). Nothing of the append was stored; the store recovers by itself
+    /// once space is free ([`EventStore::writable`] says when). The API answers 503 with
+    /// `Retry-After` (`/problems/storage-full`).
+    #[error("storage is full: {0}")]
+    Full(String),
     /// Applying migrations failed.
     #[error("migration error: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -177,6 +183,12 @@ pub trait EventStore: Send + Sync + 'static {
     fn notifications(&self) -> broadcast::Receiver<i64>;
     /// Checks that the database answers (readiness).
     async fn ping(&self) -> Result<(), StoreError>;
+    /// Issue 14: whether the store accepts writes now (readiness: `/readyz` is not ready while
+    /// it does not). `Ok(())` while the last write succeeded; after a write failed for want of
+    /// space ([`StoreError::Full`]) each call probes with a small committed write that leaves
+    /// nothing behind, and answers `Ok(())` once one commits (the writer has rolled back and
+    /// recovered by itself), the error meanwhile. Cheap while writable (no query).
+    async fn writable(&self) -> Result<(), StoreError>;
     /// `sqlite` or `postgres`.
     fn kind(&self) -> &'static str;
     /// The current version of `stream` when this process knows it without asking the database:

@@ -22,6 +22,17 @@ pub struct PgStore {
     notify: broadcast::Sender<i64>,
     /// The latest position committed here, for the notifier task to announce.
     announce: Arc<Announce>,
+    /// Issue 14: why the last append failed for want of space; `None` while appends commit.
+    full: std::sync::Mutex<Option<String>>,
+}
+
+impl PgStore {
+    fn note_failure(&self, e: &StoreError) {
+        if let StoreError::Full(m) = e {
+            tracing::error!(error = %m, "the event store is full; refusing writes until space is free");
+            *self.full.lock().expect("full") = Some(m.clone());
+        }
+    }
 }
 
 /// What the notifier task announces to the other processes: the latest position committed by
@@ -66,7 +77,7 @@ impl PgStore {
         });
         let announce = Arc::new(Announce::default());
         tokio::spawn(notifier(pool.clone(), announce.clone()));
-        Ok(PgStore { pool, notify, announce })
+        Ok(PgStore { pool, notify, announce, full: Default::default() })
     }
 }
 
@@ -112,100 +123,143 @@ fn row_to_event(r: &sqlx::postgres::PgRow) -> Result<StoredEvent, StoreError> {
     })
 }
 
-#[async_trait]
-impl EventStore for PgStore {
-    async fn append(&self, stream: &str, expected: i64, events: Vec<NewEvent>) -> Result<Appended, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        // Writers of one stream queue here, so a losing append sees the new version and fails
-        // before it inserts: it never takes a position, and the global log keeps no gap that a
-        // subscriber would have to wait out. Other streams never wait.
-        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))").bind(stream).execute(&mut *tx).await?;
-        let head = sqlx::query(
-            "SELECT stream_version, hash FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
-        )
+/// The body of an append inside `tx` (the caller commits or rolls back): the new version, the
+/// last position and the time recorded.
+async fn append_in(
+    tx: &mut sqlx::Transaction<'static, sqlx::Postgres>,
+    stream: &str,
+    expected: i64,
+    events: &[NewEvent],
+) -> Result<(i64, i64, DateTime<Utc>), StoreError> {
+    // Writers of one stream queue here, so a losing append sees the new version and fails
+    // before it inserts: it never takes a position, and the global log keeps no gap that a
+    // subscriber would have to wait out. Other streams never wait.
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
         .bind(stream)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let (current, mut prev) = match head {
-            None => (0, GENESIS),
-            Some(r) => {
-                let version: i64 = r.get(0);
-                match r.get::<Option<String>, _>(1).as_deref().and_then(parse_hash) {
-                    Some(hash) => (version, hash),
-                    // Appended before the hash column: chain from its recomputed hash.
-                    None => {
-                        let rows = sqlx::query(
+        .execute(&mut **tx)
+        .await
+        .map_err(pg_error)?;
+    let head = sqlx::query(
+        "SELECT stream_version, hash FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
+    )
+    .bind(stream)
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(pg_error)?;
+    let (current, mut prev) = match head {
+        None => (0, GENESIS),
+        Some(r) => {
+            let version: i64 = r.get(0);
+            match r.get::<Option<String>, _>(1).as_deref().and_then(parse_hash) {
+                Some(hash) => (version, hash),
+                // Appended before the hash column: chain from its recomputed hash.
+                None => {
+                    let rows = sqlx::query(
                             "SELECT *, payload::text AS payload_text FROM events WHERE stream_id = $1 ORDER BY stream_version",
                         )
                         .bind(stream)
-                        .fetch_all(&mut *tx)
-                        .await?;
-                        let events = rows.iter().map(row_to_event).collect::<Result<Vec<_>, _>>()?;
-                        let chain = rechain(stream, &events).map_err(StoreError::Other)?;
-                        (version, chain.last().map_or(GENESIS, |e| e.hash))
-                    }
+                        .fetch_all(&mut **tx)
+                        .await
+                .map_err(pg_error)?;
+                    let events = rows.iter().map(row_to_event).collect::<Result<Vec<_>, _>>()?;
+                    let chain = rechain(stream, &events).map_err(StoreError::Other)?;
+                    (version, chain.last().map_or(GENESIS, |e| e.hash))
                 }
+            }
+        }
+    };
+    if current != expected {
+        return Err(StoreError::Conflict { stream: stream.into(), expected, actual: current });
+    }
+    // The exact text each payload will be stored as (JSONB's rendering), which its hash
+    // covers and `payload::text` gives back.
+    let texts: Vec<String> = events.iter().map(|e| payload_text(&e.payload)).collect();
+    let stored: Vec<String> =
+        sqlx::query("SELECT t::jsonb::text FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i) ORDER BY i")
+            .bind(&texts)
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+    let now = super::to_micros(Utc::now());
+    // All the events in one multi-row INSERT (rows take their positions in list order).
+    let mut version = expected;
+    let mut rows = Vec::with_capacity(events.len());
+    for (e, text) in events.iter().zip(&stored) {
+        version += 1;
+        let hash = event_hash(&prev, stream, version, &e.event_type, e.schema_version, text.as_bytes());
+        rows.push((version, e, text, to_hex(&hash)));
+        prev = hash;
+    }
+    let mut position = 0;
+    for chunk in rows.chunks(100) {
+        let sql = super::insert_events_sql(chunk.len(), "::jsonb");
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (v, e, text, hash) in chunk {
+            q = q
+                .bind(stream)
+                .bind(*v)
+                .bind(&e.event_type)
+                .bind(e.schema_version)
+                .bind(*text)
+                .bind(serde_json::to_value(&e.metadata).expect("json"))
+                .bind(e.metadata.idempotency_key.as_deref())
+                .bind(now)
+                .bind(hash);
+        }
+        match q.fetch_all(&mut **tx).await {
+            Ok(rs) => {
+                for r in rs {
+                    position = position.max(r.get::<i64, _>(0));
+                }
+            }
+            Err(err) => {
+                return Err(match is_unique_violation(&err).as_deref() {
+                    Some("events_idempotency") => StoreError::Duplicate { stream: stream.into() },
+                    Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
+                    None => pg_error(err),
+                });
+            }
+        }
+    }
+    Ok((version, position, now))
+}
+
+/// A database error as a store error: [`StoreError::Full`] for `disk_full` (SQLSTATE 53100).
+fn pg_error(e: sqlx::Error) -> StoreError {
+    match e.as_database_error().and_then(|d| d.code()) {
+        Some(c) if c == "53100" => StoreError::Full(e.to_string()),
+        _ => StoreError::Database(e),
+    }
+}
+
+#[async_trait]
+impl EventStore for PgStore {
+    async fn append(&self, stream: &str, expected: i64, events: Vec<NewEvent>) -> Result<Appended, StoreError> {
+        let mut tx = self.pool.begin().await.map_err(pg_error)?;
+        let done = match append_in(&mut tx, stream, expected, &events).await {
+            Ok(done) => done,
+            Err(e) => {
+                // Issue 14: end the failed transaction here and now (not on drop, later), so
+                // its connection goes back to the pool clean.
+                if let Err(r) = tx.rollback().await {
+                    tracing::warn!(error = %r, "rolling back a failed append failed; the connection is dropped");
+                }
+                self.note_failure(&e);
+                return Err(e);
             }
         };
-        if current != expected {
-            return Err(StoreError::Conflict { stream: stream.into(), expected, actual: current });
-        }
-        // The exact text each payload will be stored as (JSONB's rendering), which its hash
-        // covers and `payload::text` gives back.
-        let texts: Vec<String> = events.iter().map(|e| payload_text(&e.payload)).collect();
-        let stored: Vec<String> =
-            sqlx::query("SELECT t::jsonb::text FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i) ORDER BY i")
-                .bind(&texts)
-                .fetch_all(&mut *tx)
-                .await?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
-        let now = super::to_micros(Utc::now());
-        // All the events in one multi-row INSERT (rows take their positions in list order).
-        let mut version = expected;
-        let mut rows = Vec::with_capacity(events.len());
-        for (e, text) in events.iter().zip(&stored) {
-            version += 1;
-            let hash = event_hash(&prev, stream, version, &e.event_type, e.schema_version, text.as_bytes());
-            rows.push((version, e, text, to_hex(&hash)));
-            prev = hash;
-        }
-        let mut position = 0;
-        for chunk in rows.chunks(100) {
-            let sql = super::insert_events_sql(chunk.len(), "::jsonb");
-            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-            for (v, e, text, hash) in chunk {
-                q = q
-                    .bind(stream)
-                    .bind(*v)
-                    .bind(&e.event_type)
-                    .bind(e.schema_version)
-                    .bind(*text)
-                    .bind(serde_json::to_value(&e.metadata).expect("json"))
-                    .bind(e.metadata.idempotency_key.as_deref())
-                    .bind(now)
-                    .bind(hash);
-            }
-            match q.fetch_all(&mut *tx).await {
-                Ok(rs) => {
-                    for r in rs {
-                        position = position.max(r.get::<i64, _>(0));
-                    }
-                }
-                Err(err) => {
-                    return Err(match is_unique_violation(&err).as_deref() {
-                        Some("events_idempotency") => StoreError::Duplicate { stream: stream.into() },
-                        Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
-                        None => StoreError::Database(err),
-                    });
-                }
-            }
-        }
+        let (version, position, now) = done;
         tx.commit().await.map_err(|err| match is_unique_violation(&err) {
             Some(_) => StoreError::Conflict { stream: stream.into(), expected, actual: expected + 1 },
-            None => StoreError::Database(err),
+            None => {
+                let e = pg_error(err);
+                self.note_failure(&e);
+                e
+            }
         })?;
+        *self.full.lock().expect("full") = None;
         // This process's subscribers at once; the others through the notifier's NOTIFY.
         let _ = self.notify.send(position);
         self.announce.latest.fetch_max(position, Ordering::SeqCst);
@@ -252,6 +306,25 @@ impl EventStore for PgStore {
     async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").fetch_one(&self.pool).await?;
         Ok(())
+    }
+
+    async fn writable(&self) -> Result<(), StoreError> {
+        if self.full.lock().expect("full").is_none() {
+            return Ok(());
+        }
+        // A temporary table's catalog rows are written to the WAL: this commits only with room.
+        let probe = async {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query("CREATE TEMP TABLE flicker_store_probe (b bytea) ON COMMIT DROP").execute(&mut *tx).await?;
+            tx.commit().await
+        };
+        match probe.await {
+            Ok(()) => {
+                *self.full.lock().expect("full") = None;
+                Ok(())
+            }
+            Err(e) => Err(pg_error(e)),
+        }
     }
 
     fn kind(&self) -> &'static str {

@@ -8,8 +8,8 @@ use super::{Appended, EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use crate::chain::{GENESIS, Hash, event_hash, parse_hash, payload_text, rechain, to_hex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{ConnectOptions, Row, SqlitePool};
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -55,9 +55,11 @@ fn raise_in(h: &mut HashMap<String, i64>, stream: &str, version: i64) {
 /// The SQLite store.
 pub struct SqliteStore {
     readers: SqlitePool,
-    writer: mpsc::Sender<AppendRequest>,
+    writer: mpsc::Sender<WriterMsg>,
     notify: broadcast::Sender<i64>,
     heads: Heads,
+    /// Issue 14: set while writes fail for want of space.
+    full: FullState,
     /// The exclusive lock on `<file>.lock`, held while the store is open.
     _lock: Option<std::fs::File>,
 }
@@ -94,24 +96,125 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(10));
-        let write_pool = SqlitePoolOptions::new().max_connections(1).connect_with(opts.clone()).await?;
-        sqlx::migrate!("../migrations/sqlite").run(&write_pool).await?;
-        let readers = SqlitePoolOptions::new().max_connections(4).connect_with(opts.read_only(true)).await?;
+        let mut conn = opts.connect().await?;
+        sqlx::migrate!("../migrations/sqlite").run(&mut conn).await?;
+        let readers = SqlitePoolOptions::new().max_connections(4).connect_with(opts.clone().read_only(true)).await?;
         let (notify, _) = broadcast::channel(4096);
         let (writer, rx) = mpsc::channel(4096);
         let heads = Heads::default();
-        tokio::spawn(writer_task(write_pool, rx, notify.clone(), heads.clone()));
-        Ok(SqliteStore { readers, writer, notify, heads, _lock: lock })
+        let full = Arc::new(Mutex::new(None));
+        let w = Writer { conn, opts, full: full.clone() };
+        tokio::spawn(writer_task(w, rx, notify.clone(), heads.clone()));
+        Ok(SqliteStore { readers, writer, notify, heads, full, _lock: lock })
+    }
+
+    /// Runs `sql` on the writer's own connection, between batches (tests: `PRAGMA
+    /// max_page_count`, which is per connection, to fill the store for real).
+    #[cfg(test)]
+    pub(crate) async fn exec_on_writer(&self, sql: &str) -> Result<(), StoreError> {
+        let (reply, rx) = oneshot::channel();
+        self.writer
+            .send(WriterMsg::Exec(sql.to_string(), reply))
+            .await
+            .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
+        rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
+    }
+}
+
+/// What the writer task is asked to do.
+enum WriterMsg {
+    Append(AppendRequest),
+    /// Probe whether a write commits now ([`EventStore::writable`]).
+    Probe(oneshot::Sender<Result<(), StoreError>>),
+    #[cfg(test)]
+    Exec(String, oneshot::Sender<Result<(), StoreError>>),
+}
+
+/// The writer's connection and what it knows of its health.
+struct Writer {
+    conn: SqliteConnection,
+    opts: SqliteConnectOptions,
+    /// Why the last write failed for want of space; `None` while writes commit.
+    full: FullState,
+}
+
+/// Issue 14: set while the store cannot write for want of space (the message of the failure),
+/// cleared by the next write that commits.
+type FullState = Arc<Mutex<Option<String>>>;
+
+/// SQLITE_FULL (13): `database or disk is full`, a disk out of space or `max_page_count`
+/// reached.
+fn is_full(e: &sqlx::Error) -> bool {
+    e.as_database_error().and_then(|d| d.code()).and_then(|c| c.parse::<i32>().ok()).is_some_and(|c| c & 0xff == 13)
+}
+
+/// A failed write as a store error: [`StoreError::Full`] for want of space.
+fn write_error(e: sqlx::Error) -> StoreError {
+    if is_full(&e) { StoreError::Full(e.to_string()) } else { StoreError::Database(e) }
+}
+
+impl Writer {
+    /// Issue 14: after a failed batch, ends whatever is left of its transaction (SQLite may
+    /// already have rolled it back itself on SQLITE_FULL, so "no transaction is active" is
+    /// fine), and opens a fresh connection if this one no longer answers. The transaction is
+    /// driven by plain statements, never by sqlx's transaction depth, which a rollback SQLite
+    /// did by itself would leave wrong for good (`begin_with at non-zero transaction depth`).
+    async fn recover(&mut self) {
+        if let Err(e) = sqlx::query("ROLLBACK").execute(&mut self.conn).await
+            && !e.to_string().contains("no transaction is active")
+        {
+            tracing::warn!(error = %e, "rolling back a failed batch failed; reopening the writer's connection");
+            match self.opts.connect().await {
+                Ok(c) => self.conn = c,
+                Err(e) => tracing::error!(error = %e, "reopening the writer's connection failed"),
+            }
+        }
+    }
+
+    fn set_full(&self, why: Option<String>) {
+        let mut full = self.full.lock().expect("full");
+        if why.is_some() && full.is_none() {
+            tracing::error!(
+                error = why.as_deref().unwrap_or_default(),
+                "the event store is full; refusing writes until space is free"
+            );
+        } else if why.is_none() && full.is_some() {
+            tracing::info!("the event store writes again");
+        }
+        *full = why;
+    }
+
+    /// A small write that commits and leaves nothing behind (a table created, filled with
+    /// 64 KiB and dropped in one transaction): whether there is room to write now.
+    async fn probe(&mut self) -> Result<(), StoreError> {
+        let r: Result<(), sqlx::Error> = async {
+            sqlx::query("BEGIN IMMEDIATE").execute(&mut self.conn).await?;
+            sqlx::query("CREATE TABLE flicker_store_probe (b BLOB)").execute(&mut self.conn).await?;
+            sqlx::query("INSERT INTO flicker_store_probe VALUES (zeroblob(65536))").execute(&mut self.conn).await?;
+            sqlx::query("DROP TABLE flicker_store_probe").execute(&mut self.conn).await?;
+            sqlx::query("COMMIT").execute(&mut self.conn).await?;
+            Ok(())
+        }
+        .await;
+        match r {
+            Ok(()) => {
+                self.set_full(None);
+                Ok(())
+            }
+            Err(e) => {
+                self.recover().await;
+                let e = write_error(e);
+                if let StoreError::Full(m) = &e {
+                    self.set_full(Some(m.clone()));
+                }
+                Err(e)
+            }
+        }
     }
 }
 
 /// Group commit: takes every request waiting, appends them in one transaction, then answers.
-async fn writer_task(
-    pool: SqlitePool,
-    mut rx: mpsc::Receiver<AppendRequest>,
-    notify: broadcast::Sender<i64>,
-    heads: Heads,
-) {
+async fn writer_task(mut w: Writer, mut rx: mpsc::Receiver<WriterMsg>, notify: broadcast::Sender<i64>, heads: Heads) {
     // Each stream's (version, hash) head, kept across batches: this writer is the file's only
     // writer, so after one read it knows them. Dropped for a batch that fails as a whole.
     let mut chain: HashMap<String, (i64, Hash)> = HashMap::new();
@@ -119,48 +222,89 @@ async fn writer_task(
         if chain.len() > 100_000 {
             chain.clear();
         }
-        let mut batch = vec![first];
-        while batch.len() < 256 {
+        let mut msgs = vec![first];
+        while msgs.len() < 256 {
             match rx.try_recv() {
-                Ok(r) => batch.push(r),
+                Ok(r) => msgs.push(r),
                 Err(_) => break,
             }
         }
-        match write_batch(&pool, &batch, &mut chain).await {
-            Ok(results) => {
-                let mut last = None;
-                for (req, res) in batch.into_iter().zip(results) {
-                    if let Ok(a) = &res {
-                        last = Some(a.position);
-                        // Before the reply, so the appender's next read sees its own append.
-                        raise(&heads, &req.stream, a.version);
-                    }
-                    let _ = req.reply.send(res);
-                }
-                if let Some(p) = last {
-                    let _ = notify.send(p);
+        let mut batch = Vec::with_capacity(msgs.len());
+        let mut probes = Vec::new();
+        for m in msgs {
+            match m {
+                WriterMsg::Append(r) => batch.push(r),
+                WriterMsg::Probe(reply) => probes.push(reply),
+                #[cfg(test)]
+                WriterMsg::Exec(sql, reply) => {
+                    let r = sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut w.conn).await;
+                    let _ = reply.send(r.map(|_| ()).map_err(StoreError::from));
                 }
             }
-            Err(e) => {
-                let msg = e.to_string();
-                for req in &batch {
-                    chain.remove(&req.stream);
+        }
+        let mut committed = false;
+        if !batch.is_empty() {
+            match write_batch(&mut w.conn, &batch, &mut chain).await {
+                Ok(results) => {
+                    committed = true;
+                    w.set_full(None);
+                    let mut last = None;
+                    for (req, res) in batch.into_iter().zip(results) {
+                        if let Ok(a) = &res {
+                            last = Some(a.position);
+                            // Before the reply, so the appender's next read sees its own append.
+                            raise(&heads, &req.stream, a.version);
+                        }
+                        let _ = req.reply.send(res);
+                    }
+                    if let Some(p) = last {
+                        let _ = notify.send(p);
+                    }
                 }
-                for req in batch {
-                    let _ = req.reply.send(Err(StoreError::Other(format!("append failed: {msg}"))));
+                Err(e) => {
+                    w.recover().await;
+                    for req in &batch {
+                        chain.remove(&req.stream);
+                    }
+                    let full = match &e {
+                        StoreError::Full(m) => Some(m.clone()),
+                        _ => None,
+                    };
+                    if full.is_some() {
+                        w.set_full(full.clone());
+                    }
+                    let msg = e.to_string();
+                    for req in batch {
+                        let err = match &full {
+                            Some(m) => StoreError::Full(m.clone()),
+                            None => StoreError::Other(format!("append failed: {msg}")),
+                        };
+                        let _ = req.reply.send(Err(err));
+                    }
                 }
+            }
+        }
+        if !probes.is_empty() {
+            let r = if committed || w.full.lock().expect("full").is_none() { Ok(()) } else { w.probe().await };
+            for reply in probes {
+                let _ = reply.send(match &r {
+                    Ok(()) => Ok(()),
+                    Err(StoreError::Full(m)) => Err(StoreError::Full(m.clone())),
+                    Err(e) => Err(StoreError::Other(e.to_string())),
+                });
             }
         }
     }
 }
 
 async fn write_batch(
-    pool: &SqlitePool,
+    conn: &mut SqliteConnection,
     batch: &[AppendRequest],
     heads: &mut HashMap<String, (i64, Hash)>,
 ) -> Result<Vec<Result<Appended, StoreError>>, StoreError> {
-    // BEGIN IMMEDIATE takes the write lock at once (no failed upgrade from a read lock).
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    // BEGIN IMMEDIATE takes the write lock at once (no failed upgrade from a read lock). Plain
+    // statements, not sqlx's transaction: see [`Writer::recover`], which ends it on failure.
+    sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await.map_err(write_error)?;
     let mut results = Vec::with_capacity(batch.len());
     let recorded_at = super::to_micros(Utc::now());
     let now = recorded_at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
@@ -169,29 +313,31 @@ async fn write_batch(
     let savepoints = batch.len() > 1;
     for req in batch {
         if savepoints {
-            sqlx::query("SAVEPOINT request").execute(&mut *tx).await?;
+            sqlx::query("SAVEPOINT request").execute(&mut *conn).await.map_err(write_error)?;
         }
-        match write_one(&mut tx, req, heads, (&now, recorded_at)).await {
+        match write_one(conn, req, heads, (&now, recorded_at)).await {
             Ok(r) => {
                 if savepoints {
-                    sqlx::query("RELEASE request").execute(&mut *tx).await?;
+                    sqlx::query("RELEASE request").execute(&mut *conn).await.map_err(write_error)?;
                 }
                 results.push(r);
             }
+            // No room: the whole batch fails (and is rolled back by the caller).
+            Err(e) if is_full(&e) => return Err(write_error(e)),
             Err(e) => {
                 heads.remove(&req.stream);
                 let failure = append_failure(req, &e);
                 if !savepoints {
-                    tx.rollback().await?;
+                    sqlx::query("ROLLBACK").execute(&mut *conn).await.map_err(write_error)?;
                     return Ok(vec![Err(failure)]);
                 }
-                sqlx::query("ROLLBACK TO request").execute(&mut *tx).await?;
-                sqlx::query("RELEASE request").execute(&mut *tx).await?;
+                sqlx::query("ROLLBACK TO request").execute(&mut *conn).await.map_err(write_error)?;
+                sqlx::query("RELEASE request").execute(&mut *conn).await.map_err(write_error)?;
                 results.push(Err(failure));
             }
         }
     }
-    tx.commit().await?;
+    sqlx::query("COMMIT").execute(&mut *conn).await.map_err(write_error)?;
     Ok(results)
 }
 
@@ -211,7 +357,7 @@ fn append_failure(req: &AppendRequest, e: &sqlx::Error) -> StoreError {
 }
 
 async fn write_one(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    tx: &mut SqliteConnection,
     req: &AppendRequest,
     heads: &mut HashMap<String, (i64, Hash)>,
     (now, recorded_at): (&str, DateTime<Utc>),
@@ -224,7 +370,7 @@ async fn write_one(
                     "SELECT stream_version, hash FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
                 )
                 .bind(&req.stream)
-                .fetch_optional(&mut **tx)
+                .fetch_optional(&mut *tx)
                 .await?;
                 let h = match head {
                     None => (0, GENESIS),
@@ -278,7 +424,7 @@ async fn write_one(
                     .bind(now)
                     .bind(hash);
             }
-            for r in q.fetch_all(&mut **tx).await? {
+            for r in q.fetch_all(&mut *tx).await? {
                 position = position.max(r.get::<i64, _>(0));
             }
         }
@@ -289,13 +435,10 @@ async fn write_one(
 
 /// The head hash of a stream whose last event has no stored hash (appended before migration
 /// 0002): the chain recomputed over its stored bytes.
-async fn legacy_head(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    stream: &str,
-) -> Result<Result<Hash, StoreError>, sqlx::Error> {
+async fn legacy_head(tx: &mut SqliteConnection, stream: &str) -> Result<Result<Hash, StoreError>, sqlx::Error> {
     let rows = sqlx::query("SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version")
         .bind(stream)
-        .fetch_all(&mut **tx)
+        .fetch_all(&mut *tx)
         .await?;
     let events = match rows.iter().map(row_to_event).collect::<Result<Vec<_>, _>>() {
         Ok(e) => e,
@@ -330,7 +473,7 @@ impl EventStore for SqliteStore {
     async fn append(&self, stream: &str, expected: i64, events: Vec<NewEvent>) -> Result<Appended, StoreError> {
         let (reply, rx) = oneshot::channel();
         self.writer
-            .send(AppendRequest { stream: stream.to_string(), expected, events, reply })
+            .send(WriterMsg::Append(AppendRequest { stream: stream.to_string(), expected, events, reply }))
             .await
             .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
         rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
@@ -384,6 +527,18 @@ impl EventStore for SqliteStore {
     async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").fetch_one(&self.readers).await?;
         Ok(())
+    }
+
+    async fn writable(&self) -> Result<(), StoreError> {
+        if self.full.lock().expect("full").is_none() {
+            return Ok(());
+        }
+        let (reply, rx) = oneshot::channel();
+        self.writer
+            .send(WriterMsg::Probe(reply))
+            .await
+            .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
+        rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
     }
 
     fn kind(&self) -> &'static str {
@@ -477,6 +632,113 @@ mod tests {
         let all = store.read_all(0, 500).await.unwrap();
         assert_eq!(all.last().map(|e| e.stream_id.as_str()), Some("t"));
         assert_eq!(store.known_head("t"), Some(1));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    /// Issue 14 item 1: a real SQLITE_FULL inside the adapter (`PRAGMA max_page_count` on the
+    /// writer's connection, lowered to the file's size, then raised). While full, appends fail
+    /// as [`StoreError::Full`] (never the wedge `begin_with at non-zero transaction depth`), the
+    /// API answers 503 `storage-full` with `Retry-After` and `/readyz` 503; once there is room the
+    /// writer has recovered by itself: `/readyz` 200, writes succeed, nothing acknowledged is lost.
+    #[actix_web::test]
+    async fn a_full_store_answers_503_and_recovers_by_itself() {
+        use actix_web::{App, test};
+        let dir = std::env::temp_dir().join(format!("flicker-store-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let sqlite = Arc::new(SqliteStore::open(path.to_str().unwrap()).await.unwrap());
+        let store: Arc<dyn EventStore> = sqlite.clone();
+        let app = crate::server::state(store.clone()).await.unwrap();
+        let svc = test::init_service(App::new().app_data(app.clone()).configure(crate::server::configure)).await;
+        let ready = || test::TestRequest::get().uri("/readyz").to_request();
+        assert_eq!(test::call_service(&svc, ready()).await.status(), 200);
+        let account = |name: &str| {
+            test::TestRequest::post()
+                .uri("/api/v1/accounts")
+                .set_json(serde_json::json!({"name": name, "password": "correct horse battery", "role": "player"}))
+                .to_request()
+        };
+        assert_eq!(test::call_service(&svc, account("before")).await.status(), 201);
+        // 16 KiB events, so the file fills in a few appends.
+        let big = |i: usize| NewEvent {
+            payload: serde_json::json!({"i": i, "ballast": "x".repeat(16 * 1024)}),
+            ..crate::store::contract::ev("big", None)
+        };
+        let mut acked: Vec<(String, i64)> = Vec::new();
+        for i in 0..4 {
+            let s = format!("fill-{i}");
+            let a = store.append(&s, 0, vec![big(i)]).await.unwrap();
+            acked.push((s, a.version));
+        }
+        let pages: i64 = sqlx::query("PRAGMA page_count").fetch_one(&sqlite.readers).await.unwrap().get(0);
+        sqlite.exec_on_writer(&format!("PRAGMA max_page_count = {pages}")).await.unwrap();
+        let mut full = 0;
+        for i in 4..200 {
+            let s = format!("fill-{i}");
+            match store.append(&s, 0, vec![big(i)]).await {
+                Ok(a) => acked.push((s, a.version)),
+                Err(StoreError::Full(_)) => {
+                    full += 1;
+                    if full == 3 {
+                        break;
+                    }
+                }
+                Err(e) => panic!("a write without room must fail as Full, not: {e}"),
+            }
+        }
+        assert_eq!(full, 3, "the store never filled");
+        // Then the last bytes, with tiny events, so that any write fails.
+        let mut full = 0;
+        for i in 0..5000 {
+            let s = format!("tiny-{i}");
+            match store.append(&s, 0, vec![crate::store::contract::ev("t", None)]).await {
+                Ok(a) => acked.push((s, a.version)),
+                Err(StoreError::Full(_)) => {
+                    full += 1;
+                    if full == 3 {
+                        break;
+                    }
+                }
+                Err(e) => panic!("a write without room must fail as Full, not: {e}"),
+            }
+        }
+        assert_eq!(full, 3, "the store never filled");
+        // Batched appends (savepoints) fail as Full too.
+        let names: Vec<String> = (0..8).map(|i| format!("batch-{i}")).collect();
+        let batch: Vec<_> = names.iter().enumerate().map(|(i, s)| store.append(s, 0, vec![big(i)])).collect();
+        for r in futures_util::future::join_all(batch).await {
+            assert!(matches!(r, Err(StoreError::Full(_))), "{r:?}");
+        }
+        let resp = test::call_service(&svc, account("during")).await;
+        assert_eq!(resp.status(), 503);
+        assert_eq!(resp.headers().get("content-type").unwrap(), "application/problem+json");
+        let retry: u64 = resp.headers().get("retry-after").expect("Retry-After").to_str().unwrap().parse().unwrap();
+        assert!(retry >= 1);
+        let body: serde_json::Value = test::read_body_json(resp).await;
+        assert_eq!(body["type"], "/problems/storage-full", "{body}");
+        assert_eq!(body["status"], 503);
+        assert!(store.writable().await.is_err());
+        let resp = test::call_service(&svc, ready()).await;
+        assert_eq!(resp.status(), 503);
+        assert!(resp.headers().get("retry-after").is_some());
+        // Room again: nobody restarts anything.
+        sqlite.exec_on_writer("PRAGMA max_page_count = 1073741823").await.unwrap();
+        assert_eq!(test::call_service(&svc, ready()).await.status(), 200);
+        store.writable().await.unwrap();
+        assert_eq!(test::call_service(&svc, account("after")).await.status(), 201);
+        let a = store.append("fill-0", 1, vec![big(0)]).await.unwrap();
+        assert_eq!(a.version, 2);
+        acked[0].1 = 2;
+        // Nothing acknowledged was lost; nothing refused was stored; the file is sound.
+        for (s, v) in &acked {
+            assert_eq!(store.read_stream(s, 1).await.unwrap().len() as i64, *v, "{s}");
+        }
+        for i in 0..8 {
+            assert!(store.read_stream(&format!("batch-{i}"), 1).await.unwrap().is_empty());
+        }
+        assert!(crate::accounts::load(store.as_ref(), "during").await.unwrap().is_none());
+        assert!(crate::accounts::load(store.as_ref(), "after").await.unwrap().is_some());
+        let ok: String = sqlx::query("PRAGMA integrity_check").fetch_one(&sqlite.readers).await.unwrap().get(0);
+        assert_eq!(ok, "ok");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
