@@ -369,7 +369,9 @@ fn repeated_window_answers_store_nothing_and_changes_are_bounded() {
     let card = options
         .iter()
         .find(|o| {
-            o.uses.iter().any(|u| matches!(u, flicker_engine::UseOption::Haunt { targets } if targets.contains(&1)))
+            o.uses
+                .iter()
+                .any(|u| matches!(u, flicker_engine::prompt::UseOption::Haunt { targets } if targets.contains(&1)))
         })
         .expect("a card that Haunts seat 1")
         .card
