@@ -13,7 +13,7 @@ use crate::evolve::apply;
 use crate::handle::{CardRef, handle, prompt_id};
 use crate::hooks;
 use crate::pool::{MAX_PLAYERS, build_pool, pool_size};
-use crate::prompt::{Open, default_answer, default_split, open_for, open_prompts, split_neighbours};
+use crate::prompt::{Open, default_split, open_for, open_prompts, split_neighbours, timeout_answer};
 use crate::resolve;
 use crate::settings::{FirstPlayer, MIN_ROUND_LIMIT, RulesetId, Settings, Surplus};
 use crate::state::{ActionStage, State, Step};
@@ -166,7 +166,12 @@ fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R
             {
                 return Err(RuleError::new(ErrorKind::StalePrompt, "R10.4.2", "that prompt is no longer open"));
             }
-            answer_events(state, *seat, &open, answer, rng)
+            let events = answer_events(state, *seat, &open, answer, rng)?;
+            match open {
+                // R10.6.6: a repeated answer stores nothing; changes are bounded.
+                Open::Salt { simultaneous: true, .. } => window::private_answer(state, *seat, events),
+                _ => Ok(events),
+            }
         }
         Command::Concede { seat } => {
             if !state.is_lit(*seat) {
@@ -201,7 +206,7 @@ fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R
                 return Ok(out);
             }
             let (seat, o) = &open[0];
-            let answer = default_answer(state, *seat, o);
+            let answer = timeout_answer(state, *seat, o, rng);
             // R10.7.1: the time-out mark, then the default answer's events.
             let mut out = vec![Event::TimedOut { seats: vec![*seat] }];
             out.extend(answer_events(state, *seat, o, &answer, rng)?);
@@ -655,7 +660,7 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
                 if w.answers.iter().any(|(s, a)| *s == seat && *a == Some(None)));
         let safe_point = matches!(open, Open::Haunting | Open::Ritual | Open::Burden);
         if !simultaneous_answered && !safe_point {
-            let answer = default_answer(state, seat, &open);
+            let answer = timeout_answer(state, seat, &open, rng);
             return answer_events(state, seat, &open, &answer, rng).ok();
         }
     }

@@ -156,6 +156,13 @@ pub fn apply(state: &mut State, event: &Event) {
             if let Some(w) = window_mut(state)
                 && let Some(slot) = w.answers.iter_mut().find(|(s, _)| s == seat)
             {
+                // R10.6.6: a different answer after the first counts as a change.
+                if slot.1.is_some_and(|a| a != *salt) {
+                    match w.changes.iter_mut().find(|(s, _)| s == seat) {
+                        Some((_, n)) => *n = n.saturating_add(1),
+                        None => w.changes.push((*seat, 1)),
+                    }
+                }
                 slot.1 = Some(*salt);
             }
         }

@@ -289,8 +289,14 @@ pub struct Prompt {
     /// What is asked.
     #[serde(flatten)]
     pub kind: PromptKind,
-    /// R10.5: the answer applied on time-out.
+    /// R10.5: a legal answer, the one applied on time-out unless `random_default` is set.
     pub default: Answer,
+    /// R10.7.1: the time-out does not apply `default` but a legal answer drawn uniformly at
+    /// random when the deadline passes (and recorded in the time-out's events), because a fixed
+    /// default would name hidden cards or their order: SightPick, MediumPick and BurdenDiscard.
+    /// Absent (false) for every other prompt, whose default depends only on public data.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub random_default: bool,
 }
 
 /// Internal description of what a seat is asked, without building card views.
@@ -448,7 +454,9 @@ pub(crate) fn neutral_order(state: &State, cards: &[CardId]) -> Vec<CardId> {
     v
 }
 
-/// R10.5: the default answer of a prompt, as internal card ids.
+/// R10.5: the fixed default answer of a prompt, as internal card ids. For the prompts of
+/// [`random_default`] it is only the legal answer shown as the prompt's `default`: their
+/// time-out draws its answer instead ([`timeout_answer`], R10.7.1).
 pub(crate) fn default_answer(state: &State, seat: u8, open: &Open) -> Answer {
     match open {
         Open::TurnOrder => Answer::TurnOrder { choice: TurnOrder::First },
@@ -485,6 +493,41 @@ pub(crate) fn default_answer(state: &State, seat: u8, open: &Open) -> Answer {
             let (l, r) = default_split(state, seat);
             Answer::Split { left: refs(state, l), right: refs(state, r) }
         }
+    }
+}
+
+/// R10.7.1: whether the time-out answer of `open` is drawn at random (see
+/// [`Prompt::random_default`]): the prompts whose canonical default depends on hidden cards (the
+/// seen hand, the order of The Dark, the owner's acquisition order).
+pub(crate) fn random_default(open: &Open) -> bool {
+    matches!(open, Open::SightPick { .. } | Open::MediumPick | Open::Burden)
+}
+
+/// R10.7.1, R10.2.1: the answer applied when `open` times out (or is answered for a conceding
+/// seat, R10.10.2). For the prompts of [`random_default`] it is drawn uniformly from `rng` among
+/// the legal answers: `count` distinct cards in a uniformly random order, sampled from the
+/// candidates in the neutral order of R10.12, so that the draw is independent of any hidden
+/// order. The cards drawn are recorded in the events the answer causes, so a replay never draws
+/// again. Every other prompt gets its fixed default ([`default_answer`]).
+pub(crate) fn timeout_answer<R: rand::Rng + ?Sized>(state: &State, seat: u8, open: &Open, rng: &mut R) -> Answer {
+    let pick = |candidates: &[CardId], count: usize, rng: &mut R| {
+        let canonical = neutral_order(state, candidates);
+        let count = count.min(canonical.len());
+        let drawn = rand::seq::index::sample(rng, canonical.len(), count);
+        Answer::Pick { cards: refs(state, drawn.iter().map(|i| canonical[i])) }
+    };
+    match open {
+        Open::SightPick { target } => {
+            let hand = &state.players[*target as usize].hand;
+            pick(hand, hand.len().min(2), rng)
+        }
+        Open::MediumPick => pick(&crate::resolve::medium_choices(state), 1, rng),
+        Open::Burden => {
+            let hand = &state.players[seat as usize].hand;
+            let k = hand.len().saturating_sub(crate::hooks::hand_limit(state, seat));
+            pick(hand, k, rng)
+        }
+        _ => default_answer(state, seat, open),
     }
 }
 
@@ -649,5 +692,11 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
             }
         }
     };
-    Prompt { id: prompt_id(state, seat), seat, kind, default: default_answer(state, seat, open) }
+    Prompt {
+        id: prompt_id(state, seat),
+        seat,
+        kind,
+        default: default_answer(state, seat, open),
+        random_default: random_default(open),
+    }
 }

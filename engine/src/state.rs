@@ -86,6 +86,9 @@ pub(crate) struct SaltWindowState {
     /// R10.6.6: simultaneous answers while the window takes them: (seat, answer) with `None` =
     /// not answered yet, `Some(None)` = Pass, `Some(Some(card))` = Salt with that 5.
     pub answers: Vec<(u8, Option<Option<CardId>>)>,
+    /// R10.6.6: (seat, changes of its answer so far) while the window takes answers; a seat's
+    /// first answer is not a change (bounded by [`crate::window::MAX_ANSWER_CHANGES`]).
+    pub changes: Vec<(u8, u8)>,
     /// Simultaneous window still taking answers.
     pub open: bool,
     /// Sequential: the eligible players, clockwise from the actor's left (R6.5.3).

@@ -14,6 +14,8 @@
 
 use crate::action::Action;
 use crate::card::CardId;
+use crate::error::RuleError;
+use crate::event::Event;
 use crate::settings::SaltWindow;
 use crate::state::{ActionStage, SaltWindowState, State};
 
@@ -47,6 +49,7 @@ pub(crate) fn open(state: &State, actor: u8, action: &Action<CardId>) -> SaltWin
     let mut w = SaltWindowState {
         boo,
         answers: Vec::new(),
+        changes: Vec::new(),
         open: false,
         queue: Vec::new(),
         cursor: 0,
@@ -68,6 +71,37 @@ pub(crate) fn open(state: &State, actor: u8, action: &Action<CardId>) -> SaltWin
         }
     }
     w
+}
+
+/// R10.6.6: the most times a seat may change its answer in one simultaneous window (its first
+/// answer is not a change). Each change is stored, so without a bound a client alternating Pass
+/// and Salt would grow the table's stream without end (docs/rules-decisions.md).
+pub const MAX_ANSWER_CHANGES: u8 = 8;
+
+/// R10.6.6: checks a seat's private answer (`events`, one `salt_answered`) in the open
+/// simultaneous window against the answer it stands by: the same answer again changes nothing
+/// and stores nothing (no events); a change beyond [`MAX_ANSWER_CHANGES`] is refused (R10.6.6),
+/// and the seat's answer stays as it was. Only the answering seat learns of either: nothing is
+/// appended, so no other view, stream or version moves.
+pub(crate) fn private_answer(state: &State, seat: u8, events: Vec<Event>) -> Result<Vec<Event>, RuleError> {
+    let (Some(ActionStage::Window(w)), [Event::SaltAnswered { salt, .. }]) =
+        (state.flow().map(|f| &f.stage), events.as_slice())
+    else {
+        return Ok(events);
+    };
+    let current = w.answers.iter().find(|(s, _)| *s == seat).and_then(|(_, a)| *a);
+    let changes = w.changes.iter().find(|(s, _)| *s == seat).map_or(0, |(_, n)| *n);
+    match current {
+        None => Ok(events),
+        Some(c) if c == *salt => Ok(Vec::new()),
+        Some(_) if changes >= MAX_ANSWER_CHANGES => Err(RuleError::illegal(
+            "R10.6.6",
+            format!(
+                "you may change your answer at most {MAX_ANSWER_CHANGES} times in one window; your answer stays as it is"
+            ),
+        )),
+        Some(_) => Ok(events),
+    }
 }
 
 /// What the window needs next.

@@ -346,6 +346,98 @@ fn a_retried_answer_acts_once() {
     assert_eq!(events1, events2, "the retry acted twice");
 }
 
+/// R10.6.6 (issue 14 item 6): answering an open simultaneous window again with the same answer
+/// stores nothing and still succeeds; changes are stored, at most 8 per seat and window; a
+/// further change gets 422 naming R10.6.6 and changes nothing any other viewer can see (views,
+/// ETags, event pages); idempotency keys keep working.
+#[test]
+fn repeated_window_answers_store_nothing_and_changes_are_bounded() {
+    let s = Server::start(Db::sqlite());
+    let (_, token) = account(&s, "player");
+    let (_, watcher) = account(&s, "player");
+    let id = table(
+        &s,
+        &[&token, &token, &token],
+        3,
+        json!({"settings": {"first_player": {"mode": "first", "seat": 0}},
+               "clocks": {"decision_secs": 3600, "reaction_secs": 3600},
+               "position": "9C 8C 2C | 5H 5D 4S | 2D 3D 4D"}),
+    );
+    // Seat 0 Haunts seat 1: a simultaneous Salt window opens for seats 1 and 2.
+    let p = prompt_of(&s, &token, &id, Some(0)).unwrap();
+    let PromptKind::Ritual { options, .. } = &p.kind else { panic!("{p:?}") };
+    let card = options
+        .iter()
+        .find(|o| {
+            o.uses
+                .iter()
+                .any(|u| matches!(u, flicker_engine::prompt::UseOption::Haunt { targets } if targets.contains(&1)))
+        })
+        .expect("a card that Haunts seat 1")
+        .card
+        .handle;
+    let act = json!({"seat": 0, "prompt_id": p.id, "answer": {"answer": "act", "action": {"action": "haunt", "card": card, "target": 1}}});
+    assert_eq!(answer(&s, &token, &id, act, &uuid()).0, StatusCode::OK);
+    let p1 = prompt_of(&s, &token, &id, Some(1)).unwrap();
+    let PromptKind::Salt { fives, .. } = &p1.kind else { panic!("{p1:?}") };
+    let salt = json!({"answer": "salt", "card": fives[0].handle});
+    let pass = json!({"answer": "pass"});
+    let body = |a: &Value| json!({"seat": 1, "prompt_id": p1.id, "answer": a});
+    let mine = || {
+        get(&s, &token, &format!("/api/v1/tables/{id}/events?seat=1&limit=500")).1["events"].as_array().unwrap().len()
+    };
+    // What the others see: the spectator's and seat 2's views with their ETags, and seat 2's events.
+    let others = || {
+        let read = |t: &str, q: &str| {
+            let r = send(client().get(s.url(&format!("/api/v1/tables/{id}{q}"))).bearer_auth(t));
+            let etag = r.headers().get("etag").map(|v| v.to_str().unwrap().to_string());
+            (etag, r.text().unwrap())
+        };
+        (read(&watcher, ""), read(&token, "?seat=2"), read(&token, "/events?seat=2&limit=500"))
+    };
+    let seen = others();
+    // The first answer is stored once; 20 repeats store nothing and succeed.
+    let key = uuid();
+    assert_eq!(answer(&s, &token, &id, body(&pass), &key).0, StatusCode::OK);
+    let stored = mine();
+    for _ in 0..20 {
+        let (st, v, _) = answer(&s, &token, &id, body(&pass), &uuid());
+        assert_eq!(st, StatusCode::OK, "{v}");
+    }
+    assert_eq!(mine(), stored, "a repeated answer was stored");
+    // The retried first request is still recognised by its key.
+    let r = send(
+        client()
+            .post(s.url(&format!("/api/v1/tables/{id}/answers")))
+            .bearer_auth(&token)
+            .header("Idempotency-Key", &key)
+            .json(&body(&pass)),
+    );
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers().get("idempotent-replay").unwrap(), "true");
+    // Eight changes, alternating Salt and Pass, are each stored once.
+    for i in 0..8 {
+        let a = if i % 2 == 0 { &salt } else { &pass };
+        let (st, v, _) = answer(&s, &token, &id, body(a), &uuid());
+        assert_eq!(st, StatusCode::OK, "change {i}: {v}");
+        assert_eq!(mine(), stored + i + 1);
+    }
+    // The ninth is refused, naming R10.6.6; nothing changed for anyone else.
+    let (st, v, ct) = answer(&s, &token, &id, body(&salt), &uuid());
+    assert_eq!((st, ct.as_str()), (StatusCode::UNPROCESSABLE_ENTITY, "application/problem+json"), "{v}");
+    assert_eq!((v["type"].as_str(), v["rule"].as_str()), (Some("/problems/rule-violation"), Some("R10.6.6")), "{v}");
+    assert_eq!(mine(), stored + 8);
+    assert_eq!(others(), seen, "the others saw something of seat 1's answers");
+    // Repeating the answer that stands (Pass) is still fine.
+    assert_eq!(answer(&s, &token, &id, body(&pass), &uuid()).0, StatusCode::OK);
+    assert_eq!(mine(), stored + 8);
+    // Seat 2 passes: the window closes on seat 1's Pass and the Haunt resolves.
+    let p2 = prompt_of(&s, &token, &id, Some(2)).unwrap();
+    let (st, v, _) = answer(&s, &token, &id, json!({"seat": 2, "prompt_id": p2.id, "answer": pass}), &uuid());
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["view"]["players"][1]["shadow"].as_array().map(Vec::len), Some(1), "{v}");
+}
+
 /// Refresh tokens work once; bot tokens are scoped and revocable.
 #[test]
 fn tokens_refresh_once_and_bot_tokens_revoke() {

@@ -9,7 +9,7 @@ use crate::command::{Answer, Command};
 use crate::decide::{create, decide};
 use crate::evolve::apply;
 use crate::invariants;
-use crate::prompt::prompts;
+use crate::prompt::{PromptKind, prompts};
 use crate::settings::Settings;
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -131,7 +131,12 @@ proptest! {
         }
         // Play to a random moment.
         for _ in 0..steps {
-            let Some(p) = prompts(&state).into_iter().next() else { break };
+            // A seat that has answered an open simultaneous window waits for the others (it may
+            // change its answer only so often, R10.6.6).
+            let open = prompts(&state);
+            let Some(p) = open.into_iter().find(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })) else {
+                break;
+            };
             let answer = random_answer(&p, &mut rng);
             let cmd = Command::Answer { seat: p.seat, prompt: Some(p.id), answer };
             for e in decide(&state, &cmd, &mut rng).unwrap() {

@@ -3,6 +3,7 @@
 
 mod actions;
 mod classes;
+mod defaults;
 mod elimination;
 mod fuzz;
 pub mod kit;

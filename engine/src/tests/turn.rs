@@ -664,27 +664,32 @@ fn r4_5_3_only_the_active_player_discards() {
     assert!(matches!(k.prompt(1).map(|p| p.kind), Some(PromptKind::BurdenDiscard { count: 3, .. })));
 }
 
-/// R10.5 #21, R10.7.1: the Burden default discards the most recently acquired cards,
-/// oldest-first among them (the newest ends on top); the card drawn this turn is the newest.
+/// R10.5 #21, R10.7.1: the Burden prompt shows the most recently acquired cards as its
+/// `default` (a legal answer) but says that its time-out is drawn at random; a time-out
+/// discards exactly the excess (the draw itself: tests/defaults.rs); the card drawn this turn
+/// counts in the hand.
 #[test]
-fn r4_5_burden_default_newest_cards() {
+fn r4_5_burden_time_out_discards_the_excess() {
     let mut k =
         Kit::new(3).hand(0, &["7C", "8C", "9C", "10C", "JC"]).candle(0, &["QD", "2C"]).turn_start(0, 1).settled();
     k.answer(0, Answer::EndRitual).unwrap();
     let p = k.prompt(0).unwrap();
     assert_eq!(p.default, Answer::Pick { cards: vec![k.in_hand(0, "QD")] });
+    assert!(p.random_default);
     k.send(Command::Timeout).unwrap();
-    assert_eq!(k.dark_of(), strs(&["QD"]));
-    assert_eq!(k.hand_of(0), strs(&["7C", "8C", "9C", "10C", "JC"]));
-    // Two over: the two newest, the older first, so the newest ends on top.
+    assert_eq!(k.dark_of().len(), 1);
+    assert_eq!(k.hand_of(0).len(), 5);
+    // Two over: two cards, in the order recorded (the second ends on top).
     let mut k = Kit::new(3).hand(0, &["7C", "8C", "9C", "10C", "JC", "QC", "KC"]).burden(0);
     let p = k.prompt(0).unwrap();
     assert_eq!(p.default, Answer::Pick { cards: vec![k.in_hand(0, "QC"), k.in_hand(0, "KC")] });
     let ev = k.send(Command::Timeout).unwrap();
     assert_eq!(ev[0], Event::TimedOut { seats: vec![0] });
-    assert!(matches!(&ev[1], Event::BurdenDiscarded { seat: 0, cards } if names(&k, cards) == strs(&["QC", "KC"])));
-    assert_eq!(k.dark_of(), strs(&["KC", "QC"]));
-    assert_eq!(k.hand_of(0), strs(&["7C", "8C", "9C", "10C", "JC"]));
+    let Event::BurdenDiscarded { seat: 0, cards } = &ev[1] else { panic!("{ev:?}") };
+    let mut top_first = names(&k, cards);
+    top_first.reverse();
+    assert_eq!(k.dark_of(), top_first);
+    assert_eq!(k.hand_of(0).len(), 5);
 }
 
 // ---------------------------------------------------------------------------------------------
