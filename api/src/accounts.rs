@@ -220,11 +220,14 @@ pub fn dummy_hash() -> &'static str {
 /// it).
 pub const ACCOUNT_CACHE_MS: i64 = 2_000;
 
+/// An account as cached, with when it was read.
+type Cached = (DateTime<Utc>, std::sync::Arc<Account>);
+
 /// Accounts read for token checks, kept [`ACCOUNT_CACHE_MS`] (issue 13). Unknown names are not
 /// kept (a forged token is read each time; the rate limits bound that).
 #[derive(Default)]
 pub struct AccountCache {
-    entries: std::sync::Mutex<std::collections::HashMap<String, (DateTime<Utc>, std::sync::Arc<Account>)>>,
+    entries: std::sync::Mutex<std::collections::HashMap<String, Cached>>,
 }
 
 impl AccountCache {

@@ -89,9 +89,7 @@ fn kid_of(secret: &[u8]) -> String {
 /// past `exp`; this server issues and checks its tokens on one clock, so none is needed, and an
 /// expired (or logged-out) token must stop working when it says.
 fn validation() -> Validation {
-    let mut v = Validation::default();
-    v.leeway = 0;
-    v
+    Validation { leeway: 0, ..Validation::default() }
 }
 
 impl Keys {
