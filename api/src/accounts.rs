@@ -41,6 +41,17 @@ pub enum AccountEvent {
     RefreshUsed {
         /// Its id.
         jti: String,
+        /// Its session (refresh chain); absent for tokens from before sessions.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chain: Option<String>,
+    },
+    /// Issue 13: a session (refresh chain) was revoked: every access and refresh token in it
+    /// stops working.
+    SessionRevoked {
+        /// The chain.
+        chain: String,
+        /// `logout`, or `refresh_reuse` (a used refresh token was presented again).
+        reason: String,
     },
     /// A bot token was issued.
     BotTokenIssued {
@@ -96,6 +107,8 @@ pub struct Account {
     pub password_hash: String,
     /// Used refresh-token ids.
     pub used_refresh: Vec<String>,
+    /// Revoked sessions (refresh chains).
+    pub revoked_chains: Vec<String>,
     /// Issued bot tokens.
     pub bot_tokens: Vec<BotTokenRecord>,
     /// Stream version.
@@ -132,7 +145,8 @@ pub async fn load(store: &dyn EventStore, name: &str) -> Result<Option<Account>,
                 a.role = Some(role);
                 a.password_hash = password_hash;
             }
-            AccountEvent::RefreshUsed { jti } => a.used_refresh.push(jti),
+            AccountEvent::RefreshUsed { jti, .. } => a.used_refresh.push(jti),
+            AccountEvent::SessionRevoked { chain, .. } => a.revoked_chains.push(chain),
             AccountEvent::BotTokenIssued { jti, scopes, expires_at, .. } => {
                 a.bot_tokens.push(BotTokenRecord { jti, scopes, expires_at, revoked: false })
             }
@@ -172,10 +186,81 @@ pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: 
     }
 }
 
-/// Checks a password against the account's hash.
-pub fn verify_password(account: &Account, password: &str) -> bool {
-    PasswordHash::new(&account.password_hash)
-        .is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+/// Test fixtures: registers `name` with `role` and no usable password (no hash is computed)
+/// unless it exists, for tests that mint tokens directly.
+#[cfg(test)]
+pub async fn ensure_unusable(store: &dyn EventStore, name: &str, role: Role) -> Result<(), StoreError> {
+    let lower = name.to_ascii_lowercase();
+    let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: String::new() };
+    match store.append(&stream_of(&lower), 0, vec![ev.to_new(&lower)]).await {
+        Ok(_) | Err(StoreError::Conflict { .. }) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks a password against an argon2 PHC string (false when it is not one).
+pub fn verify_hash(hash: &str, password: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+}
+
+/// Issue 13: an argon2 hash (default parameters, like every account's) of a random password,
+/// made once: a login for an unknown name is verified against it, so that it costs what a
+/// known name's does and its time does not tell which names exist.
+pub fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let mut pw = [0u8; 32];
+        rand::fill(&mut pw);
+        Argon2::default().hash_password(&pw).expect("argon2 hashing").to_string()
+    });
+    &DUMMY
+}
+
+/// How long [`AccountCache`] keeps an account, milliseconds: a revocation or logout made by
+/// another process takes effect within it (this process forgets an account when it appends to
+/// it).
+pub const ACCOUNT_CACHE_MS: i64 = 2_000;
+
+/// An account as cached, with when it was read.
+type Cached = (DateTime<Utc>, std::sync::Arc<Account>);
+
+/// Accounts read for token checks, kept [`ACCOUNT_CACHE_MS`] (issue 13). Unknown names are not
+/// kept (a forged token is read each time; the rate limits bound that).
+#[derive(Default)]
+pub struct AccountCache {
+    entries: std::sync::Mutex<std::collections::HashMap<String, Cached>>,
+}
+
+impl AccountCache {
+    /// The account `name` at `now` (the server clock), from the cache or the store.
+    pub async fn get(
+        &self,
+        store: &dyn EventStore,
+        name: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<std::sync::Arc<Account>>, StoreError> {
+        let key = name.to_ascii_lowercase();
+        if let Some((at, a)) = self.entries.lock().expect("account cache").get(&key)
+            && (now - *at).num_milliseconds() < ACCOUNT_CACHE_MS
+            && *at <= now
+        {
+            return Ok(Some(a.clone()));
+        }
+        let Some(a) = load(store, &key).await? else {
+            return Ok(None);
+        };
+        let a = std::sync::Arc::new(a);
+        let mut entries = self.entries.lock().expect("account cache");
+        if entries.len() > 100_000 {
+            entries.retain(|_, (at, _)| (now - *at).num_milliseconds() < ACCOUNT_CACHE_MS);
+        }
+        entries.insert(key, (now, a.clone()));
+        Ok(Some(a))
+    }
+
+    /// Forgets `name` (after this process appended to its stream).
+    pub fn forget(&self, name: &str) {
+        self.entries.lock().expect("account cache").remove(&name.to_ascii_lowercase());
+    }
 }
 
 /// Appends an account event at the account's version (optimistic concurrency).

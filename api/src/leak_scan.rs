@@ -457,7 +457,12 @@ impl Scanner<'_> {
         };
         let start = flicker_engine::create(&settings, &mut rng).expect("create");
         tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "p0").await.expect("create table");
-        let token = |name: &str, role: Role| self.app.keys.issue(name, role, TokenKind::Access, 86_400, vec![]).0;
+        // Tokens are checked against live accounts (issue 13): the viewers' accounts exist.
+        for (name, role) in (0..n).map(|i| (format!("p{i}"), Role::Player)).chain([("watcher".into(), Role::Spectator)])
+        {
+            crate::accounts::ensure_unusable(self.app.store.as_ref(), &name, role).await.expect("account");
+        }
+        let token = |name: &str, role: Role| self.app.keys.issue(name, role, TokenKind::Access, 86_400, vec![], None).0;
         let mut who: Vec<Who> = (0..n as u8)
             .map(|seat| Who {
                 label: format!("p{seat}"),

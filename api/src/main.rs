@@ -13,13 +13,17 @@ mod gathering_cmd;
 mod gathering_routes;
 mod gatherings;
 #[cfg(test)]
+mod http_secrets_tests;
+#[cfg(test)]
 mod leak_scan;
+mod login_throttle;
 mod metrics;
 mod openapi;
 mod problem;
 mod ratelimit;
 mod replay_cmd;
 mod routes;
+mod secrets;
 mod server;
 mod simulate;
 mod spectate;
@@ -58,6 +62,9 @@ enum Cmd {
     Openapi,
     /// Drive gatherings on a running server (`flicker gathering run --players 20`).
     Gathering(gathering_cmd::Args),
+    /// Rotate a stored secret (`jwt-secret`, `replay-signing-key`, `organiser-key`): adds a new
+    /// version to the store's secrets table; restart the servers to use it.
+    Rotate(secrets::RotateArgs),
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -81,6 +88,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Gathering(a)) => gathering_cmd::run(a),
+        Some(Cmd::Rotate(a)) => secrets::run_rotate(a),
         Some(Cmd::Serve(a)) => serve(a),
         None => serve(cli.serve),
     }

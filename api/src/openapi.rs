@@ -15,7 +15,8 @@ use utoipa::openapi::{Content, HeaderBuilder, Ref, RefOr, ResponseBuilder, Schem
 #[openapi(
     info(title = "Flicker API", description = "REST API of Flicker, the tournament platform for The Final Flicker. Errors are RFC 9457 problem documents (application/problem+json) with a stable `type`."),
     paths(
-        routes::register, routes::login, routes::refresh, routes::issue_bot_token, routes::revoke_bot_token,
+        routes::register, routes::login, routes::refresh, routes::logout, routes::issue_bot_token,
+        routes::revoke_bot_token,
         routes::create_table, routes::get_table, routes::take_seat, routes::start,
         routes::get_prompt, routes::answer, routes::concede, routes::list_events, routes::export_replay,
         routes::replay_key,

@@ -36,6 +36,14 @@ pub struct RegisterBody {
     pub role: Role,
 }
 
+/// Issue 13: compares a presented key with the server's in constant time (`subtle`): the time
+/// taken does not depend on where they differ. (Lengths may differ; only the server's key's
+/// length, at least 16 bytes, could be learnt.)
+pub fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+    use subtle::ConstantTimeEq;
+    given.ct_eq(expected).into()
+}
+
 fn default_role() -> Role {
     Role::Player
 }
@@ -59,8 +67,8 @@ pub async fn register(state: Data, req: HttpRequest, body: web::Json<RegisterBod
     if body.role == Role::Organiser {
         // Organisers are not self-appointed: the server's organiser key is required
         // (FLICKER_ORGANISER_KEY, or the generated one written beside the SQLite file).
-        let given = req.headers().get("X-Organiser-Key").and_then(|v| v.to_str().ok());
-        if given != Some(state.organiser_key.as_str()) {
+        let given = req.headers().get("X-Organiser-Key").map(|v| v.as_bytes()).unwrap_or_default();
+        if !same_secret(given, state.organiser_key.as_bytes()) {
             return Err(Problem::forbidden(
                 "registering an organiser needs the server's organiser key (X-Organiser-Key)",
             ));
@@ -94,23 +102,60 @@ pub struct TokenPair {
     pub refresh_token: String,
 }
 
-fn pair(state: &AppState, name: &str, role: Role) -> TokenPair {
-    let (access_token, _) = state.keys.issue(name, role, TokenKind::Access, ACCESS_TTL_SECS, vec![]);
-    let (refresh_token, _) = state.keys.issue(name, role, TokenKind::Refresh, REFRESH_TTL_SECS, vec![]);
+/// A token pair in the session `chain`.
+fn pair(state: &AppState, name: &str, role: Role, chain: &str) -> TokenPair {
+    let chain = Some(chain.to_string());
+    let (access_token, _) = state.keys.issue(name, role, TokenKind::Access, ACCESS_TTL_SECS, vec![], chain.clone());
+    let (refresh_token, _) = state.keys.issue(name, role, TokenKind::Refresh, REFRESH_TTL_SECS, vec![], chain);
     TokenPair { access_token, token_type: "Bearer".into(), expires_in: ACCESS_TTL_SECS, refresh_token }
 }
 
-/// Logs in: a short-lived access token and a refresh token.
+/// A 429 `login-throttled` problem with `Retry-After` (whole seconds, at least 1).
+fn throttled(wait: chrono::Duration) -> HttpResponse {
+    let secs = (wait.num_milliseconds() + 999).div_euclid(1000).max(1);
+    let p = Problem::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "login-throttled",
+        "Too many failed logins",
+        format!("too many failed logins for this name from this address, or from this address; retry after {secs} s"),
+    );
+    let mut resp = actix_web::ResponseError::error_response(&p);
+    resp.headers_mut()
+        .insert(actix_web::http::header::RETRY_AFTER, actix_web::http::header::HeaderValue::from(secs as u64));
+    resp
+}
+
+/// Logs in: a short-lived access token and a refresh token, in a new session. Issue 13: an
+/// unknown name is checked against a dummy argon2 hash, as long as a known one; repeated
+/// failures per (name, address) and per address are slowed ([`crate::login_throttle`]: 5 and 20
+/// free failures, then waits from 1 s doubling to 300 s, forgotten after 15 quiet minutes) and
+/// answered 429 `login-throttled` with `Retry-After`; another address is never slowed by them.
 #[utoipa::path(tag = "accounts", request_body = LoginBody,
-    responses((status = 200, body = TokenPair), (status = 401, body = Problem)))]
+    responses((status = 200, body = TokenPair), (status = 401, body = Problem),
+        (status = 429, description = "too many failed logins for this name from this address, or from this address; see Retry-After", body = Problem)))]
 #[post("/api/v1/auth/token")]
-pub async fn login(state: Data, body: web::Json<LoginBody>) -> Result<HttpResponse, Problem> {
-    let bad = || Problem::unauthenticated("unknown name or wrong password");
-    let a = accounts::load(state.store.as_ref(), &body.name).await?.ok_or_else(bad)?;
-    if !accounts::verify_password(&a, &body.password) {
-        return Err(bad());
+pub async fn login(state: Data, req: HttpRequest, body: web::Json<LoginBody>) -> Result<HttpResponse, Problem> {
+    let now = state.clock.now();
+    let addr = req.peer_addr().map(|a| a.ip());
+    if let Err(wait) = state.login_throttle.check(&body.name, addr, now) {
+        return Ok(throttled(wait));
     }
-    Ok(HttpResponse::Ok().json(pair(&state, &a.name, a.role.unwrap_or(Role::Player))))
+    let a =
+        if accounts::valid_name(&body.name) { accounts::load(state.store.as_ref(), &body.name).await? } else { None };
+    let hash = a.as_ref().map_or(accounts::dummy_hash(), |a| a.password_hash.as_str());
+    state.password_checks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let matches = accounts::verify_hash(hash, &body.password);
+    match a {
+        Some(a) if matches => {
+            state.login_throttle.succeeded(&body.name, addr);
+            let chain = uuid::Uuid::new_v4().to_string();
+            Ok(HttpResponse::Ok().json(pair(&state, &a.name, a.role.unwrap_or(Role::Player), &chain)))
+        }
+        _ => {
+            state.login_throttle.failed(&body.name, addr, now);
+            Err(Problem::unauthenticated("unknown name or wrong password"))
+        }
+    }
 }
 
 /// Body of `POST /api/v1/auth/refresh`.
@@ -121,9 +166,34 @@ pub struct RefreshBody {
     pub refresh_token: String,
 }
 
-/// Exchanges a refresh token (once) for a new pair.
+/// Revokes the session `chain` of `account` (idempotent), retrying on a concurrent append.
+async fn revoke_session(state: &AppState, name: &str, chain: &str, reason: &str) -> Result<(), Problem> {
+    for _ in 0..5 {
+        let a = accounts::load(state.store.as_ref(), name)
+            .await?
+            .ok_or_else(|| Problem::unauthenticated("the account no longer exists"))?;
+        if a.revoked_chains.iter().any(|c| c == chain) {
+            return Ok(());
+        }
+        let ev = AccountEvent::SessionRevoked { chain: chain.to_string(), reason: reason.to_string() };
+        match accounts::append(state.store.as_ref(), &a, ev).await {
+            Ok(()) => {
+                state.accounts.forget(name);
+                return Ok(());
+            }
+            Err(StoreError::Conflict { .. }) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Problem::conflict("conflict", "Conflict", "the account kept changing; try again"))
+}
+
+/// Exchanges a refresh token (once) for a new pair in the same session. Issue 13: a refresh
+/// token presented again after it was used revokes its whole session (every access and refresh
+/// token of it, whoever holds them: the thief who refreshed first too), and is refused with 401.
 #[utoipa::path(tag = "accounts", request_body = RefreshBody,
-    responses((status = 200, body = TokenPair), (status = 401, body = Problem)))]
+    responses((status = 200, body = TokenPair),
+        (status = 401, description = "not a valid refresh token, its session revoked, or used before (which revokes its session)", body = Problem)))]
 #[post("/api/v1/auth/refresh")]
 pub async fn refresh(state: Data, body: web::Json<RefreshBody>) -> Result<HttpResponse, Problem> {
     let claims = state.keys.verify(&body.refresh_token)?;
@@ -133,16 +203,69 @@ pub async fn refresh(state: Data, body: web::Json<RefreshBody>) -> Result<HttpRe
     let a = accounts::load(state.store.as_ref(), &claims.sub)
         .await?
         .ok_or_else(|| Problem::unauthenticated("the account no longer exists"))?;
-    if a.used_refresh.contains(&claims.jti) {
-        return Err(Problem::unauthenticated("this refresh token was already used"));
+    // Tokens from before sessions are each their own session.
+    let chain = claims.chain.clone().unwrap_or_else(|| claims.jti.clone());
+    if a.revoked_chains.contains(&chain) {
+        return Err(Problem::unauthenticated("this session was logged out or revoked; log in again"));
     }
-    match accounts::append(state.store.as_ref(), &a, AccountEvent::RefreshUsed { jti: claims.jti }).await {
-        Ok(()) => Ok(HttpResponse::Ok().json(pair(&state, &a.name, a.role.unwrap_or(Role::Player)))),
+    if a.used_refresh.contains(&claims.jti) {
+        revoke_session(&state, &a.name, &chain, "refresh_reuse").await?;
+        tracing::warn!(account = %a.name, "a used refresh token was presented again; its session is revoked");
+        return Err(Problem::unauthenticated(
+            "this refresh token was already used; its whole session is now revoked: log in again",
+        ));
+    }
+    let used = AccountEvent::RefreshUsed { jti: claims.jti, chain: Some(chain.clone()) };
+    match accounts::append(state.store.as_ref(), &a, used).await {
+        Ok(()) => {
+            state.accounts.forget(&a.name);
+            Ok(HttpResponse::Ok().json(pair(&state, &a.name, a.role.unwrap_or(Role::Player), &chain)))
+        }
         Err(StoreError::Conflict { .. }) => {
             Err(Problem::conflict("conflict", "Conflict", "the account changed; try again"))
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// Body of `POST /api/v1/auth/logout` (optional).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LogoutBody {
+    /// A refresh token of the session to end; without it, the session of the bearer token.
+    #[serde(default)]
+    pub refresh_token: Option<String>,
+}
+
+/// Issue 13: logs out: revokes the session (refresh chain) of the body's refresh token, or else
+/// of the bearer access token. Every access and refresh token of that session then gets 401
+/// (within [`crate::accounts::ACCOUNT_CACHE_MS`] on other processes). Idempotent: 204.
+#[utoipa::path(tag = "accounts", request_body(content = Option<LogoutBody>, content_type = "application/json"),
+    security(("bearer" = [])),
+    responses((status = 204, description = "the session is revoked"),
+        (status = 400, description = "a token from before sessions (it simply expires)", body = Problem),
+        (status = 401, body = Problem)))]
+#[post("/api/v1/auth/logout")]
+pub async fn logout(state: Data, req: HttpRequest, body: web::Bytes) -> Result<HttpResponse, Problem> {
+    let body: LogoutBody = crate::problem::optional_json(&body)?;
+    let (name, chain) = match &body.refresh_token {
+        Some(t) => {
+            let c = state.keys.verify(t)?;
+            if c.kind != TokenKind::Refresh {
+                return Err(Problem::unauthenticated("refresh_token must be a refresh token"));
+            }
+            (c.sub, c.chain.unwrap_or(c.jti))
+        }
+        None => {
+            let caller = crate::auth::authenticate(&state, &req).await?;
+            let chain = caller.chain.ok_or_else(|| {
+                Problem::invalid("this token has no session to end (a bot token, or one from before sessions)")
+            })?;
+            (caller.name, chain)
+        }
+    };
+    revoke_session(&state, &name, &chain, "logout").await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// Body of `POST /api/v1/tokens`.
@@ -214,8 +337,14 @@ pub async fn issue_bot_token(
     let a = accounts::load(state.store.as_ref(), &caller.name)
         .await?
         .ok_or_else(|| Problem::unauthenticated("no account"))?;
-    let (token, claims) =
-        state.keys.issue(&a.name, a.role.unwrap_or(Role::Bot), TokenKind::Bot, body.days * 86400, body.scopes.clone());
+    let (token, claims) = state.keys.issue(
+        &a.name,
+        a.role.unwrap_or(Role::Bot),
+        TokenKind::Bot,
+        body.days * 86400,
+        body.scopes.clone(),
+        None,
+    );
     let expires_at = Utc::now() + Duration::days(body.days);
     let ev = AccountEvent::BotTokenIssued {
         jti: claims.jti.clone(),
@@ -255,6 +384,7 @@ pub async fn revoke_bot_token(state: Data, caller: Caller, id: web::Path<String>
             e => e.into(),
         },
     )?;
+    state.accounts.forget(&a.name);
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -998,26 +1128,52 @@ pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpRes
     Ok(HttpResponse::Ok().content_type("application/jsonl").body(buf))
 }
 
-/// The public key that signs replay exports (issue 6).
+/// The public keys that sign replay exports (issue 6; issue 13: rotated-out keys too).
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"algorithm": "ed25519", "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"}))]
+#[schema(example = json!({"algorithm": "ed25519", "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
+    "keys": [{"public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "current": true, "created_at": "2026-12-01T20:00:00Z"}]}))]
 pub struct ReplayKey {
     /// Always `ed25519`.
     pub algorithm: String,
-    /// The Ed25519 public key, 32 bytes as 64 lowercase hex digits: pass it to
-    /// `flicker verify FILE --public-key HEX`.
+    /// The current Ed25519 public key (new exports are signed by it), 32 bytes as 64 lowercase
+    /// hex digits: pass it to `flicker verify FILE --public-key HEX`.
     pub public_key: String,
+    /// Every key this server has signed with, the current one first, then rotated-out ones
+    /// (newest first): a replay signed before a rotation verifies against its key here.
+    pub keys: Vec<PublishedReplayKey>,
 }
 
-/// The server's replay-signing public key (issue 6): exports from
-/// `GET /api/v1/tables/{id}/replay.jsonl` end with a signature by this key. Public, no token.
+/// One replay-signing public key.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PublishedReplayKey {
+    /// 64 lowercase hex digits.
+    pub public_key: String,
+    /// Whether new exports are signed by it.
+    pub current: bool,
+    /// When the key was made (RFC 3339), for keys kept in the store; absent for keys given in
+    /// the environment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+}
+
+/// The server's replay-signing public keys (issue 6): exports from
+/// `GET /api/v1/tables/{id}/replay.jsonl` end with a signature by `public_key`; replays signed
+/// before a rotation (issue 13, `flicker rotate replay-signing-key`) by one of `keys`. Public,
+/// no token.
 #[utoipa::path(tag = "play", responses((status = 200, body = ReplayKey)))]
 #[get("/api/v1/keys/replay")]
 pub async fn replay_key(state: Data) -> HttpResponse {
-    HttpResponse::Ok().json(ReplayKey {
-        algorithm: "ed25519".into(),
-        public_key: hex::encode(state.signing_key.verifying_key().as_bytes()),
-    })
+    let current = hex::encode(state.signing_key.verifying_key().as_bytes());
+    let keys = state
+        .replay_keys
+        .iter()
+        .map(|k| PublishedReplayKey {
+            public_key: k.public_key.clone(),
+            current: k.public_key == current,
+            created_at: k.created_at.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        })
+        .collect();
+    HttpResponse::Ok().json(ReplayKey { algorithm: "ed25519".into(), public_key: current, keys })
 }
 
 // ---------- operations ----------
@@ -1049,17 +1205,22 @@ pub async fn readyz(state: Data) -> HttpResponse {
     }
 }
 
-/// Prometheus metrics (operators only: bearer `FLICKER_METRICS_TOKEN`).
+/// Prometheus metrics (operators only: bearer `FLICKER_METRICS_TOKEN`, at least 16 bytes,
+/// compared in constant time).
 #[utoipa::path(tag = "operations", responses((status = 200, content_type = "text/plain", body = String), (status = 401, body = Problem), (status = 403, body = Problem)))]
 #[get("/metrics")]
 pub async fn metrics(state: Data, req: HttpRequest) -> Result<HttpResponse, Problem> {
     // Request counts and timings could show when hidden answers arrive (R10.6.4), so metrics
     // are for operators only: `Authorization: Bearer <FLICKER_METRICS_TOKEN>`.
-    let Some(token) = std::env::var("FLICKER_METRICS_TOKEN").ok().filter(|t| !t.is_empty()) else {
+    let Some(token) = &state.metrics_token else {
         return Err(Problem::forbidden("metrics are disabled: set FLICKER_METRICS_TOKEN on the server"));
     };
-    let given = req.headers().get(actix_web::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    if given != Some(format!("Bearer {token}").as_str()) {
+    let given = req
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)
+        .and_then(|v| v.as_bytes().strip_prefix(b"Bearer "))
+        .unwrap_or_default();
+    if !same_secret(given, token.as_bytes()) {
         return Err(Problem::unauthenticated("metrics need 'Authorization: Bearer <FLICKER_METRICS_TOKEN>'"));
     }
     Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render()))

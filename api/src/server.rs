@@ -4,7 +4,8 @@ use crate::auth::Keys;
 use crate::metrics::Metrics;
 use crate::problem;
 use crate::problem::Problem;
-use crate::store::{EventStore, Metadata, NewEvent, StoreError};
+use crate::secrets::{self, EnvSecrets};
+use crate::store::{EventStore, StoreError};
 use crate::tables::Tables;
 use crate::{gathering_routes, routes, streams};
 use actix_web::dev::Service;
@@ -21,6 +22,18 @@ pub struct AppState {
     pub store: Arc<dyn EventStore>,
     /// JWT keys.
     pub keys: Keys,
+    /// Issue 13: accounts read for token checks, kept briefly.
+    pub accounts: crate::accounts::AccountCache,
+    /// Issue 13: failed-login counts and their waits.
+    pub login_throttle: crate::login_throttle::LoginThrottle,
+    /// Issue 13: how many passwords were checked against a hash (a real or the dummy one), so
+    /// that tests see that an unknown name costs a hash too.
+    pub password_checks: std::sync::atomic::AtomicU64,
+    /// `FLICKER_METRICS_TOKEN` (at least 16 bytes); `None`: `/metrics` is off.
+    pub metrics_token: Option<String>,
+    /// Every replay-signing public key to publish at `GET /api/v1/keys/replay`: the current
+    /// one first, then rotated-out ones (replays they signed still verify against them).
+    pub replay_keys: Vec<secrets::PublishedKey>,
     /// The table cache.
     pub tables: Tables,
     /// Metrics.
@@ -29,7 +42,8 @@ pub struct AppState {
     pub gatherings: crate::gatherings::GatheringCache,
     /// The table driver (clocks, bots, gathering triggers).
     pub driver: crate::driver::Driver,
-    /// The key that registering an organiser needs (`X-Organiser-Key`).
+    /// The key that registering an organiser needs (`X-Organiser-Key`; at least 16 bytes,
+    /// compared in constant time).
     pub organiser_key: String,
     /// The stream id of every event appended (by any process on the store), for live streams.
     pub changes: tokio::sync::broadcast::Sender<String>,
@@ -39,34 +53,6 @@ pub struct AppState {
     /// The server clock (deadlines, windows, delays): [`crate::clock::SystemClock`] in
     /// production, a test clock in tests.
     pub clock: crate::clock::SharedClock,
-}
-
-/// The organiser key: `FLICKER_ORGANISER_KEY` if set, else one generated once and kept in the
-/// store's `system-organiser-key` stream (shared by every process on one database).
-async fn organiser_key(store: &dyn EventStore) -> Result<String, StoreError> {
-    if let Ok(k) = std::env::var("FLICKER_ORGANISER_KEY")
-        && !k.is_empty()
-    {
-        return Ok(k);
-    }
-    let stream = "system-organiser-key";
-    for _ in 0..3 {
-        if let Some(e) = store.read_stream(stream, 1).await?.first() {
-            return Ok(e.payload["organiser_key"].as_str().unwrap_or_default().to_string());
-        }
-        let key: String = (0..32).map(|_| format!("{:x}", rand::random::<u8>() & 0xf)).collect();
-        let ev = NewEvent {
-            event_type: "organiser_key_generated".into(),
-            schema_version: 1,
-            payload: serde_json::json!({ "organiser_key": key }),
-            metadata: Metadata { actor: Some("system".into()), ..Default::default() },
-        };
-        match store.append(stream, 0, vec![ev]).await {
-            Ok(_) | Err(StoreError::Conflict { .. }) => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(StoreError::Other("could not establish the organiser key".into()))
 }
 
 /// Where the server writes its generated organiser key for local tools: beside the SQLite file
@@ -80,80 +66,31 @@ pub fn organiser_key_file(database_url: &str) -> Option<std::path::PathBuf> {
     Some(std::path::PathBuf::from(format!("{path}.organiser-key")))
 }
 
-/// The JWT secret: `FLICKER_JWT_SECRET` if set, else one generated once and kept in the store's
-/// `system-keys` stream, so that every process on one database and every restart share it.
-async fn jwt_secret(store: &dyn EventStore) -> Result<Vec<u8>, StoreError> {
-    if let Ok(s) = std::env::var("FLICKER_JWT_SECRET") {
-        if s.len() >= 32 {
-            return Ok(s.into_bytes());
-        }
-        tracing::warn!("FLICKER_JWT_SECRET is shorter than 32 bytes; using the stored secret instead");
-    }
-    let stream = "system-keys";
-    for _ in 0..3 {
-        if let Some(e) = store.read_stream(stream, 1).await?.first() {
-            let hex = e.payload["jwt_secret"].as_str().unwrap_or_default();
-            return Ok(hex.as_bytes().to_vec());
-        }
-        let secret: String = (0..64).map(|_| format!("{:x}", rand::random::<u8>() & 0xf)).collect();
-        let ev = NewEvent {
-            event_type: "jwt_secret_generated".into(),
-            schema_version: 1,
-            payload: serde_json::json!({ "jwt_secret": secret }),
-            metadata: Metadata { actor: Some("system".into()), ..Default::default() },
-        };
-        match store.append(stream, 0, vec![ev]).await {
-            Ok(_) | Err(StoreError::Conflict { .. }) => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(StoreError::Other("could not establish the JWT secret".into()))
-}
-
-/// Issue 6: the Ed25519 key that signs replay exports: `FLICKER_SIGNING_KEY` (its 32-byte seed
-/// as 64 hex digits) if set, else one generated once and kept in the store's
-/// `system-signing-key` stream, so that every process on one database and every restart sign
-/// with the same key. A malformed `FLICKER_SIGNING_KEY` is an error (not silently replaced).
-async fn signing_key(store: &dyn EventStore) -> Result<ed25519_dalek::SigningKey, StoreError> {
-    if let Ok(s) = std::env::var("FLICKER_SIGNING_KEY")
-        && !s.is_empty()
-    {
-        return crate::chain::parse_signing_key(&s).map_err(|m| StoreError::Other(format!("FLICKER_SIGNING_KEY: {m}")));
-    }
-    let stream = "system-signing-key";
-    for _ in 0..3 {
-        if let Some(e) = store.read_stream(stream, 1).await?.first() {
-            let seed = e.payload["seed"].as_str().unwrap_or_default();
-            return crate::chain::parse_signing_key(seed)
-                .map_err(|m| StoreError::Other(format!("the stored signing key: {m}")));
-        }
-        let key = crate::chain::generate_signing_key();
-        let ev = NewEvent {
-            event_type: "replay_signing_key_generated".into(),
-            schema_version: 1,
-            payload: serde_json::json!({
-                "algorithm": "ed25519",
-                "seed": hex::encode(key.to_bytes()),
-                "public_key": hex::encode(key.verifying_key().as_bytes()),
-            }),
-            metadata: Metadata { actor: Some("system".into()), ..Default::default() },
-        };
-        match store.append(stream, 0, vec![ev]).await {
-            Ok(_) | Err(StoreError::Conflict { .. }) => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(StoreError::Other("could not establish the replay signing key".into()))
-}
-
-/// Builds the shared state on an open store.
+/// Builds the shared state on an open store, with the secrets of the environment
+/// ([`EnvSecrets::from_env`]).
+#[cfg(test)]
 pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, StoreError> {
-    let secret = jwt_secret(store.as_ref()).await?;
-    let organiser_key = organiser_key(store.as_ref()).await?;
-    let signing_key = signing_key(store.as_ref()).await?;
+    state_with(store, &EnvSecrets::from_env()).await
+}
+
+/// Builds the shared state on an open store with the secrets `env` (issue 13: secrets come from
+/// `env` or the store's `secrets` table, never the event log; a key shorter than
+/// [`crate::secrets::MIN_KEY_BYTES`] is a start-up error).
+pub async fn state_with(store: Arc<dyn EventStore>, env: &EnvSecrets) -> Result<web::Data<AppState>, StoreError> {
+    if let Some(t) = &env.metrics {
+        secrets::check_length("FLICKER_METRICS_TOKEN", t)?;
+    }
+    let (jwt, jwt_previous) = secrets::jwt(store.as_ref(), env).await?;
+    let organiser_key = secrets::organiser(store.as_ref(), env).await?;
+    let (signing_key, replay_keys) = secrets::signing(store.as_ref(), env).await?;
     Ok(web::Data::new(AppState {
         store,
-        keys: Keys::from_secret(&secret),
+        keys: Keys::new(&jwt, &jwt_previous),
+        accounts: Default::default(),
+        login_throttle: Default::default(),
+        password_checks: Default::default(),
+        metrics_token: env.metrics.clone(),
+        replay_keys,
         tables: Tables::default(),
         metrics: Metrics::new(),
         gatherings: Default::default(),
@@ -178,6 +115,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(routes::register)
         .service(routes::login)
         .service(routes::refresh)
+        .service(routes::logout)
         .service(routes::issue_bot_token)
         .service(routes::revoke_bot_token)
         .service(routes::create_table)
@@ -224,9 +162,10 @@ pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
     let store = crate::store::open(database_url)
         .await
         .map_err(|e| std::io::Error::other(format!("opening the event store: {e}")))?;
-    let data = state(store.clone()).await.map_err(|e| std::io::Error::other(e.to_string()))?;
+    let env = EnvSecrets::from_env();
+    let data = state_with(store.clone(), &env).await.map_err(|e| std::io::Error::other(e.to_string()))?;
     crate::driver::spawn(data.clone());
-    if std::env::var("FLICKER_ORGANISER_KEY").map_or(true, |k| k.is_empty())
+    if env.organiser.is_none()
         && let Some(path) = organiser_key_file(database_url)
     {
         write_private(&path, &data.organiser_key)
@@ -342,9 +281,19 @@ fn as_problem<B>(
     Ok(ErrorHandlerResponse::Response(actix_web::dev::ServiceResponse::new(req, new).map_into_right_body()))
 }
 
-/// Writes `content` to `path`, readable by its owner only.
+/// Writes `content` to `path`, readable by its owner only (an existing file with a looser mode
+/// is tightened first, saying so in the log).
 fn write_private(path: &std::path::Path, content: &str) -> std::io::Result<()> {
     use std::io::Write;
+    #[cfg(unix)]
+    if let Ok(meta) = std::fs::metadata(path) {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+            tracing::warn!(file = %path.display(), was = %format!("{mode:o}"), "the organiser key file was readable or writable by others; made it owner-only (0600)");
+        }
+    }
     let mut opts = std::fs::OpenOptions::new();
     opts.write(true).create(true).truncate(true);
     #[cfg(unix)]

@@ -591,3 +591,57 @@ fn contract_hardening() {
     let (st, v, _) = get(&s, &token, &format!("/api/v1/tables/{id}/events?seat=0&after=YzE6Mw"));
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
 }
+
+/// Issue 13: the real server creates its SQLite files (the database, `-wal`, `-shm`, `.lock`)
+/// and its organiser key file owner-only, and makes existing ones left readable by others
+/// owner-only at start.
+#[cfg(unix)]
+#[test]
+fn database_files_are_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let db = Db::sqlite();
+    let Db::Sqlite(path) = &db else { unreachable!() };
+    let key_file = format!("{}.organiser-key", path.display());
+    // An old organiser key file, world-readable.
+    std::fs::write(&key_file, "x").unwrap();
+    std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let files = |p: &std::path::Path| {
+        ["", "-wal", "-shm", ".lock", ".organiser-key"].map(|s| format!("{}{s}", p.display())).to_vec()
+    };
+    let mode = |f: &str| std::fs::metadata(f).unwrap().permissions().mode() & 0o777;
+    let s = Server::start_with(db.clone(), &[("FLICKER_ORGANISER_KEY", "")]);
+    account(&s, "player");
+    for f in files(path) {
+        assert_eq!(mode(&f), 0o600, "{f} is not owner-only");
+    }
+    let db = s.kill();
+    // Files loosened meanwhile (a copy, a careless chmod) are made owner-only at the next start.
+    for f in files(path) {
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let s = Server::start_with(db, &[("FLICKER_ORGANISER_KEY", "")]);
+    for f in files(path) {
+        assert_eq!(mode(&f), 0o600, "{f} was not tightened");
+    }
+    drop(s);
+}
+
+/// Issue 13: an organiser key or a metrics token shorter than 16 bytes stops the server at
+/// start with an error that says so.
+#[test]
+fn short_keys_stop_the_server_at_start() {
+    for var in ["FLICKER_ORGANISER_KEY", "FLICKER_METRICS_TOKEN"] {
+        let db = Db::sqlite();
+        let out = std::process::Command::new(binary())
+            .args(["serve", "--addr", "127.0.0.1:0", "--database-url", &db.url()])
+            .env("FLICKER_LOG", "warn")
+            .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY)
+            .env("FLICKER_METRICS_TOKEN", METRICS_TOKEN)
+            .env(var, "k")
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{var}=k was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(var) && err.contains("at least 16"), "{err}");
+    }
+}

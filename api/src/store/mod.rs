@@ -127,6 +127,18 @@ pub fn to_micros(t: DateTime<Utc>) -> DateTime<Utc> {
     DateTime::from_timestamp_micros(t.timestamp_micros()).unwrap_or(t)
 }
 
+/// Issue 13: one version of a server secret, kept in the `secrets` table apart from the event
+/// log (migration 0003).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// 1, 2, 3…: rotation adds the next; the highest is current.
+    pub version: i64,
+    /// The secret's text (hex); never logged or served.
+    pub value: String,
+    /// When this version was added (UTC).
+    pub created_at: DateTime<Utc>,
+}
+
 /// Store failures.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -198,6 +210,12 @@ pub trait EventStore: Send + Sync + 'static {
     fn known_head(&self, _stream: &str) -> Option<i64> {
         None
     }
+    /// Issue 13: every version of the secret `name`, oldest first (empty: none yet). Secrets live
+    /// in their own table, never in the event log.
+    async fn secrets(&self, name: &str) -> Result<Vec<Secret>, StoreError>;
+    /// Issue 13: adds version `version` of the secret `name`. `Ok(false)` when that version
+    /// exists already (another process added it first: read them again).
+    async fn add_secret(&self, name: &str, version: i64, value: &str) -> Result<bool, StoreError>;
 }
 
 /// Opens the store named by `url`: `postgres://…` for PostgreSQL, otherwise a SQLite file path
@@ -356,6 +374,20 @@ pub(crate) mod contract {
         }
         assert!(seen, "the subscription did not deliver the new event");
         chain(store.clone()).await;
+        secrets(store.clone()).await;
+    }
+
+    /// Issue 13: secrets are versioned, kept apart from the log, and a version is added once.
+    pub async fn secrets(store: Arc<dyn EventStore>) {
+        let name = format!("test-secret-{}", uuid::Uuid::new_v4());
+        assert!(store.secrets(&name).await.unwrap().is_empty());
+        assert!(store.add_secret(&name, 1, "aa").await.unwrap());
+        assert!(!store.add_secret(&name, 1, "bb").await.unwrap(), "a version is added once");
+        assert!(store.add_secret(&name, 2, "cc").await.unwrap());
+        let all = store.secrets(&name).await.unwrap();
+        assert_eq!(all.iter().map(|s| (s.version, s.value.as_str())).collect::<Vec<_>>(), [(1, "aa"), (2, "cc")]);
+        let log = store.read_all(0, i64::MAX).await.unwrap();
+        assert!(log.iter().all(|e| !e.payload_text.contains("\"cc\"")), "a secret never enters the event log");
     }
 
     /// Issue 6: every event's stored hash chains to its predecessor's over its exact stored

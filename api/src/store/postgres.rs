@@ -5,7 +5,7 @@
 //! `NOTIFY flicker_events` with the latest position (one for all the appends committed while
 //! the previous one ran); every process LISTENs.
 
-use super::{Appended, EventStore, Metadata, NewEvent, StoreError, StoredEvent};
+use super::{Appended, EventStore, Metadata, NewEvent, Secret, StoreError, StoredEvent};
 use crate::chain::{GENESIS, event_hash, parse_hash, payload_text, rechain, to_hex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -297,6 +297,26 @@ impl EventStore for PgStore {
             .fetch_one(&self.pool)
             .await?;
         Ok(row.get::<Option<i64>, _>(0))
+    }
+
+    async fn secrets(&self, name: &str) -> Result<Vec<Secret>, StoreError> {
+        let rows = sqlx::query("SELECT version, value, created_at FROM secrets WHERE name = $1 ORDER BY version")
+            .bind(name)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(|r| Secret { version: r.get(0), value: r.get(1), created_at: r.get(2) }).collect())
+    }
+
+    async fn add_secret(&self, name: &str, version: i64, value: &str) -> Result<bool, StoreError> {
+        let r = sqlx::query(
+            "INSERT INTO secrets (name, version, value, created_at) VALUES ($1, $2, $3, now()) ON CONFLICT DO NOTHING",
+        )
+        .bind(name)
+        .bind(version)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
     }
 
     fn notifications(&self) -> broadcast::Receiver<i64> {

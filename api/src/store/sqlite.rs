@@ -4,7 +4,7 @@
 //! holds an exclusive lock on `<file>.lock` while open (several API processes need PostgreSQL),
 //! so it knows every stream's head without asking ([`EventStore::known_head`]).
 
-use super::{Appended, EventStore, Metadata, NewEvent, StoreError, StoredEvent};
+use super::{Appended, EventStore, Metadata, NewEvent, Secret, StoreError, StoredEvent};
 use crate::chain::{GENESIS, Hash, event_hash, parse_hash, payload_text, rechain, to_hex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -60,13 +60,67 @@ pub struct SqliteStore {
     heads: Heads,
     /// Issue 14: set while writes fail for want of space.
     full: FullState,
+    /// How to open a writing connection: secrets are written on one of their own, rarely (at
+    /// first start and on rotation), outside the writer task's batches.
+    write_opts: SqliteConnectOptions,
     /// The exclusive lock on `<file>.lock`, held while the store is open.
     _lock: Option<std::fs::File>,
+}
+
+/// The files of the database at `path`: the database, its `-wal` and `-shm`, and `.lock`.
+pub fn database_files(path: &str) -> Vec<std::path::PathBuf> {
+    let base = path.split('?').next().unwrap_or(path);
+    ["", "-wal", "-shm", ".lock"].iter().map(|s| std::path::PathBuf::from(format!("{base}{s}"))).collect()
+}
+
+/// Issue 13: makes the database files owner-only (0600; the files, not their directory).
+/// `create`: creates the database file 0600 when missing, so that it is never readable by
+/// others even for a moment (SQLite gives its `-wal` and `-shm` the database file's mode). An
+/// existing file readable or writable by others is tightened, saying so in the log. Returns the
+/// files tightened. In-memory databases have none.
+pub fn owner_only(path: &str, create: bool) -> Result<Vec<std::path::PathBuf>, StoreError> {
+    if path.is_empty() || path.contains(":memory:") || path.contains("mode=memory") {
+        return Ok(vec![]);
+    }
+    let mut tightened = Vec::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let files = database_files(path);
+        if create && !files[0].exists() {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .open(&files[0])
+                .map_err(|e| StoreError::Other(format!("cannot create {}: {e}", files[0].display())))?;
+        }
+        for f in files {
+            let Ok(meta) = std::fs::metadata(&f) else { continue };
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600))
+                    .map_err(|e| StoreError::Other(format!("cannot make {} owner-only: {e}", f.display())))?;
+                tracing::warn!(
+                    file = %f.display(),
+                    was = %format!("{mode:o}"),
+                    "the database file was readable or writable by others; made it owner-only (0600)"
+                );
+                tightened.push(f);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = create;
+    Ok(tightened)
 }
 
 /// Takes the exclusive lock on `<path>.lock` (released by the OS when the process ends, even on
 /// SIGKILL). In-memory databases need none.
 fn lock_file(path: &str) -> Result<Option<std::fs::File>, StoreError> {
+    #[cfg(unix)]
+    use std::os::unix::fs::OpenOptionsExt;
     if path.is_empty() || path.contains(":memory:") || path.contains("mode=memory") {
         return Ok(None);
     }
@@ -75,6 +129,7 @@ fn lock_file(path: &str) -> Result<Option<std::fs::File>, StoreError> {
         .create(true)
         .truncate(false)
         .write(true)
+        .mode(0o600)
         .open(&lock_path)
         .map_err(|e| StoreError::Other(format!("cannot open {lock_path}: {e}")))?;
     match f.try_lock() {
@@ -90,6 +145,8 @@ fn lock_file(path: &str) -> Result<Option<std::fs::File>, StoreError> {
 impl SqliteStore {
     /// Opens (creating if needed) the database file at `path` and applies the migrations.
     pub async fn open(path: &str) -> Result<Self, StoreError> {
+        // Issue 13: the database holds accounts and secrets, so its files are owner-only.
+        owner_only(path, true)?;
         let lock = lock_file(path)?;
         let opts = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
             .create_if_missing(true)
@@ -103,9 +160,13 @@ impl SqliteStore {
         let (writer, rx) = mpsc::channel(4096);
         let heads = Heads::default();
         let full = Arc::new(Mutex::new(None));
+        let write_opts = opts.clone();
         let w = Writer { conn, opts, full: full.clone() };
         tokio::spawn(writer_task(w, rx, notify.clone(), heads.clone()));
-        Ok(SqliteStore { readers, writer, notify, heads, full, _lock: lock })
+        // The WAL and shared-memory files exist now: SQLite gives them the database file's mode,
+        // but tighten them in case they were left from an earlier, looser run.
+        owner_only(path, false)?;
+        Ok(SqliteStore { readers, writer, notify, heads, full, write_opts, _lock: lock })
     }
 
     /// Runs `sql` on the writer's own connection, between batches (tests: `PRAGMA
@@ -477,6 +538,39 @@ impl EventStore for SqliteStore {
             .await
             .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
         rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
+    }
+
+    async fn secrets(&self, name: &str) -> Result<Vec<Secret>, StoreError> {
+        let rows = sqlx::query("SELECT version, value, created_at FROM secrets WHERE name = $1 ORDER BY version")
+            .bind(name)
+            .fetch_all(&self.readers)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let at: String = r.get(2);
+                Ok(Secret {
+                    version: r.get(0),
+                    value: r.get(1),
+                    created_at: DateTime::parse_from_rfc3339(&at)
+                        .map_err(|e| StoreError::Other(format!("secret {name}: bad time {at}: {e}")))?
+                        .with_timezone(&Utc),
+                })
+            })
+            .collect()
+    }
+
+    async fn add_secret(&self, name: &str, version: i64, value: &str) -> Result<bool, StoreError> {
+        let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+        let r = sqlx::query(
+            "INSERT INTO secrets (name, version, value, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+        )
+        .bind(name)
+        .bind(version)
+        .bind(value)
+        .bind(now)
+        .execute(&mut self.write_opts.connect().await?)
+        .await?;
+        Ok(r.rows_affected() == 1)
     }
 
     async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<StoredEvent>, StoreError> {
