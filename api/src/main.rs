@@ -21,6 +21,8 @@ mod ratelimit;
 mod replay_cmd;
 mod routes;
 mod server;
+#[cfg(test)]
+mod sight_tests;
 mod simulate;
 mod spectate;
 #[cfg(test)]
