@@ -773,7 +773,11 @@ impl Scanner<'_> {
         tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "org").await.expect("create table");
         let token = |name: &str| self.app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![]).0;
         let mut who: Vec<Who> = (0..n as u8)
-            .map(|seat| Who { label: format!("p{seat}"), token: Some(token(&format!("p{seat}"))), viewer: Viewer::Seat { seat } })
+            .map(|seat| Who {
+                label: format!("p{seat}"),
+                token: Some(token(&format!("p{seat}"))),
+                viewer: Viewer::Seat { seat },
+            })
             .collect();
         who.push(Who { label: "watcher".into(), token: Some(token("watcher")), viewer: Viewer::Spectator });
         who.push(Who { label: "anonymous".into(), token: None, viewer: Viewer::Spectator });
@@ -825,7 +829,11 @@ impl Scanner<'_> {
         if let Delay::Secs(s) = delay {
             let k = snap.times.len();
             let pick = k - 1 - self.rng.random_range(0..k.min(30));
-            let at = if self.rng.random_bool(0.2) { snap.times[k - 1] + chrono::Duration::seconds(1) } else { snap.times[pick] };
+            let at = if self.rng.random_bool(0.2) {
+                snap.times[k - 1] + chrono::Duration::seconds(1)
+            } else {
+                snap.times[pick]
+            };
             clock.set(at + chrono::Duration::seconds(s as i64));
         }
         for w in 0..game.who.len() {
@@ -890,8 +898,8 @@ impl Scanner<'_> {
             };
             (Some(flicker_engine::view(st, viewer)), crate::clocks::view_for(st, mark, who.seat(), false, &[]))
         };
-        let expected =
-            serde_json::to_vec(&crate::routes::TableResponse { table: snap.info_for(account), view, clock }).expect("json");
+        let expected = serde_json::to_vec(&crate::routes::TableResponse { table: snap.info_for(account), view, clock })
+            .expect("json");
         assert!(
             r.body == expected,
             "{what}: the table is not the fold up to the horizon:\n got:  {}\n want: {}",
@@ -933,8 +941,8 @@ impl Scanner<'_> {
             let j = r.json("replay");
             assert_eq!(j["total"].as_u64(), Some(shown as u64), "{what}: replay total");
             let i = seq[shown - 1];
-            self.counts.cards += check_view(&j["view"], &game.states[i + 1], viewer, &what)
-                .unwrap_or_else(|e| panic!("leak: {e}"));
+            self.counts.cards +=
+                check_view(&j["view"], &game.states[i + 1], viewer, &what).unwrap_or_else(|e| panic!("leak: {e}"));
         }
         self.counts.delayed_reads += 1;
         let kind = match viewer {
@@ -942,7 +950,11 @@ impl Scanner<'_> {
             Viewer::Commentary => "commentary",
             _ => "spectator",
         };
-        *self.counts.delayed_by.entry(format!("{kind}, {}", if matches!(delay, Delay::Secs(_)) { "seconds" } else { "events" })).or_default() += 1;
+        *self
+            .counts
+            .delayed_by
+            .entry(format!("{kind}, {}", if matches!(delay, Delay::Secs(_)) { "seconds" } else { "events" }))
+            .or_default() += 1;
     }
 }
 

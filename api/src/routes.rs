@@ -430,7 +430,11 @@ pub async fn create_table(
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
     state.store.append(&tables::stream_of(&table_id), 0, vec![table_event(&ev, meta)]).await?;
     let snap = state.tables.load(state.store.as_ref(), &table_id).await?;
-    Ok(HttpResponse::Created().json(TableResponse { table: snap.info_for(Some(&caller.name)), view: None, clock: None }))
+    Ok(HttpResponse::Created().json(TableResponse {
+        table: snap.info_for(Some(&caller.name)),
+        view: None,
+        clock: None,
+    }))
 }
 
 /// Query of table reads: which of your seats to look from.

@@ -6,9 +6,9 @@
 //! After the game everybody sees the complete record at once (R10.8.3).
 
 use crate::auth::Caller;
+use crate::clocks::ClockMark;
 use crate::problem::Problem;
 use crate::server::AppState;
-use crate::clocks::ClockMark;
 use crate::tables::{Snapshot, viewer_for};
 use chrono::{DateTime, Utc};
 use flicker_engine::{State, ViewEvent, Viewer};
@@ -61,8 +61,7 @@ pub async fn sight(
             return Err(Problem::forbidden("only the gathering's organiser may take the commentary view"));
         }
     }
-    let viewer =
-        if commentary { Viewer::Commentary } else { viewer_for(snap, caller.map(|c| c.name.as_str()), seat)? };
+    let viewer = if commentary { Viewer::Commentary } else { viewer_for(snap, caller.map(|c| c.name.as_str()), seat)? };
     if let Viewer::Seat { seat } = viewer
         && (snap.state.is_lit(seat) || seat as usize >= snap.state.players())
     {

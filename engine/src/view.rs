@@ -320,14 +320,10 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 walls: p
                     .walls
                     .iter()
-                    .map(|w| WallView {
-                        builder: w.builder,
-                        card: knows(w.builder).then(|| card_view(state, w.card)),
-                    })
+                    .map(|w| WallView { builder: w.builder, card: knows(w.builder).then(|| card_view(state, w.card)) })
                     .collect(),
                 pages: p.pages.len(),
-                page_cards: knows(seat)
-                    .then(|| p.pages.iter().map(|&c| card_view(state, c)).collect()),
+                page_cards: knows(seat).then(|| p.pages.iter().map(|&c| card_view(state, c)).collect()),
                 once_used: p.once_used,
             }
         })
