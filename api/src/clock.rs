@@ -53,6 +53,31 @@ impl Clock for TokioClock {
 }
 
 #[cfg(test)]
+/// A clock that reads what the test set (for tests whose times come from stored events, such
+/// as spectator delays in seconds).
+#[derive(Debug)]
+pub struct ManualClock(std::sync::Mutex<DateTime<Utc>>);
+
+#[cfg(test)]
+impl ManualClock {
+    /// A clock reading `at`.
+    pub fn at(at: DateTime<Utc>) -> Arc<Self> {
+        Arc::new(ManualClock(std::sync::Mutex::new(at)))
+    }
+    /// Sets the time.
+    pub fn set(&self, at: DateTime<Utc>) {
+        *self.0.lock().expect("clock") = at;
+    }
+}
+
+#[cfg(test)]
+impl Clock for ManualClock {
+    fn now(&self) -> DateTime<Utc> {
+        *self.0.lock().expect("clock")
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -127,20 +127,24 @@ pub struct ClockView {
     pub paused: bool,
 }
 
-/// The clock of `snap`'s open decision point as `viewer_seat` may see it (R10.6.2: inside a
-/// sequential reaction window only the asked seat sees the deadline, since a deadline that
-/// restarts per player would count the players asked). `pauses` are the gathering's.
+/// The clock of the open decision point of `state` (the game as folded up to what the viewer
+/// may see), from `mark` (the last clock mark stored up to that point), as `viewer_seat` may see
+/// it (R10.6.2: inside a sequential reaction window only the asked seat sees the deadline, since
+/// a deadline that restarts per player would count the players asked). `pauses` are the
+/// gathering's. A delayed viewer passes the state and mark at its horizon, so that its clock is a
+/// function of what it may see (R10.6.3, R10.6.4).
 pub fn view_for(
-    snap: &Snapshot,
+    state: &State,
+    mark: Option<&ClockMark>,
     viewer_seat: Option<u8>,
     paused: bool,
     pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
 ) -> Option<ClockView> {
-    let mark = snap.clock.as_ref()?;
-    if snap.state.is_finished() {
+    let mark = mark?;
+    if state.is_finished() || state.players() == 0 {
         return None;
     }
-    let open = flicker_engine::prompts(&snap.state);
+    let open = flicker_engine::prompts(state);
     let private_reaction = !mark.window && open.first().is_some_and(|p| p.kind.is_reaction());
     if private_reaction && !open.iter().any(|p| Some(p.seat) == viewer_seat) {
         return None;

@@ -108,6 +108,19 @@ struct Counts {
     stream_events: usize,
     /// Hidden batches over which the viewer's projection moved: kinds -> (count, an example).
     moved: std::collections::BTreeMap<String, (usize, String)>,
+    /// Games played under a spectator delay (issue 13), and the delayed reads compared with
+    /// the fold up to the reader's horizon (spectators, commentary, eliminated seats).
+    delayed_games: usize,
+    delayed_reads: usize,
+    /// Delayed reads by kind of reader.
+    delayed_by: std::collections::BTreeMap<String, usize>,
+}
+
+/// R10.8: a gathering's spectator delay: N events of the reader's sequence, or N seconds.
+#[derive(Debug, Clone, Copy)]
+enum Delay {
+    Events(u32),
+    Secs(u32),
 }
 
 /// The game as the scanner folded it: `states[k]` is the state after `events[..k]`.
@@ -718,6 +731,242 @@ impl Scanner<'_> {
     }
 }
 
+impl Scanner<'_> {
+    /// Issue 13: plays game `g` at a gathering table with a spectator delay and the commentary
+    /// view on, and reads it *while it runs* as every delayed reader: the spectators, the
+    /// organiser's commentary view and each eliminated seat. Each read is compared byte for byte
+    /// with the scanner's own fold of the reader's sequence up to its horizon.
+    async fn delayed_game(&mut self, g: usize, seed: u64, clock: &crate::clock::ManualClock) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xde1a);
+        self.rng = ChaCha8Rng::seed_from_u64(seed ^ 0xde1b);
+        let settings = settings_for(g, &mut rng);
+        let n = settings.players as usize;
+        let delay = if g % 2 == 0 { Delay::Events(rng.random_range(1..8)) } else { Delay::Secs(8) };
+        let (events, secs) = match delay {
+            Delay::Events(d) => (d, 0),
+            Delay::Secs(s) => (0, s),
+        };
+        let gid = uuid::Uuid::new_v4().to_string();
+        let gathering = crate::gatherings::GatheringEvent::GatheringCreated {
+            gathering_id: gid.clone(),
+            name: format!("delayed {g}"),
+            organiser: "org".into(),
+            settings: crate::gatherings::GatheringSettings {
+                commentary: true,
+                spectator_delay_events: events,
+                spectator_delay_secs: secs,
+                ..Default::default()
+            },
+        };
+        let e = crate::gatherings::to_new(&gathering, "org");
+        self.app.store.append(&crate::gatherings::stream_of(&gid), 0, vec![e]).await.expect("gathering");
+        let id = uuid::Uuid::new_v4().to_string();
+        let created = TableEvent::TableCreated {
+            table_id: id.clone(),
+            creator: "org".into(),
+            settings: settings.clone(),
+            practice: false,
+            position: None,
+            gathering: Some(tables::TableGathering { gathering_id: gid, stage: 1, circle: 1 }),
+            seated: (0..n).map(|i| SeatHolder { name: format!("p{i}"), bot: None }).collect(),
+            clocks: Clocks { decision_secs: 86_400, reaction_secs: 86_400 },
+            reaction_window_min_ms: 0,
+            bot_delay_ms: 0,
+            abandonment: 0,
+        };
+        let start = flicker_engine::create(&settings, &mut rng).expect("create");
+        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "org").await.expect("create table");
+        let token = |name: &str| self.app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![]).0;
+        let mut who: Vec<Who> = (0..n as u8)
+            .map(|seat| Who {
+                label: format!("p{seat}"),
+                token: Some(token(&format!("p{seat}"))),
+                viewer: Viewer::Seat { seat },
+            })
+            .collect();
+        who.push(Who { label: "watcher".into(), token: Some(token("watcher")), viewer: Viewer::Spectator });
+        who.push(Who { label: "anonymous".into(), token: None, viewer: Viewer::Spectator });
+        who.push(Who { label: "org".into(), token: Some(token("org")), viewer: Viewer::Commentary });
+        let tracks = vec![Track::default(); who.len()];
+        let mut game = Game { id: id.clone(), events: Vec::new(), states: vec![State::new()], tracks, who };
+        game.catch_up(&self.app).await;
+        self.check_delayed_all(&game, delay, clock).await;
+        let mut commands = 0usize;
+        while !game.now().is_finished() {
+            commands += 1;
+            assert!(commands < 50_000, "delayed game {g} does not end");
+            let state = game.now().clone();
+            let open = prompts(&state);
+            let answerable: Vec<_> =
+                open.iter().filter(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })).collect();
+            let cmd = match answerable.get(rng.random_range(0..answerable.len().max(1))) {
+                Some(p) => Command::Answer {
+                    seat: p.seat,
+                    prompt: Some(p.id),
+                    answer: flicker_engine::bot::random_answer(p, &mut self.rng),
+                },
+                None => Command::CloseWindow,
+            };
+            let finishing = flicker_engine::decide(&state, &cmd, &mut ChaCha8Rng::seed_from_u64(1))
+                .is_ok_and(|ev| ev.iter().any(|e| matches!(e, Event::GameEnded { .. })));
+            if finishing || self.rng.random_bool(2.0 / (10.0 * n as f64)) {
+                self.check_delayed_all(&game, delay, clock).await;
+            }
+            self.counts.commands += 1;
+            self.app
+                .tables
+                .command(self.app.store.as_ref(), &id, "system:scanner", None, |snap| {
+                    let ev = flicker_engine::decide(&snap.state, &cmd, &mut rng)?;
+                    Ok(ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
+                })
+                .await
+                .expect("a legal command");
+            game.catch_up(&self.app).await;
+        }
+        self.counts.delayed_games += 1;
+    }
+
+    /// Reads the delayed table as each delayed reader: the spectators, the commentary view and
+    /// every eliminated seat; under a seconds delay at a server time that puts the horizon among
+    /// the latest events.
+    async fn check_delayed_all(&mut self, game: &Game, delay: Delay, clock: &crate::clock::ManualClock) {
+        let snap = self.app.tables.load(self.app.store.as_ref(), &game.id).await.expect("load");
+        if let Delay::Secs(s) = delay {
+            let k = snap.times.len();
+            let pick = k - 1 - self.rng.random_range(0..k.min(30));
+            let at = if self.rng.random_bool(0.2) {
+                snap.times[k - 1] + chrono::Duration::seconds(1)
+            } else {
+                snap.times[pick]
+            };
+            clock.set(at + chrono::Duration::seconds(s as i64));
+        }
+        for w in 0..game.who.len() {
+            let delayed = match game.who[w].viewer {
+                Viewer::Seat { seat } => !game.now().is_lit(seat),
+                _ => true,
+            };
+            if delayed {
+                self.check_delayed(game, &snap, w, delay, crate::clock::Clock::now(clock)).await;
+            }
+        }
+    }
+
+    /// One delayed reader's table, events and replay, against the fold of its own sequence up
+    /// to its horizon: `delay` back (in its sequence, or in time at `now`), moved on over the rest
+    /// of that event's append when that rest is hidden from it (events of one append share their
+    /// recorded time). The table must be byte for byte the projection of that state with the
+    /// clock mark stored up to there.
+    async fn check_delayed(
+        &mut self,
+        game: &Game,
+        snap: &tables::Snapshot,
+        w: usize,
+        delay: Delay,
+        now: chrono::DateTime<chrono::Utc>,
+    ) {
+        let who = game.who[w].clone();
+        let viewer = who.viewer;
+        let id = &game.id;
+        let seq = &game.tracks[w].seq;
+        let all = game.events.len();
+        let shown = match delay {
+            Delay::Events(d) => seq.len().saturating_sub(d as usize),
+            Delay::Secs(s) => {
+                let cutoff = now - chrono::Duration::seconds(s as i64);
+                seq.iter().filter(|&&i| snap.times[i] <= cutoff).count()
+            }
+        };
+        let visible = match shown.checked_sub(1).map(|n| seq[n]) {
+            None => 0,
+            Some(last) => {
+                let mut k = last + 1;
+                while k < all && snap.times[k] == snap.times[last] && seq.get(shown) != Some(&k) {
+                    k += 1;
+                }
+                k
+            }
+        };
+        let what = format!("{} ({viewer:?}) delayed {delay:?} at event {all}, horizon {visible}", who.label);
+        // The table: byte for byte.
+        let r = self.get(&who, &format!("/api/v1/tables/{id}")).await;
+        assert_eq!(r.status, 200, "{what}: {}", r.text());
+        let account = who.token.as_ref().map(|_| who.label.as_str());
+        let (view, clock) = if visible == 0 {
+            (None, None)
+        } else {
+            let st = &game.states[visible];
+            let mark = if visible >= all {
+                snap.clock.as_ref()
+            } else {
+                snap.marks[..visible].iter().rev().find_map(Option::as_ref)
+            };
+            (Some(flicker_engine::view(st, viewer)), crate::clocks::view_for(st, mark, who.seat(), false, &[]))
+        };
+        let expected = serde_json::to_vec(&crate::routes::TableResponse { table: snap.info_for(account), view, clock })
+            .expect("json");
+        assert!(
+            r.body == expected,
+            "{what}: the table is not the fold up to the horizon:\n got:  {}\n want: {}",
+            r.text(),
+            String::from_utf8_lossy(&expected)
+        );
+        let j = r.json("table");
+        if visible == 0 {
+            assert!(j.get("view").is_none() && j.get("clock").is_none(), "{what}: a game before the horizon");
+        } else {
+            let at = &game.states[visible];
+            self.counts.cards += check_view(&j, at, viewer, &what).unwrap_or_else(|e| panic!("leak: {e}"));
+            check_no_hidden_handle("", &j, at, viewer, &[], &what).unwrap_or_else(|e| panic!("leak: {e}"));
+        }
+        // The events: exactly the reader's sequence up to the horizon.
+        let mut items = Vec::new();
+        let mut after = String::new();
+        loop {
+            let r = self.get(&who, &format!("/api/v1/tables/{id}/events?limit=500{after}")).await;
+            assert_eq!(r.status, 200, "{what}: {}", r.text());
+            let page = r.json("events");
+            let got = page["events"].as_array().expect("events").clone();
+            let more = got.len() == 500;
+            items.extend(got);
+            after = page["next"].as_str().map(|c| format!("&after={c}")).unwrap_or_default();
+            if !more {
+                break;
+            }
+        }
+        assert_eq!(items.len(), shown, "{what}: events up to the horizon");
+        for (item, &i) in items.iter().zip(seq) {
+            let e = &game.events[i];
+            assert_eq!(item["event"]["type"].as_str(), Some(e.type_name()), "{what}: order");
+            self.counts.cards += check_event(&item["event"], &game.states[i], e, &game.states[i + 1], viewer, &what)
+                .unwrap_or_else(|e| panic!("leak: {e}"));
+        }
+        // The latest replay step.
+        let r = self.get(&who, &format!("/api/v1/tables/{id}/replay")).await;
+        if shown == 0 {
+            assert_eq!(r.status, 400, "{what}: a replay before the horizon reaches the first event");
+        } else {
+            assert_eq!(r.status, 200, "{what}: {}", r.text());
+            let j = r.json("replay");
+            assert_eq!(j["total"].as_u64(), Some(shown as u64), "{what}: replay total");
+            let i = seq[shown - 1];
+            self.counts.cards +=
+                check_view(&j["view"], &game.states[i + 1], viewer, &what).unwrap_or_else(|e| panic!("leak: {e}"));
+        }
+        self.counts.delayed_reads += 1;
+        let kind = match viewer {
+            Viewer::Seat { .. } => "eliminated seat",
+            Viewer::Commentary => "commentary",
+            _ => "spectator",
+        };
+        *self
+            .counts
+            .delayed_by
+            .entry(format!("{kind}, {}", if matches!(delay, Delay::Secs(_)) { "seconds" } else { "events" }))
+            .or_default() += 1;
+    }
+}
+
 /// Issue 6: the leak scanner over at least 200 random games with classes, 2-8 players.
 #[actix_web::test]
 #[allow(clippy::async_yields_async)]
@@ -733,6 +982,11 @@ async fn the_leak_scanner_finds_nothing() {
     let store = crate::store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
     // No driver: the scanner alone acts on its tables (and signals the live streams).
     let app = crate::server::state(store).await.unwrap();
+    // Issue 13: spectator delays in seconds read the server clock, set by the scanner.
+    let clock = crate::clock::ManualClock::at(chrono::Utc::now());
+    let mut inner = std::sync::Arc::try_unwrap(app.into_inner()).ok().expect("one owner");
+    inner.clock = clock.clone();
+    let app = web::Data::new(inner);
     let svc = at::init_service(App::new().app_data(app.clone()).configure(crate::server::configure)).await;
     let svc = &svc;
     let call: Call = Box::new(move |req: TestRequest| {
@@ -769,6 +1023,21 @@ async fn the_leak_scanner_finds_nothing() {
             );
         }
     }
+    // Issue 13: a fifth as many games again under spectator delays, read while they run.
+    let delayed_started = Instant::now();
+    for g in 0..games.div_ceil(5) {
+        let game_seed = seed.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(g as u64);
+        s.delayed_game(g, game_seed, &clock).await;
+    }
+    let c = &s.counts;
+    println!(
+        "leak scan: {} delayed games, {} delayed reads compared with the fold up to the horizon ({:?}); {:.1} s",
+        c.delayed_games,
+        c.delayed_reads,
+        c.delayed_by,
+        delayed_started.elapsed().as_secs_f64()
+    );
+    assert!(c.delayed_games >= games.div_ceil(5) && c.delayed_by.len() >= 5, "every delayed reader was read");
     let c = &s.counts;
     println!(
         "leak scan: {} games ({:?} by players), {} commands ({} through the route, {} idempotent retries, {} concessions)",

@@ -25,6 +25,8 @@ mod replay_cmd;
 mod routes;
 mod secrets;
 mod server;
+#[cfg(test)]
+mod sight_tests;
 mod simulate;
 mod spectate;
 #[cfg(test)]

@@ -445,10 +445,13 @@ pub struct TableResponse {
     pub clock: Option<crate::clocks::ClockView>,
 }
 
-/// The clock of a table as `viewer` may see it.
+/// The clock of a table as `viewer` may see it, from the game folded up to its horizon `game`
+/// and the clock mark as of then (`mark`, [`spectate::mark_at`]).
 async fn clock_for(
     state: &AppState,
     snap: &tables::Snapshot,
+    game: &flicker_engine::State,
+    mark: Option<&crate::clocks::ClockMark>,
     viewer: Option<flicker_engine::Viewer>,
 ) -> Option<crate::clocks::ClockView> {
     let seat = match viewer {
@@ -462,7 +465,28 @@ async fn clock_for(
         },
         None => (false, Vec::new()),
     };
-    crate::clocks::view_for(snap, seat, paused, &pauses)
+    crate::clocks::view_for(game, mark, seat, paused, &pauses)
+}
+
+/// R10.8: the table as `caller` may see it now: the table (its practice position shown only
+/// as [`tables::Snapshot::info_for`] allows), the game folded up to the caller's horizon (none
+/// before it reaches the first event) and the clock as it stood there.
+async fn table_response(
+    state: &AppState,
+    snap: &tables::Snapshot,
+    caller: Option<&Caller>,
+    seat: Option<u8>,
+    commentary: bool,
+) -> Result<TableResponse, Problem> {
+    let sight = spectate::sight(state, snap, caller, seat, commentary).await?;
+    let table = snap.info_for(caller.map(|c| c.name.as_str()));
+    if sight.visible == 0 {
+        return Ok(TableResponse { table, view: None, clock: None });
+    }
+    let game = spectate::state_at(snap, sight.visible);
+    let view = flicker_engine::view(&game, sight.viewer);
+    let clock = clock_for(state, snap, &game, spectate::mark_at(snap, sight.visible), Some(sight.viewer)).await;
+    Ok(TableResponse { table, view: Some(view), clock })
 }
 
 fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Settings, Problem> {
@@ -536,7 +560,11 @@ pub async fn create_table(
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
     state.store.append(&tables::stream_of(&table_id), 0, vec![table_event(&ev, meta)]).await?;
     let snap = state.tables.load(state.store.as_ref(), &table_id).await?;
-    Ok(HttpResponse::Created().json(TableResponse { table: snap.info.clone(), view: None, clock: None }))
+    Ok(HttpResponse::Created().json(TableResponse {
+        table: snap.info_for(Some(&caller.name)),
+        view: None,
+        clock: None,
+    }))
 }
 
 /// Query of table reads: which of your seats to look from.
@@ -571,14 +599,7 @@ pub async fn get_table(
 ) -> Result<HttpResponse, Problem> {
     let caller = reader(&caller)?;
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
-    let view = if snap.events.is_empty() {
-        None
-    } else {
-        Some(flicker_engine::view(&spectate::state_at(&snap, sight.visible), sight.viewer))
-    };
-    let clock = if sight.delayed(&snap) { None } else { clock_for(&state, &snap, Some(sight.viewer)).await };
-    Ok(etagged(&TableResponse { table: snap.info.clone(), view, clock }))
+    Ok(etagged(&table_response(&state, &snap, caller, q.seat, q.commentary).await?))
 }
 
 /// A response with an ETag computed from its content, so it counts nothing hidden.
@@ -693,10 +714,7 @@ pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result
             Ok(created.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
         })
         .await?;
-    let viewer = viewer_for(&snap, Some(&caller.name), None)?;
-    let view = flicker_engine::view(&snap.state, viewer);
-    let clock = clock_for(&state, &snap, Some(viewer)).await;
-    Ok(HttpResponse::Ok().json(TableResponse { table: snap.info.clone(), view: Some(view), clock }))
+    Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), None, false).await?))
 }
 
 /// Your open prompt.
@@ -729,7 +747,10 @@ pub async fn get_prompt(
     };
     let prompt = seat.and_then(|s| flicker_engine::prompt_for(&snap.state, s));
     let clock = match (&prompt, seat) {
-        (Some(_), Some(s)) => clock_for(&state, &snap, Some(flicker_engine::Viewer::Seat { seat: s })).await,
+        (Some(_), Some(s)) => {
+            let viewer = Some(flicker_engine::Viewer::Seat { seat: s });
+            clock_for(&state, &snap, &snap.state, snap.clock.as_ref(), viewer).await
+        }
         _ => None,
     };
     Ok(etagged(&PromptResponse { seat, prompt, clock }))
@@ -825,13 +846,7 @@ pub async fn answer(
         Some(s) => Some(s),
         None => my_seat(&snap, &caller, body.seat).ok(),
     };
-    let viewer = viewer_for(&snap, Some(&caller.name), seat)?;
-    let clock = clock_for(&state, &snap, Some(viewer)).await;
-    let mut resp = etagged(&TableResponse {
-        table: snap.info.clone(),
-        view: Some(flicker_engine::view(&snap.state, viewer)),
-        clock,
-    });
+    let mut resp = etagged(&table_response(&state, &snap, Some(&caller), seat, false).await?);
     if replayed {
         resp.headers_mut().insert(
             actix_web::http::header::HeaderName::from_static("idempotent-replay"),
@@ -881,13 +896,7 @@ pub async fn concede(
             tables::decide(snap, &Command::Concede { seat })
         })
         .await?;
-    let viewer = viewer_for(&snap, Some(&caller.name), want)?;
-    let clock = clock_for(&state, &snap, Some(viewer)).await;
-    Ok(HttpResponse::Ok().json(TableResponse {
-        table: snap.info.clone(),
-        view: Some(flicker_engine::view(&snap.state, viewer)),
-        clock,
-    }))
+    Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), want, false).await?))
 }
 
 /// Query of `GET /api/v1/tables/{id}/events`.

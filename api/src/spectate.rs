@@ -1,10 +1,12 @@
 //! Who sees what of a table, and from when (R10.8): a seat sees its own projection at once; a
 //! spectator (anyone without a seat, anonymous included) sees public information, held back by
 //! the gathering's spectator delay (N events or N seconds) so that watching cannot help a seated
-//! player; the organiser may take an all-seeing commentary view, delayed the same way, when the
-//! gathering allows it. After the game everybody sees the complete record at once (R10.8.3).
+//! player, and so is an eliminated seat; the organiser may take the commentary view (what some
+//! player knows, never a Candle's order), delayed the same way, when the gathering allows it.
+//! After the game everybody sees the complete record at once (R10.8.3).
 
 use crate::auth::Caller;
+use crate::clocks::ClockMark;
 use crate::problem::Problem;
 use crate::server::AppState;
 use crate::tables::{Snapshot, viewer_for};
@@ -17,22 +19,25 @@ pub struct Sight {
     /// The projection they get.
     pub viewer: Viewer,
     /// How many of the table's engine events they may see (a prefix; less than all while a
-    /// spectator delay holds events back).
+    /// spectator delay holds events back). For a delayed viewer it ends where an append that
+    /// showed it an event ends (0: nothing yet, the table looks created but not dealt).
     pub visible: usize,
-    /// When the next held-back event becomes visible (a delay in seconds), if any.
+    /// When the next held-back event of the viewer's sequence becomes visible (a delay in
+    /// seconds), if any.
     pub next_reveal: Option<DateTime<Utc>>,
 }
 
-impl Sight {
-    /// Whether events are being held back.
-    pub fn delayed(&self, snap: &Snapshot) -> bool {
-        self.visible < snap.events.len()
-    }
-}
-
 /// R10.8: the caller's sight of `snap`. `seat`: one of the caller's seats; `commentary`: the
-/// organiser asks for the all-seeing view (403 unless the gathering enables it and the caller is
-/// its organiser).
+/// organiser asks for the commentary view ([`Viewer::Commentary`]; 403 unless the gathering
+/// enables it and the caller is its organiser).
+///
+/// A Lit seat sees its projection at once. A spectator, the commentary view and an eliminated
+/// seat (R10.8: it sees what a spectator sees) are held back by the gathering's delay, counted
+/// in their own sequence (N events behind, or the events recorded more than N seconds ago by
+/// `app.clock`), the creation events included. Their horizon then moves on over the rest of the
+/// append that showed them their last event when that rest is hidden from them, so that what
+/// they read is what a live viewer read right after that append: a function of the events they
+/// may see and of when those were recorded, nothing else (R10.6.3, R10.6.4).
 pub async fn sight(
     app: &AppState,
     snap: &Snapshot,
@@ -56,34 +61,60 @@ pub async fn sight(
             return Err(Problem::forbidden("only the gathering's organiser may take the commentary view"));
         }
     }
-    let viewer = if commentary { Viewer::Everything } else { viewer_for(snap, caller.map(|c| c.name.as_str()), seat)? };
-    if let Viewer::Seat { .. } = viewer {
+    let viewer = if commentary { Viewer::Commentary } else { viewer_for(snap, caller.map(|c| c.name.as_str()), seat)? };
+    if let Viewer::Seat { seat } = viewer
+        && (snap.state.is_lit(seat) || seat as usize >= snap.state.players())
+    {
         return Ok(Sight { viewer, visible: all, next_reveal: None });
     }
     let (events, secs) =
         gathering.map_or((0, 0), |g| (g.settings.spectator_delay_events, g.settings.spectator_delay_secs));
-    // N events behind counts only the events a spectator sees: a hidden event (a private Pass,
-    // a time-out mark) must not move a delayed spectator forward, or its timing would show.
-    let mut visible = if events == 0 {
-        all
-    } else {
-        let public = sequence_upto(snap, Viewer::Spectator, all);
-        match public.len().checked_sub(events as usize) {
-            Some(k) if k > 0 => public[k - 1].0 + 1,
-            _ => 0,
-        }
-    };
+    Ok(horizon(snap, viewer, events, secs, app.clock.now()))
+}
+
+/// R10.8: the sight of `viewer` held back by `events` events and `secs` seconds at time `now`.
+pub fn horizon(snap: &Snapshot, viewer: Viewer, events: u32, secs: u32, now: DateTime<Utc>) -> Sight {
+    let all = snap.events.len();
+    if events == 0 && secs == 0 {
+        return Sight { viewer, visible: all, next_reveal: None };
+    }
+    // The viewer's own sequence: a hidden event (a private Pass, a time-out mark) must not move
+    // a delayed viewer forward, or its timing would show.
+    let seq: Vec<usize> = sequence_upto(snap, viewer, all).into_iter().map(|(i, _)| i).collect();
+    let by_events = seq.len().saturating_sub(events as usize);
+    let mut shown = by_events;
     let mut next_reveal = None;
     if secs > 0 {
-        let cutoff = Utc::now() - chrono::Duration::seconds(secs as i64);
-        let by_time = snap.times.partition_point(|t| *t <= cutoff);
-        if by_time < visible {
-            next_reveal = snap.times.get(by_time).map(|t| *t + chrono::Duration::seconds(secs as i64));
-            visible = by_time;
+        let delay = chrono::Duration::seconds(secs as i64);
+        let cutoff = now - delay;
+        let by_time = seq.partition_point(|&i| snap.times[i] <= cutoff);
+        if by_time < shown {
+            shown = by_time;
+            next_reveal = Some(snap.times[seq[by_time]] + delay);
         }
     }
-    // Never hold back the creation events (the table would look unstarted).
-    Ok(Sight { viewer, visible: visible.max(1.min(all)), next_reveal })
+    let visible = match shown.checked_sub(1).map(|n| seq[n]) {
+        None => 0,
+        Some(last) => {
+            // The rest of that append, when it is hidden from the viewer (events of one append
+            // share their recorded time).
+            let mut k = last + 1;
+            while k < all && snap.times[k] == snap.times[last] && seq.get(shown) != Some(&k) {
+                k += 1;
+            }
+            k
+        }
+    };
+    Sight { viewer, visible, next_reveal }
+}
+
+/// R10.7.3: the clock mark in force after the first `k` engine events (the last one stored up
+/// to there; none after the end).
+pub fn mark_at(snap: &Snapshot, k: usize) -> Option<&ClockMark> {
+    if k >= snap.events.len() {
+        return snap.clock.as_ref();
+    }
+    snap.marks[..k].iter().rev().find_map(Option::as_ref)
 }
 
 /// The viewer `account` had (or has) while the game is in play: its seat, or a spectator.

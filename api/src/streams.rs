@@ -90,7 +90,7 @@ pub async fn table_stream(
             // the end.
             Err(p) if snap.state.is_finished() => {
                 let play = if q.commentary {
-                    Viewer::Everything
+                    Viewer::Commentary
                 } else {
                     spectate::play_viewer(&snap, caller.0.as_ref().map(|c| c.name.as_str()), q.seat)
                 };
@@ -123,7 +123,7 @@ pub async fn table_stream(
             if feed.push(&snap, viewer, sight.visible, &state, &scope, &tx).await.is_err() {
                 return;
             }
-            let reveal = sight.next_reveal.map(|t| (t - chrono::Utc::now()).to_std().unwrap_or_default());
+            let reveal = sight.next_reveal.map(|t| (t - state.clock.now()).to_std().unwrap_or_default());
             tokio::select! {
                 _ = tx.closed() => return,
                 _ = wait_for(&mut changes, &stream_id) => {}

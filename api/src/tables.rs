@@ -104,7 +104,8 @@ pub struct TableInfo {
     pub settings: Settings,
     /// Practice table: never counts in standings.
     pub practice: bool,
-    /// Practice position (R10.13), if any.
+    /// Practice position (R10.13), if any. During play it is shown only to the creator, and only
+    /// while every other seat is a built-in bot (`null` otherwise); after the game to everyone.
     pub position: Option<String>,
     /// Account (or built-in bot name) holding each seat (`null`: free).
     pub seats: Vec<Option<String>>,
@@ -144,6 +145,9 @@ pub struct Snapshot {
     pub ritual_timeouts: Vec<u8>,
     /// When each engine event was recorded (for spectator delays).
     pub times: Vec<chrono::DateTime<chrono::Utc>>,
+    /// R10.7.3: the clock mark stored with each engine event, if any (a delayed viewer sees the
+    /// clock as it stood at its horizon).
+    pub marks: Vec<Option<ClockMark>>,
     /// Each idempotency key stored in the stream (account-scoped) and the version of its first
     /// event, so a command at a known-current table checks its key without a query.
     pub idempotency_keys: std::collections::HashMap<String, i64>,
@@ -243,6 +247,7 @@ impl Snapshot {
         flicker_engine::apply(&mut self.state, &ev);
         self.events.push(ev);
         self.times.push(recorded_at);
+        self.marks.push(metadata.clock.clone());
         if let Some(c) = &metadata.clock {
             self.clock = Some(c.clone());
         }
@@ -277,8 +282,27 @@ impl Snapshot {
             clock: None,
             ritual_timeouts: Vec::new(),
             times: Vec::new(),
+            marks: Vec::new(),
             idempotency_keys: std::collections::HashMap::new(),
         }
+    }
+
+    /// R10.13, R10.8: the table as `account` may see it. A practice position names both hands
+    /// and the next draws, so during play it is shown only to the creator, and only while every
+    /// seat the creator does not hold is a built-in bot; after the game, to everyone.
+    pub fn info_for(&self, account: Option<&str>) -> TableInfo {
+        let mut info = self.info.clone();
+        let creator = account == Some(self.info.creator.as_str());
+        let only_bots = self
+            .info
+            .seats
+            .iter()
+            .zip(&self.info.bots)
+            .all(|(holder, bot)| bot.is_some() || holder.as_deref() == Some(self.info.creator.as_str()));
+        if !self.state.is_finished() && !(creator && only_bots) {
+            info.position = None;
+        }
+        info
     }
 
     /// The seats `account` holds.

@@ -55,7 +55,7 @@ pub fn handle_of(state: &State, c: CardId) -> CardRef {
 }
 
 /// R10.8: the cards `viewer` may see in `state` at this moment: every card once the game has
-/// ended or for [`Viewer::Everything`]; otherwise the Shadows, the top of The Dark, the face-up
+/// ended or for [`Viewer::Everything`]; for [`Viewer::Commentary`] what any seat sees; otherwise the Shadows, the top of The Dark, the face-up
 /// Resolving area, and for a seat its hand, its Grimoire pages (R3.6), the Walls it built
 /// (R8.2.7), The Seer's peek (R8.25.1), the hand The Trader is choosing from (R8.31.1), and what
 /// an effect shows while it lasts (the hand seen through Sight or by The Watcher, the whole Dark
@@ -66,6 +66,13 @@ pub fn visible(state: &State, viewer: Viewer) -> HashSet<CardId> {
     }
     let mut s = HashSet::new();
     if state.players.is_empty() {
+        return s;
+    }
+    // R10.8: the commentary view knows what some player knows: the union of the seats' sight.
+    if viewer == Viewer::Commentary {
+        for seat in 0..state.players.len() as u8 {
+            s.extend(visible(state, Viewer::Seat { seat }));
+        }
         return s;
     }
     for p in &state.players {
@@ -212,6 +219,7 @@ pub fn check_event(
     if let Event::ClassOffered { seat, .. } = event
         && viewer != (Viewer::Seat { seat: *seat })
         && viewer != Viewer::Everything
+        && viewer != Viewer::Commentary
         && !before.is_finished()
         && json.get("offer").is_some_and(|o| !o.is_null())
     {

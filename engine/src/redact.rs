@@ -323,6 +323,9 @@ pub enum ViewEvent {
         /// R2.5: the viewer's own starting hand.
         #[serde(skip_serializing_if = "Option::is_none")]
         hand: Option<Vec<CardView>>,
+        /// R10.8: every seat's starting hand, in seat order (the commentary view only).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hands: Option<Vec<Vec<CardView>>>,
         /// R2.6: the first player, if already known.
         first_player: Option<u8>,
     },
@@ -581,11 +584,15 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Viewer::Seat { seat } if (seat as usize) < seats => Some(seat),
         _ => None,
     };
+    // R10.8: the commentary view knows what any one player knows (never a Candle, The Dark's
+    // order or the handle key).
+    let commentary = viewer == Viewer::Commentary;
+    let knows = |s: u8| commentary || me == Some(s);
     let pre = |c: &CardId| card_view(before, *c);
     let post = |c: &CardId| card_view(after, *c);
     let posts = |cs: &[CardId]| cs.iter().map(post).collect::<Vec<_>>();
     let shown_to = |cs: &[CardId], who: &[u8]| {
-        if me.is_some_and(|m| who.contains(&m)) { Cards::Shown(posts(cs)) } else { Cards::Hidden { count: cs.len() } }
+        if who.iter().any(|&w| knows(w)) { Cards::Shown(posts(cs)) } else { Cards::Hidden { count: cs.len() } }
     };
     // R10.8.2: cards taken from the top of The Dark: the former top is named.
     let dark_take = |cs: &[CardId]| DarkTake {
@@ -595,7 +602,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
     // Cards moved between two hands (Sight, Usurp, The Watcher): the taker sees them where they
     // now lie, their former owner as they lay (neutral order), others a count.
     let hand_move = |cs: &[CardId], taker: u8, from: u8| {
-        if me == Some(taker) {
+        if knows(taker) {
             Cards::Shown(posts(cs))
         } else if me == Some(from) {
             Cards::Shown(neutral_order(before, cs).iter().map(pre).collect())
@@ -615,6 +622,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 dark: posts(&g.dark),
                 set_aside: g.set_aside.len(),
                 hand: me.map(|m| posts(&after.players[m as usize].hand)),
+                hands: commentary.then(|| after.players.iter().map(|p| posts(&p.hand)).collect()),
                 first_player: g.first_player,
             }
         }
@@ -634,11 +642,11 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Event::Drew { seat, card } => ViewEvent::Drew { seat: *seat, card: shown_to(&[*card], &[*seat]) },
         Event::ActionDeclared { actor, action } => {
             // R3.1: a Wall being built is face down; only its builder sees it.
-            let hidden = matches!(action, Action::BuildWall { .. }) && me != Some(*actor);
+            let hidden = matches!(action, Action::BuildWall { .. }) && !knows(*actor);
             ViewEvent::ActionDeclared { actor: *actor, action: action.map_cards(|c| (!hidden).then(|| post(c))) }
         }
         Event::SaltAnswered { seat, salt } => {
-            if me != Some(*seat) {
+            if !knows(*seat) {
                 return None;
             }
             ViewEvent::SaltAnswered { seat: *seat, salt: salt.as_ref().map(pre) }
@@ -646,7 +654,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Event::AnswersClosed => ViewEvent::AnswersClosed,
         Event::Passed { seat } => {
             // R10.6.3: Passes are never shown to others during the game.
-            if me != Some(*seat) {
+            if !knows(*seat) {
                 return None;
             }
             ViewEvent::Passed { seat: *seat }
@@ -679,7 +687,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 Effect::SightTaken { target, taken, burned } => EffectView::SightTaken {
                     burned: posts(burned),
                     target: *target,
-                    taken: if me == Some(*actor) {
+                    taken: if knows(*actor) {
                         // The caster: the cards as they now lie in its hand.
                         Cards::Shown(posts(taken))
                     } else if me == Some(*target) {
@@ -699,7 +707,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 Effect::Recalled { owner, ghost } => EffectView::Recalled {
                     owner: *owner,
                     ghost: pre(ghost),
-                    in_hand: (me == Some(*actor)).then(|| post(ghost)),
+                    in_hand: knows(*actor).then(|| post(ghost)),
                 },
                 Effect::Possessed { ghost, destination, bonus } => EffectView::Possessed {
                     ghost: post(ghost),
@@ -712,7 +720,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 Effect::Mirrored { target } => EffectView::Mirrored { target: *target },
                 Effect::MediumSearched { taken } => EffectView::MediumSearched {
                     taken: taken.map(|c| {
-                        if me == Some(*actor) {
+                        if knows(*actor) {
                             Cards::Shown(vec![post(&c)])
                         } else if before.dark.last() == Some(&c) {
                             // R10.8.2: the top of The Dark was public where it lay.
@@ -730,7 +738,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                     spreads: spreads.iter().map(|(g, s)| (post(g), *s)).collect(),
                 },
                 Effect::WallBuilt => {
-                    EffectView::WallBuilt { wall: action_card.filter(|_| me == Some(*actor)).map(|c| post(&c)) }
+                    EffectView::WallBuilt { wall: action_card.filter(|_| knows(*actor)).map(|c| post(&c)) }
                 }
                 Effect::SuitAltered { owner, ghost, suit } => {
                     EffectView::SuitAltered { owner: *owner, ghost: post(ghost), suit: *suit }
@@ -762,8 +770,12 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Event::TimedOut { seats } => {
             // R10.7.1, R10.6.4: a time-out is timing information; only the timed-out player
             // sees its own mark during the game.
-            let m = me.filter(|m| seats.contains(m))?;
-            ViewEvent::TimedOut { seats: vec![m] }
+            if commentary {
+                ViewEvent::TimedOut { seats: seats.clone() }
+            } else {
+                let m = me.filter(|m| seats.contains(m))?;
+                ViewEvent::TimedOut { seats: vec![m] }
+            }
         }
         Event::EliminationStarted { seat, cause, placing } => {
             ViewEvent::EliminationStarted { seat: *seat, cause: *cause, placing: *placing }
@@ -778,13 +790,13 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
             ViewEvent::ClassSelectionStarted { bans_ignored: *bans_ignored }
         }
         Event::ClassOffered { seat, offer } => {
-            ViewEvent::ClassOffered { seat: *seat, offer: (me == Some(*seat)).then(|| offer.clone()) }
+            ViewEvent::ClassOffered { seat: *seat, offer: knows(*seat).then(|| offer.clone()) }
         }
         Event::ClassChosen { seat, class } => ViewEvent::ClassChosen { seat: *seat, class: *class },
         Event::Reacted { seat, reaction } => ViewEvent::Reacted { seat: *seat, reaction: reaction.map_cards(post) },
         Event::Declined { seat } => {
             // Like a Pass (R10.6.3): shown only to the player who declined.
-            if me != Some(*seat) {
+            if !knows(*seat) {
                 return None;
             }
             ViewEvent::Declined { seat: *seat }
@@ -795,16 +807,16 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 Ability::Doomreader { card, ghost } => {
                     Ability::Doomreader { card: Some(post(card)), ghost: Some(pre(ghost)) }
                 }
-                a => a.map_cards(|c| if page && me != Some(*seat) { None } else { Some(post(c)) }),
+                a => a.map_cards(|c| if page && !knows(*seat) { None } else { Some(post(c)) }),
             };
             ViewEvent::AbilityUsed {
                 seat: *seat,
                 ability,
-                effect: effect.as_ref().map(|e| ability_view(before, after, *seat, e, me)),
+                effect: effect.as_ref().map(|e| ability_view(before, after, *seat, e, &knows)),
             }
         }
         Event::AbilityResolved { seat, effect } => {
-            ViewEvent::AbilityResolved { seat: *seat, effect: ability_view(before, after, *seat, effect, me) }
+            ViewEvent::AbilityResolved { seat: *seat, effect: ability_view(before, after, *seat, effect, &knows) }
         }
         Event::SpreadChosen { seat, ghost, to } => ViewEvent::SpreadChosen { seat: *seat, ghost: pre(ghost), to: *to },
         Event::Triggered { owner, effect } => ViewEvent::Triggered {
@@ -839,8 +851,15 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-/// A free ability's effect as `me` may see it (R10.8.2).
-fn ability_view(before: &State, after: &State, seat: u8, e: &AbilityEffect, me: Option<u8>) -> AbilityEffectView {
+/// A free ability's effect as a viewer who `knows` what the given seats know may see it
+/// (R10.8.2).
+fn ability_view(
+    before: &State,
+    after: &State,
+    seat: u8,
+    e: &AbilityEffect,
+    knows: &dyn Fn(u8) -> bool,
+) -> AbilityEffectView {
     let pre = |c: &CardId| card_view(before, *c);
     let post = |c: &CardId| card_view(after, *c);
     match e {
@@ -851,12 +870,12 @@ fn ability_view(before: &State, after: &State, seat: u8, e: &AbilityEffect, me: 
             AbilityEffectView::Burned { target: *target, burned: burned.iter().map(post).collect() }
         }
         AbilityEffect::Peeked { target, card } => {
-            AbilityEffectView::Peeked { target: *target, card: card.filter(|_| me == Some(seat)).map(|c| post(&c)) }
+            AbilityEffectView::Peeked { target: *target, card: card.filter(|_| knows(seat)).map(|c| post(&c)) }
         }
         AbilityEffect::Traded { target, swap } => {
             let (given, taken) = match swap {
-                Some((g, t)) if me == Some(seat) => (Some(pre(g)), Some(post(t))),
-                Some((g, t)) if me == Some(*target) => (Some(post(g)), Some(pre(t))),
+                Some((g, t)) if knows(seat) => (Some(pre(g)), Some(post(t))),
+                Some((g, t)) if knows(*target) => (Some(post(g)), Some(pre(t))),
                 _ => (None, None),
             };
             AbilityEffectView::Traded { target: *target, swapped: swap.is_some(), given, taken }

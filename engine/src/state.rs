@@ -371,7 +371,8 @@ impl State {
         self.is_lit(seat) && !self.conceding.contains(&seat)
     }
 
-    pub(crate) fn is_lit(&self, seat: u8) -> bool {
+    /// R0.3: whether `seat` is a seat of the table and not eliminated (public information).
+    pub fn is_lit(&self, seat: u8) -> bool {
         self.players.get(seat as usize).is_some_and(|p| p.lit)
     }
 

@@ -22,9 +22,15 @@ pub enum Viewer {
     },
     /// A spectator or anyone else: public information only.
     Spectator,
-    /// Everything, unredacted. Lawful after the game has ended (R10.8) and, delayed, for an
-    /// organiser's commentary view; the server decides who may ask for it.
+    /// Everything, unredacted. Lawful after the game has ended (R10.8); the server decides who
+    /// may ask for it.
     Everything,
+    /// R10.8, R3.2.1: the organiser's commentary view (served delayed): what *some* player
+    /// knows, by allow-list: every hand, Wall, Grimoire page, private answer (Salt answers,
+    /// Passes, declines, time-outs) and class offer. Never a Candle's order (nobody knows it,
+    /// not even its owner: Candles are counts), The Dark below its top, set-aside cards, or
+    /// the handle key; and no prompt.
+    Commentary,
 }
 
 /// R3.4.5: where a ghost is displayed within its owner's Shadow.
@@ -270,6 +276,9 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         Viewer::Seat { seat } => Some(seat),
         _ => None,
     };
+    // R10.8: the commentary view knows what any one player knows.
+    let commentary = viewer == Viewer::Commentary;
+    let knows = |seat: u8| everything || commentary || me == Some(seat);
     let n = state.players.len();
     let two_lit = state.lit_count() <= 2;
     let players = state
@@ -286,7 +295,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 placing: p.placing,
                 candle_size: p.candle.len(),
                 hand_size: p.hand.len(),
-                hand: (everything || me == Some(seat)).then(|| p.hand.iter().map(|&c| card_view(state, c)).collect()),
+                hand: knows(seat).then(|| p.hand.iter().map(|&c| card_view(state, c)).collect()),
                 candle: everything.then(|| p.candle.iter().map(|&c| card_view(state, c)).collect()),
                 shadow: p
                     .shadow
@@ -311,14 +320,10 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 walls: p
                     .walls
                     .iter()
-                    .map(|w| WallView {
-                        builder: w.builder,
-                        card: (everything || me == Some(w.builder)).then(|| card_view(state, w.card)),
-                    })
+                    .map(|w| WallView { builder: w.builder, card: knows(w.builder).then(|| card_view(state, w.card)) })
                     .collect(),
                 pages: p.pages.len(),
-                page_cards: (everything || me == Some(seat))
-                    .then(|| p.pages.iter().map(|&c| card_view(state, c)).collect()),
+                page_cards: knows(seat).then(|| p.pages.iter().map(|&c| card_view(state, c)).collect()),
                 once_used: p.once_used,
             }
         })
@@ -342,14 +347,14 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         resolving: state
             .resolving
             .iter()
-            .filter(|&&c| sees(state, me, everything, c))
+            .filter(|&&c| sees(state, me, everything || commentary, c))
             .map(|&c| card_view(state, c))
             .collect(),
-        resolving_face_down: state.resolving.iter().filter(|&&c| !sees(state, me, everything, c)).count(),
+        resolving_face_down: state.resolving.iter().filter(|&&c| !sees(state, me, everything || commentary, c)).count(),
         out_of_play: state.out_of_play.len(),
         action: state.flow().map(|f| ActionView {
             actor: f.actor,
-            action: f.action.map_cards(|&c| sees(state, me, everything, c).then(|| card_view(state, c))),
+            action: f.action.map_cards(|&c| sees(state, me, everything || commentary, c).then(|| card_view(state, c))),
         }),
         awaiting: awaiting(state),
         prompt: me.and_then(|s| prompt_for(state, s)),

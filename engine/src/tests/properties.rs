@@ -24,6 +24,7 @@ use serde_json::Value;
 fn viewers(n: usize) -> Vec<Viewer> {
     let mut v: Vec<Viewer> = (0..n as u8).map(|seat| Viewer::Seat { seat }).collect();
     v.push(Viewer::Spectator);
+    v.push(Viewer::Commentary);
     v
 }
 
@@ -174,6 +175,63 @@ proptest! {
             settings = with_classes(settings, bans);
         }
         play_with(&settings, seed, true, concede).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// R10.8, R3.2.1: the commentary view shows what some player knows (every hand, every Wall
+/// and page, private answers) and never what nobody knows: no Candle's order, no card of The
+/// Dark below its top, no set-aside card, no handle key, pool or seed; its creation event
+/// carries every starting hand and nothing else hidden. Checked over whole random games.
+#[test]
+fn r10_8_the_commentary_view_shows_what_some_player_knows_and_no_more() {
+    for (players, seed) in [(2u8, 1u64), (3, 2), (5, 3), (8, 4)] {
+        let settings = with_classes(settings_for(players, seed % 2 == 0, false), seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut bot = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        let mut events = create(&settings, &mut rng).unwrap();
+        let mut state = State::new();
+        let mut i = 0;
+        let mut answers = 0;
+        while i < events.len() || !state.is_finished() {
+            if i == events.len() {
+                let open = prompts(&state);
+                let answerable: Vec<_> =
+                    open.iter().filter(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })).collect();
+                let cmd = match answerable.first() {
+                    Some(p) => Command::Answer { seat: p.seat, prompt: Some(p.id), answer: random_answer(p, &mut bot) },
+                    None => Command::CloseWindow,
+                };
+                events.extend(decide(&state, &cmd, &mut rng).unwrap());
+                answers += 1;
+                assert!(answers < 20_000);
+                continue;
+            }
+            let before = state.clone();
+            apply(&mut state, &events[i]);
+            let e = &events[i];
+            i += 1;
+            if state.is_finished() {
+                break;
+            }
+            let v = serde_json::to_value(view(&state, Viewer::Commentary)).unwrap();
+            check_view(&v, &state, Viewer::Commentary, "commentary view").unwrap();
+            assert!(v["prompt"].is_null(), "a commentary view holds no prompt");
+            assert!(v["dark"].get("cards").is_none(), "The Dark's order is nobody's: {v}");
+            for (p, pv) in state.players.iter().zip(v["players"].as_array().unwrap()) {
+                assert!(pv.get("candle").is_none(), "R3.2.1: a Candle's order is nobody's: {pv}");
+                assert_eq!(pv["hand"].as_array().map(Vec::len), Some(p.hand.len()), "every hand is shown");
+            }
+            let r = serde_json::to_value(redact(&before, e, &state, Viewer::Commentary).expect("shown")).unwrap();
+            check_event(&r, &before, e, &state, Viewer::Commentary, "commentary event").unwrap();
+            if let Event::GameCreated(_) = e {
+                for key in ["pool", "candles", "handle_key", "seed", "set_aside_cards"] {
+                    assert!(r.get(key).is_none(), "game_created for commentary carries {key}: {r}");
+                }
+                let hands = r["hands"].as_array().expect("every starting hand");
+                assert_eq!(hands.len(), players as usize);
+                assert!(hands.iter().all(|h| h.as_array().is_some_and(|h| !h.is_empty())));
+            }
+        }
     }
 }
 
