@@ -452,11 +452,14 @@ impl Scanner<'_> {
             seated: (0..n).map(|i| SeatHolder { name: format!("p{i}"), bot: None }).collect(),
             clocks: Clocks { decision_secs: 86_400, reaction_secs: 86_400 },
             reaction_window_min_ms: 0,
+            min_window_at_start: false,
             bot_delay_ms: 0,
             abandonment: 0,
         };
         let start = flicker_engine::create(&settings, &mut rng).expect("create");
-        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "p0").await.expect("create table");
+        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "p0", self.app.clock.now())
+            .await
+            .expect("create table");
         let token = |name: &str, role: Role| self.app.keys.issue(name, role, TokenKind::Access, 86_400, vec![]).0;
         let mut who: Vec<Who> = (0..n as u8)
             .map(|seat| Who {

@@ -148,20 +148,28 @@ async fn signing_key(store: &dyn EventStore) -> Result<ed25519_dalek::SigningKey
 
 /// Builds the shared state on an open store.
 pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, StoreError> {
+    state_with_clock(store, Arc::new(crate::clock::SystemClock)).await
+}
+
+/// [`state`] with the server clock `clock` (tests pass a test clock).
+pub async fn state_with_clock(
+    store: Arc<dyn EventStore>,
+    clock: crate::clock::SharedClock,
+) -> Result<web::Data<AppState>, StoreError> {
     let secret = jwt_secret(store.as_ref()).await?;
     let organiser_key = organiser_key(store.as_ref()).await?;
     let signing_key = signing_key(store.as_ref()).await?;
     Ok(web::Data::new(AppState {
         store,
         keys: Keys::from_secret(&secret),
-        tables: Tables::default(),
+        tables: Tables::with_clock(clock.clone()),
         metrics: Metrics::new(),
         gatherings: Default::default(),
         driver: Default::default(),
         organiser_key,
         changes: tokio::sync::broadcast::channel(4096).0,
         signing_key,
-        clock: std::sync::Arc::new(crate::clock::SystemClock),
+        clock,
     }))
 }
 
