@@ -207,6 +207,24 @@ fn next_due(
     best
 }
 
+/// R10.6.4, R10.6.5: when the driver closes the open reaction decision point of a table that
+/// holds its windows (a simultaneous window, a held answer, a reaction prompt), as `(opened,
+/// close)` on the server clock, deciding at `now`; `None` at any other decision point or
+/// table. The leak scanner checks that the close is the point's deadline and never moves.
+pub(crate) fn reaction_close(snap: &Snapshot, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+    let mark = snap.clock.as_ref()?;
+    let reaction = simultaneous_window(&snap.state).is_some()
+        || held_answer(&snap.state).is_some()
+        || flicker_engine::prompts(&snap.state).first().is_some_and(|p| p.kind.is_reaction());
+    if !snap.state.settings().is_some_and(|s| s.hold_windows) || !reaction {
+        return None;
+    }
+    match next_due(snap, &[], now)? {
+        (at, Due::CloseWindow | Due::Timeout) => Some((mark.opened_at, at)),
+        _ => None,
+    }
+}
+
 async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch::Receiver<()>) {
     let store = app.store.as_ref();
     loop {

@@ -108,6 +108,8 @@ struct Counts {
     stream_events: usize,
     /// Hidden batches over which the viewer's projection moved: kinds -> (count, an example).
     moved: std::collections::BTreeMap<String, (usize, String)>,
+    /// Issue 13: moments at which the close time of a held reaction decision point was checked.
+    close_times: usize,
 }
 
 /// The game as the scanner folded it: `states[k]` is the state after `events[..k]`.
@@ -487,6 +489,8 @@ impl Scanner<'_> {
         }
         let stream_id = tables::stream_of(&id);
         let mut commands = 0usize;
+        let mut close = None;
+        self.check_close_time(&id, &mut close).await;
         while !game.now().is_finished() {
             commands += 1;
             assert!(commands < 50_000, "game {g} does not end");
@@ -618,6 +622,7 @@ impl Scanner<'_> {
             }
             let _ = self.app.changes.send(stream_id.clone());
             game.catch_up(&self.app).await;
+            self.check_close_time(&id, &mut close).await;
             // Hidden-event invariance, on what really happened.
             if !before.is_empty() {
                 let batch = game.events[first_new..].to_vec();
@@ -716,6 +721,43 @@ impl Scanner<'_> {
     }
 }
 
+impl Scanner<'_> {
+    /// Issue 13 items 3, 4 (R10.6.4, R10.6.5): at a table that holds its windows, the driver's
+    /// close of the open reaction decision point is its deadline, whenever the driver decides
+    /// it, and it never moves while the point stays open, whatever answers came meanwhile.
+    /// `open` carries the point's (opening, close) as first decided.
+    async fn check_close_time(
+        &mut self,
+        id: &str,
+        open: &mut Option<(chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>)>,
+    ) {
+        let snap = self.app.tables.load(self.app.store.as_ref(), id).await.expect("the table");
+        let Some(mark) = snap.clock.clone() else {
+            *open = None;
+            return;
+        };
+        let Some(first) = crate::driver::reaction_close(&snap, mark.opened_at) else {
+            *open = None;
+            return;
+        };
+        for now in [mark.opened_at + chrono::Duration::milliseconds(1), mark.deadline + chrono::Duration::seconds(1)] {
+            assert_eq!(
+                crate::driver::reaction_close(&snap, now),
+                Some(first),
+                "leak: the close moves with the time asked"
+            );
+        }
+        assert_eq!(first.1, mark.deadline, "leak: a held reaction point closes off its deadline (R10.6.4)");
+        if let Some(before) = open.as_ref()
+            && before.0 == first.0
+        {
+            assert_eq!(*before, first, "leak: the close time moved with an answer (R10.6.4)");
+        }
+        *open = Some(first);
+        self.counts.close_times += 1;
+    }
+}
+
 /// Issue 6: the leak scanner over at least 200 random games with classes, 2-8 players.
 #[actix_web::test]
 #[allow(clippy::async_yields_async)]
@@ -790,6 +832,8 @@ async fn the_leak_scanner_finds_nothing() {
         c.errors,
         started.elapsed().as_secs_f64()
     );
+    println!("leak scan: {} close times of held reaction points checked (issue 13)", c.close_times);
+    assert!(c.close_times > 0, "some held reaction points were checked");
     for (k, (n, ex)) in &c.moved {
         println!("leak scan: the projection moved over hidden events {k}: {n} times (e.g. {ex})");
     }
