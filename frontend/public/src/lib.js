@@ -209,7 +209,7 @@ export function idempotencyKey() {
 /** The `event:` types of table and gathering streams. */
 const STREAM_TYPES = [
   'game_created', 'turn_order_chosen', 'turn_started', 'reprieved', 'endured', 'panicked', 'drew',
-  'action_declared', 'salt_answered', 'answers_closed', 'passed', 'salted', 'yielded', 'window_closed',
+  'action_declared', 'salt_answered', 'answer_held', 'answers_closed', 'passed', 'salted', 'yielded', 'window_closed',
   'action_cancelled', 'action_resolved', 'ritual_ended', 'burden_discarded', 'concession_requested',
   'timed_out', 'elimination_started', 'eliminated', 'game_ended', 'full',
   'gathering_created', 'gathering_configured', 'player_registered', 'player_withdrew', 'gathering_started',
