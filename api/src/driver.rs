@@ -211,6 +211,7 @@ fn next_due(
 /// holds its windows (a simultaneous window, a held answer, a reaction prompt), as `(opened,
 /// close)` on the server clock, deciding at `now`; `None` at any other decision point or
 /// table. The leak scanner checks that the close is the point's deadline and never moves.
+#[cfg(test)]
 pub(crate) fn reaction_close(snap: &Snapshot, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let mark = snap.clock.as_ref()?;
     let reaction = simultaneous_window(&snap.state).is_some()
