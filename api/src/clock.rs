@@ -4,6 +4,8 @@
 //! `tokio::time::advance` (or by auto-advance while every task sleeps) without waiting.
 
 use chrono::{DateTime, Utc};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 /// A source of the current time (UTC). Everything the server decides by time (deadlines,
@@ -11,6 +13,14 @@ use std::sync::Arc;
 pub trait Clock: Send + Sync + std::fmt::Debug {
     /// The current time.
     fn now(&self) -> DateTime<Utc>;
+
+    /// Resolves once `now() >= at` (at once if it is already). The default sleeps on tokio's
+    /// clock for the difference, which suits the wall clock and [`TokioClock`]; a clock moved
+    /// by hand wakes its sleepers when it is moved.
+    fn sleep_until(&self, at: DateTime<Utc>) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        let wait = (at - self.now()).to_std().unwrap_or_default();
+        Box::pin(tokio::time::sleep(wait))
+    }
 }
 
 /// The shared clock handle kept in the app state.
@@ -53,27 +63,89 @@ impl Clock for TokioClock {
 }
 
 #[cfg(test)]
-/// A clock that reads what the test set (for tests whose times come from stored events, such
-/// as spectator delays in seconds).
+/// A clock that moves only when a test moves it ([`ManualClock::set`], [`ManualClock::advance`]),
+/// waking the sleepers whose time has come. Unlike tokio's paused clock it never jumps by itself
+/// while the store does I/O, so a test decides exactly when each answer arrives. It knows its
+/// sleepers, so a test can run it from one due time to the next ([`ManualClock::next_wake`]).
 #[derive(Debug)]
-pub struct ManualClock(std::sync::Mutex<DateTime<Utc>>);
+pub struct ManualClock {
+    now: std::sync::Mutex<DateTime<Utc>>,
+    moved: tokio::sync::watch::Sender<()>,
+    sleepers: std::sync::Mutex<Vec<(u64, DateTime<Utc>)>>,
+    ids: std::sync::atomic::AtomicU64,
+}
 
 #[cfg(test)]
 impl ManualClock {
-    /// A clock reading `at`.
-    pub fn at(at: DateTime<Utc>) -> Arc<Self> {
-        Arc::new(ManualClock(std::sync::Mutex::new(at)))
+    /// A clock reading `start` until moved.
+    pub fn starting_at(start: DateTime<Utc>) -> Arc<Self> {
+        Arc::new(ManualClock {
+            now: std::sync::Mutex::new(start),
+            moved: tokio::sync::watch::channel(()).0,
+            sleepers: Default::default(),
+            ids: Default::default(),
+        })
     }
-    /// Sets the time.
-    pub fn set(&self, at: DateTime<Utc>) {
-        *self.0.lock().expect("clock") = at;
+
+    /// Moves the clock to `t` (never back) and wakes the sleepers due by then.
+    pub fn set(&self, t: DateTime<Utc>) {
+        {
+            let mut now = self.now.lock().expect("clock");
+            *now = (*now).max(t);
+        }
+        self.moved.send_replace(());
+    }
+
+    /// A clock reading `at` until moved (the same as [`ManualClock::starting_at`]).
+    pub fn at(at: DateTime<Utc>) -> Arc<Self> {
+        Self::starting_at(at)
+    }
+
+    /// Moves the clock on by `d`.
+    pub fn advance(&self, d: chrono::Duration) {
+        let t = self.now() + d;
+        self.set(t);
+    }
+
+    /// The earliest time a sleeper waits for, if any sleeps.
+    pub fn next_wake(&self) -> Option<DateTime<Utc>> {
+        self.sleepers.lock().expect("sleepers").iter().map(|(_, at)| *at).min()
+    }
+
+    /// How many sleepers wait now.
+    pub fn sleeping(&self) -> usize {
+        self.sleepers.lock().expect("sleepers").len()
+    }
+}
+
+#[cfg(test)]
+struct Sleeper<'a>(&'a ManualClock, u64);
+
+#[cfg(test)]
+impl Drop for Sleeper<'_> {
+    fn drop(&mut self) {
+        self.0.sleepers.lock().expect("sleepers").retain(|(id, _)| *id != self.1);
     }
 }
 
 #[cfg(test)]
 impl Clock for ManualClock {
     fn now(&self) -> DateTime<Utc> {
-        *self.0.lock().expect("clock")
+        *self.now.lock().expect("clock")
+    }
+
+    fn sleep_until(&self, at: DateTime<Utc>) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            let mut moved = self.moved.subscribe();
+            let id = self.ids.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.sleepers.lock().expect("sleepers").push((id, at));
+            let _registered = Sleeper(self, id);
+            while self.now() < at {
+                if moved.changed().await.is_err() {
+                    return;
+                }
+            }
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::store::NewEvent;
 use crate::tables::Snapshot;
 use chrono::{DateTime, Utc};
-use flicker_engine::window::simultaneous_window;
+use flicker_engine::window::{held_answer, simultaneous_window};
 use flicker_engine::{Event, State};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -71,11 +71,17 @@ fn engine_events(events: &[NewEvent]) -> Vec<Event> {
         .collect()
 }
 
-/// The clock mark for an append of `events` onto `snap`, or `None` when the decision point does
-/// not change (an answer inside a simultaneous window that stays open) or the game is over.
-pub fn mark_for(snap: &Snapshot, events: &[NewEvent]) -> Option<ClockMark> {
+/// The clock mark for an append of `events` onto `snap` at `now` (server clock), or `None` when
+/// the decision point does not change (an answer inside a simultaneous window that stays open,
+/// an answer held until its prompt closes) or the game is over.
+///
+/// R10.6.5 (docs/rules-decisions.md, "Windows close at a public time"): at a table that holds its
+/// windows (`hold_windows`), a reaction decision point (a simultaneous window or a reaction
+/// prompt) lasts exactly until its deadline whatever the answers do, so its deadline is never
+/// shorter than the minimum window: `max(reaction_secs, reaction_window_min_ms)`.
+pub fn mark_for(snap: &Snapshot, events: &[NewEvent], now: DateTime<Utc>) -> Option<ClockMark> {
     let engine = engine_events(events);
-    if engine.is_empty() {
+    if engine.is_empty() || engine.iter().all(|e| matches!(e, Event::AnswerHeld { .. })) {
         return None;
     }
     let mut after: State = snap.state.clone();
@@ -94,8 +100,11 @@ pub fn mark_for(snap: &Snapshot, events: &[NewEvent]) -> Option<ClockMark> {
     let reaction = window || open.first().is_some_and(|p| p.kind.is_reaction());
     let clocks = snap.info.clocks;
     let secs = if reaction { clocks.reaction_secs } else { clocks.decision_secs };
-    let now = Utc::now();
-    Some(ClockMark { opened_at: now, deadline: now + chrono::Duration::seconds(secs as i64), window })
+    let mut length = chrono::Duration::seconds(secs as i64);
+    if reaction && after.settings().is_some_and(|s| s.hold_windows) {
+        length = length.max(chrono::Duration::milliseconds(snap.info.reaction_window_min_ms as i64));
+    }
+    Some(ClockMark { opened_at: now, deadline: now + length, window })
 }
 
 /// Shifts `at` later by the part of each pause `(from, to)` that falls after `since`
@@ -145,8 +154,11 @@ pub fn view_for(
         return None;
     }
     let open = flicker_engine::prompts(state);
-    let private_reaction = !mark.window && open.first().is_some_and(|p| p.kind.is_reaction());
-    if private_reaction && !open.iter().any(|p| Some(p.seat) == viewer_seat) {
+    // R10.6.5: a held answer's prompt (always a reaction prompt) keeps its deadline private.
+    let held = held_answer(state);
+    let private_reaction = !mark.window && (held.is_some() || open.first().is_some_and(|p| p.kind.is_reaction()));
+    let asked = held.is_some_and(|s| Some(s) == viewer_seat) || open.iter().any(|p| Some(p.seat) == viewer_seat);
+    if private_reaction && !asked {
         return None;
     }
     let deadline = if paused { None } else { shifted(mark.deadline, mark.opened_at, pauses) };

@@ -14,7 +14,7 @@ use crate::store::{self, StoredEvent};
 use crate::tables::{self, Snapshot};
 use actix_web::web;
 use chrono::{DateTime, Utc};
-use flicker_engine::window::{SimultaneousWindow, simultaneous_window};
+use flicker_engine::window::{SimultaneousWindow, held_answer, simultaneous_window};
 use flicker_engine::{Command, Prompt, PromptKind};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -32,7 +32,8 @@ pub struct Driver {
 enum Due {
     /// A built-in bot answers for this seat.
     Bot(u8),
-    /// R10.6.5: the minimum window has passed; close it.
+    /// R10.6.5: a held reaction decision point (a simultaneous window whose answers are all in,
+    /// or a reaction prompt whose answer is held) has reached its public close time; close it.
     CloseWindow,
     /// R10.7.1: the deadline has passed; apply the defaults.
     Timeout,
@@ -163,8 +164,18 @@ fn needs_answer(p: &Prompt) -> bool {
     !matches!(&p.kind, PromptKind::Salt { current: Some(_), .. })
 }
 
-/// The next thing due at a table, and when.
-fn next_due(snap: &Snapshot, pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)]) -> Option<(DateTime<Utc>, Due)> {
+/// The next thing due at a table at `now` (server clock), and when.
+///
+/// R10.6.4, R10.6.5 (docs/rules-decisions.md, "Windows close at a public time"): at a table that
+/// holds its windows, a reaction decision point closes at its deadline and at no other time: a
+/// simultaneous window whose answers are all in and a reaction prompt whose answer is held get
+/// `CloseWindow` there, anything unanswered gets `Timeout` there. So the close time is a function
+/// of when the point opened and of the table's settings, never of when or whether answers came.
+fn next_due(
+    snap: &Snapshot,
+    pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
+    now: DateTime<Utc>,
+) -> Option<(DateTime<Utc>, Due)> {
     let clock = snap.clock.as_ref()?;
     let since = clock.opened_at;
     let limit = snap.info.abandonment;
@@ -172,7 +183,7 @@ fn next_due(snap: &Snapshot, pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)]) 
         && let Some(seat) = (0..snap.ritual_timeouts.len() as u8)
             .find(|&s| snap.ritual_timeouts[s as usize] >= limit && snap.state.may_concede(s))
     {
-        return Some((Utc::now(), Due::Abandon(seat)));
+        return Some((now, Due::Abandon(seat)));
     }
     let mut best: Option<(DateTime<Utc>, Due)> = None;
     let mut consider = |at: Option<DateTime<Utc>>, due: Due| {
@@ -189,12 +200,30 @@ fn next_due(snap: &Snapshot, pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)]) 
             break;
         }
     }
-    if simultaneous_window(&snap.state) == Some(SimultaneousWindow::HeldOpen) {
-        let at = since + chrono::Duration::milliseconds(snap.info.reaction_window_min_ms as i64);
-        consider(shifted(at, since, pauses), Due::CloseWindow);
+    if simultaneous_window(&snap.state) == Some(SimultaneousWindow::HeldOpen) || held_answer(&snap.state).is_some() {
+        consider(shifted(clock.deadline, since, pauses), Due::CloseWindow);
     }
     consider(shifted(clock.deadline, since, pauses), Due::Timeout);
     best
+}
+
+/// R10.6.4, R10.6.5: when the driver closes the open reaction decision point of a table that
+/// holds its windows (a simultaneous window, a held answer, a reaction prompt), as `(opened,
+/// close)` on the server clock, deciding at `now`; `None` at any other decision point or
+/// table. The leak scanner checks that the close is the point's deadline and never moves.
+#[cfg(test)]
+pub(crate) fn reaction_close(snap: &Snapshot, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+    let mark = snap.clock.as_ref()?;
+    let reaction = simultaneous_window(&snap.state).is_some()
+        || held_answer(&snap.state).is_some()
+        || flicker_engine::prompts(&snap.state).first().is_some_and(|p| p.kind.is_reaction());
+    if !snap.state.settings().is_some_and(|s| s.hold_windows) || !reaction {
+        return None;
+    }
+    match next_due(snap, &[], now)? {
+        (at, Due::CloseWindow | Due::Timeout) => Some((mark.opened_at, at)),
+        _ => None,
+    }
 }
 
 async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch::Receiver<()>) {
@@ -220,10 +249,9 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
         }
         let paused = gathering.as_ref().is_some_and(|g| g.status == Status::Paused);
         let pauses = gathering.as_ref().map(|g| g.pauses.clone()).unwrap_or_default();
-        let due = if paused || snap.events.is_empty() { None } else { next_due(&snap, &pauses) };
+        let due = if paused || snap.events.is_empty() { None } else { next_due(&snap, &pauses, app.clock.now()) };
         if let Some((at, what)) = due {
-            let wait = (at - app.clock.now()).to_std().unwrap_or_default();
-            if wait.is_zero() {
+            if at <= app.clock.now() {
                 if !act(&app, &snap, what).await {
                     // Refused (logged): wait for a change or a second before trying again.
                     tokio::select! {
@@ -235,7 +263,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
             }
             tokio::select! {
                 r = changed.changed() => if r.is_err() { return },
-                _ = tokio::time::sleep(wait) => {}
+                _ = app.clock.sleep_until(at) => {}
             }
         } else if changed.changed().await.is_err() {
             return;

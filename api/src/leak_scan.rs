@@ -114,6 +114,8 @@ struct Counts {
     delayed_reads: usize,
     /// Delayed reads by kind of reader.
     delayed_by: std::collections::BTreeMap<String, usize>,
+    /// Issue 13: moments at which the close time of a held reaction decision point was checked.
+    close_times: usize,
 }
 
 /// R10.8: a gathering's spectator delay: N events of the reader's sequence, or N seconds.
@@ -465,11 +467,14 @@ impl Scanner<'_> {
             seated: (0..n).map(|i| SeatHolder { name: format!("p{i}"), bot: None }).collect(),
             clocks: Clocks { decision_secs: 86_400, reaction_secs: 86_400 },
             reaction_window_min_ms: 0,
+            min_window_at_start: false,
             bot_delay_ms: 0,
             abandonment: 0,
         };
         let start = flicker_engine::create(&settings, &mut rng).expect("create");
-        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "p0").await.expect("create table");
+        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "p0", self.app.clock.now())
+            .await
+            .expect("create table");
         // Tokens are checked against live accounts (issue 13): the viewers' accounts exist.
         for (name, role) in (0..n).map(|i| (format!("p{i}"), Role::Player)).chain([("watcher".into(), Role::Spectator)])
         {
@@ -502,6 +507,8 @@ impl Scanner<'_> {
         }
         let stream_id = tables::stream_of(&id);
         let mut commands = 0usize;
+        let mut close = None;
+        self.check_close_time(&id, &mut close).await;
         while !game.now().is_finished() {
             commands += 1;
             assert!(commands < 50_000, "game {g} does not end");
@@ -633,6 +640,7 @@ impl Scanner<'_> {
             }
             let _ = self.app.changes.send(stream_id.clone());
             game.catch_up(&self.app).await;
+            self.check_close_time(&id, &mut close).await;
             // Hidden-event invariance, on what really happened.
             if !before.is_empty() {
                 let batch = game.events[first_new..].to_vec();
@@ -773,10 +781,17 @@ impl Scanner<'_> {
             reaction_window_min_ms: 0,
             bot_delay_ms: 0,
             abandonment: 0,
+            min_window_at_start: false,
         };
         let start = flicker_engine::create(&settings, &mut rng).expect("create");
-        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "org").await.expect("create table");
-        let token = |name: &str| self.app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![]).0;
+        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "org", self.app.clock.now())
+            .await
+            .expect("create table");
+        // Tokens are checked against live accounts (issue 13): the readers' accounts exist.
+        for name in (0..n).map(|i| format!("p{i}")).chain(["watcher".into(), "org".into()]) {
+            crate::accounts::ensure_unusable(self.app.store.as_ref(), &name, Role::Player).await.expect("account");
+        }
+        let token = |name: &str| self.app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![], None).0;
         let mut who: Vec<Who> = (0..n as u8)
             .map(|seat| Who {
                 label: format!("p{seat}"),
@@ -965,6 +980,41 @@ impl Scanner<'_> {
             .entry(format!("{kind}, {}", if matches!(delay, Delay::Secs(_)) { "seconds" } else { "events" }))
             .or_default() += 1;
     }
+
+    /// Issue 13 items 3, 4 (R10.6.4, R10.6.5): at a table that holds its windows, the driver's
+    /// close of the open reaction decision point is its deadline, whenever the driver decides
+    /// it, and it never moves while the point stays open, whatever answers came meanwhile.
+    /// `open` carries the point's (opening, close) as first decided.
+    async fn check_close_time(
+        &mut self,
+        id: &str,
+        open: &mut Option<(chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>)>,
+    ) {
+        let snap = self.app.tables.load(self.app.store.as_ref(), id).await.expect("the table");
+        let Some(mark) = snap.clock.clone() else {
+            *open = None;
+            return;
+        };
+        let Some(first) = crate::driver::reaction_close(&snap, mark.opened_at) else {
+            *open = None;
+            return;
+        };
+        for now in [mark.opened_at + chrono::Duration::milliseconds(1), mark.deadline + chrono::Duration::seconds(1)] {
+            assert_eq!(
+                crate::driver::reaction_close(&snap, now),
+                Some(first),
+                "leak: the close moves with the time asked"
+            );
+        }
+        assert_eq!(first.1, mark.deadline, "leak: a held reaction point closes off its deadline (R10.6.4)");
+        if let Some(before) = open.as_ref()
+            && before.0 == first.0
+        {
+            assert_eq!(*before, first, "leak: the close time moved with an answer (R10.6.4)");
+        }
+        *open = Some(first);
+        self.counts.close_times += 1;
+    }
 }
 
 /// Issue 6: the leak scanner over at least 200 random games with classes, 2-8 players.
@@ -1061,6 +1111,8 @@ async fn the_leak_scanner_finds_nothing() {
         c.errors,
         started.elapsed().as_secs_f64()
     );
+    println!("leak scan: {} close times of held reaction points checked (issue 13)", c.close_times);
+    assert!(c.close_times > 0, "some held reaction points were checked");
     for (k, (n, ex)) in &c.moved {
         println!("leak scan: the projection moved over hidden events {k}: {n} times (e.g. {ex})");
     }

@@ -35,6 +35,8 @@ mod store;
 mod streams;
 mod tables;
 mod verify_cmd;
+#[cfg(test)]
+mod window_tests;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -412,8 +412,10 @@ pub struct CreateTableBody {
     /// R10.7.2: prompt clocks (default 60 s decisions, 15 s reactions).
     #[serde(default)]
     pub clocks: Option<crate::clocks::Clocks>,
-    /// R10.6.5: minimum open time of simultaneous windows, 0-10,000 ms (default 0 on practice
-    /// tables).
+    /// R10.6.5: minimum open time of reaction windows, 0-10,000 ms. When absent, the start
+    /// decides it: 1,500 ms when any seat is held by something other than a built-in bot or an
+    /// account with the `bot` role, else 0. A table with a minimum window holds every reaction
+    /// window and prompt until its deadline (docs/rules-decisions.md).
     #[serde(default)]
     #[schema(maximum = 10000)]
     pub reaction_window_min_ms: Option<u32>,
@@ -529,6 +531,7 @@ pub async fn create_table(
     let mut settings = settings_from(body.players, &body.settings)?;
     let clocks = body.clocks.unwrap_or_default();
     clocks.validate().map_err(Problem::invalid)?;
+    // R10.6.5: an explicit minimum window wins; otherwise the start decides it from the seats.
     let min_window = body.reaction_window_min_ms.unwrap_or(0);
     let bot_delay = body.bot_delay_ms.unwrap_or(0);
     if min_window > 10_000 || bot_delay > 10_000 {
@@ -554,6 +557,7 @@ pub async fn create_table(
         seated: Vec::new(),
         clocks,
         reaction_window_min_ms: min_window,
+        min_window_at_start: body.reaction_window_min_ms.is_none(),
         bot_delay_ms: bot_delay,
         abandonment,
     };
@@ -694,6 +698,8 @@ pub async fn take_seat(
 #[post("/api/v1/tables/{id}/start")]
 pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
+    let current = state.tables.load(state.store.as_ref(), &id).await?;
+    let bot_accounts = bot_accounts(&state, &current).await?;
     let (snap, _) = state
         .tables
         .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
@@ -706,15 +712,43 @@ pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result
             if snap.info.seats.iter().any(Option::is_none) {
                 return Err(Problem::conflict("seats-free", "Seats free", "every seat must be taken first"));
             }
+            let mut settings = snap.info.settings.clone();
+            if snap.info.min_window_at_start {
+                settings.hold_windows = any_person(snap, &bot_accounts);
+            }
             let mut rng = rand::rng();
             let created = match &snap.info.position {
-                Some(p) => flicker_engine::position::create_from_position(&snap.info.settings, p, &mut rng)?,
-                None => flicker_engine::create(&snap.info.settings, &mut rng)?,
+                Some(p) => flicker_engine::position::create_from_position(&settings, p, &mut rng)?,
+                None => flicker_engine::create(&settings, &mut rng)?,
             };
             Ok(created.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
         })
         .await?;
     Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), None, false).await?))
+}
+
+/// The seat holders of `snap` that are accounts with the `bot` role.
+async fn bot_accounts(state: &AppState, snap: &tables::Snapshot) -> Result<Vec<String>, Problem> {
+    let mut out = Vec::new();
+    for (i, name) in snap.info.seats.iter().enumerate() {
+        if let Some(name) = name
+            && snap.info.bots.get(i).is_none_or(Option::is_none)
+            && accounts::load(state.store.as_ref(), name).await?.is_some_and(|a| a.role == Some(Role::Bot))
+        {
+            out.push(name.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// R10.6.5: whether a seat of `snap` is held by anything but a built-in bot or an account with
+/// the `bot` role (`bot_accounts`: the seat holders known to have it).
+fn any_person(snap: &tables::Snapshot, bot_accounts: &[String]) -> bool {
+    snap.info
+        .seats
+        .iter()
+        .zip(&snap.info.bots)
+        .any(|(name, bot)| bot.is_none() && name.as_ref().is_none_or(|n| !bot_accounts.contains(n)))
 }
 
 /// Your open prompt.

@@ -70,13 +70,30 @@ pub fn organiser_key_file(database_url: &str) -> Option<std::path::PathBuf> {
 /// ([`EnvSecrets::from_env`]).
 #[cfg(test)]
 pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, StoreError> {
-    state_with(store, &EnvSecrets::from_env()).await
+    state_with_clock(store, Arc::new(crate::clock::SystemClock)).await
+}
+
+/// [`state`] with the server clock `clock` (tests pass a test clock).
+#[cfg(test)]
+pub async fn state_with_clock(
+    store: Arc<dyn EventStore>,
+    clock: crate::clock::SharedClock,
+) -> Result<web::Data<AppState>, StoreError> {
+    build(store, &EnvSecrets::from_env(), clock).await
 }
 
 /// Builds the shared state on an open store with the secrets `env` (issue 13: secrets come from
 /// `env` or the store's `secrets` table, never the event log; a key shorter than
 /// [`crate::secrets::MIN_KEY_BYTES`] is a start-up error).
 pub async fn state_with(store: Arc<dyn EventStore>, env: &EnvSecrets) -> Result<web::Data<AppState>, StoreError> {
+    build(store, env, Arc::new(crate::clock::SystemClock)).await
+}
+
+async fn build(
+    store: Arc<dyn EventStore>,
+    env: &EnvSecrets,
+    clock: crate::clock::SharedClock,
+) -> Result<web::Data<AppState>, StoreError> {
     if let Some(t) = &env.metrics {
         secrets::check_length("FLICKER_METRICS_TOKEN", t)?;
     }
@@ -91,14 +108,14 @@ pub async fn state_with(store: Arc<dyn EventStore>, env: &EnvSecrets) -> Result<
         password_checks: Default::default(),
         metrics_token: env.metrics.clone(),
         replay_keys,
-        tables: Tables::default(),
+        tables: Tables::with_clock(clock.clone()),
         metrics: Metrics::new(),
         gatherings: Default::default(),
         driver: Default::default(),
         organiser_key,
         changes: tokio::sync::broadcast::channel(4096).0,
         signing_key,
-        clock: std::sync::Arc::new(crate::clock::SystemClock),
+        clock,
     }))
 }
 

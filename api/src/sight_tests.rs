@@ -33,7 +33,7 @@ async fn app_with_clock() -> (web::Data<AppState>, std::sync::Arc<ManualClock>) 
 }
 
 fn token(app: &AppState, name: &str) -> String {
-    app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![]).0
+    app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![], None).0
 }
 
 /// A gathering (organised by `org`, never started) and one table of it with accounts `p0..`
@@ -62,9 +62,10 @@ async fn gathering_table(app: &AppState, settings: &Settings, g: GatheringSettin
         reaction_window_min_ms: 0,
         bot_delay_ms: 0,
         abandonment: 0,
+        min_window_at_start: false,
     };
     let game = flicker_engine::create(settings, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
-    tables::create_with_game(app.store.as_ref(), &id, &table, &game, "org").await.unwrap();
+    tables::create_with_game(app.store.as_ref(), &id, &table, &game, "org", app.clock.now()).await.unwrap();
     id
 }
 

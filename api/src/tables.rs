@@ -42,6 +42,11 @@ pub enum TableEvent {
         /// R10.6.5: minimum open time of a simultaneous window, in ms (0: none).
         #[serde(default)]
         reaction_window_min_ms: u32,
+        /// R10.6.5: the creator gave no minimum window, so the start decides it from the seats
+        /// ([`DEFAULT_MIN_WINDOW_MS`] with any person seated, else 0) and records it in the
+        /// game's `hold_windows`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        min_window_at_start: bool,
         /// Pause before a built-in bot answers, in ms (for people watching).
         #[serde(default)]
         bot_delay_ms: u32,
@@ -66,6 +71,9 @@ pub enum TableEvent {
         account: String,
     },
 }
+
+/// R10.6.5: the minimum window of a table with at least one seat not held by a bot, in ms.
+pub const DEFAULT_MIN_WINDOW_MS: u32 = 1500;
 
 fn default_abandonment() -> u8 {
     3
@@ -123,6 +131,9 @@ pub struct TableInfo {
     /// Pause before a built-in bot answers, in ms.
     #[serde(skip)]
     pub bot_delay_ms: u32,
+    /// R10.6.5: the minimum window is decided at the start (see `TableEvent::TableCreated`).
+    #[serde(skip)]
+    pub min_window_at_start: bool,
     /// R10.7.4: consecutive Ritual time-outs that count as a concession (0: never).
     pub abandonment: u8,
 }
@@ -185,6 +196,7 @@ impl Snapshot {
                     seated,
                     clocks,
                     reaction_window_min_ms,
+                    min_window_at_start,
                     bot_delay_ms,
                     abandonment,
                 } => {
@@ -208,6 +220,7 @@ impl Snapshot {
                         clocks,
                         reaction_window_min_ms,
                         bot_delay_ms,
+                        min_window_at_start,
                         abandonment,
                     };
                     self.ritual_timeouts = vec![0; n];
@@ -245,6 +258,13 @@ impl Snapshot {
             _ => {}
         }
         flicker_engine::apply(&mut self.state, &ev);
+        if let Event::GameCreated(g) = &ev
+            && self.info.min_window_at_start
+        {
+            // R10.6.5: the start decided the minimum window; the game records it.
+            self.info.settings.hold_windows = g.settings.hold_windows;
+            self.info.reaction_window_min_ms = if g.settings.hold_windows { DEFAULT_MIN_WINDOW_MS } else { 0 };
+        }
         self.events.push(ev);
         self.times.push(recorded_at);
         self.marks.push(metadata.clock.clone());
@@ -275,6 +295,7 @@ impl Snapshot {
                 clocks: Clocks::default(),
                 reaction_window_min_ms: 0,
                 bot_delay_ms: 0,
+                min_window_at_start: false,
                 abandonment: 3,
             },
             state: State::new(),
@@ -327,9 +348,16 @@ const FINISHED_KEPT: usize = 1_000;
 
 /// Loads and caches tables: every table in play, and the [`FINISHED_KEPT`] most recently
 /// finished.
-#[derive(Default)]
 pub struct Tables {
     cache: Mutex<Cache>,
+    /// R10.7.3: the server clock that dates the decision points of the commands appended here.
+    pub clock: crate::clock::SharedClock,
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        Tables::with_clock(Arc::new(crate::clock::SystemClock))
+    }
 }
 
 #[derive(Default)]
@@ -362,6 +390,11 @@ pub fn table_event(e: &TableEvent, metadata: Metadata) -> NewEvent {
 }
 
 impl Tables {
+    /// An empty cache whose decision points are dated by `clock`.
+    pub fn with_clock(clock: crate::clock::SharedClock) -> Self {
+        Tables { cache: Mutex::default(), clock }
+    }
+
     /// The table as stored now (404 if it does not exist).
     pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot>, Problem> {
         let cached = self.cache.lock().expect("cache").tables.get(table_id).cloned();
@@ -486,7 +519,7 @@ impl Tables {
                 return Ok((snap, false));
             }
             // R10.7.3: a new decision point gets its deadline now, stored with the events.
-            if let Some(mark) = crate::clocks::mark_for(&snap, &events)
+            if let Some(mark) = crate::clocks::mark_for(&snap, &events, self.clock.now())
                 && let Some(last) = events.last_mut()
             {
                 last.metadata.clock = Some(mark);
@@ -564,14 +597,15 @@ pub fn viewer_for(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> R
 }
 
 /// Creates a table whose game starts at once (a gathering circle): `created` and the engine's
-/// creation events in one append at version 0, with the first decision point's clock.
-/// `StoreError::Conflict` when the table already exists.
+/// creation events in one append at version 0, with the first decision point's clock (opened
+/// `now`, server clock). `StoreError::Conflict` when the table already exists.
 pub async fn create_with_game(
     store: &dyn EventStore,
     table_id: &str,
     created: &TableEvent,
     game: &[Event],
     actor: &str,
+    now: chrono::DateTime<chrono::Utc>,
 ) -> Result<(), StoreError> {
     let meta = Metadata { actor: Some(actor.to_string()), ..Default::default() };
     let first = table_event(created, meta.clone());
@@ -590,7 +624,7 @@ pub async fn create_with_game(
     })?;
     let mut events = vec![first];
     events.extend(game.iter().map(|e| engine_event(e, meta.clone())));
-    if let Some(mark) = crate::clocks::mark_for(&blank, &events[1..])
+    if let Some(mark) = crate::clocks::mark_for(&blank, &events[1..], now)
         && let Some(last) = events.last_mut()
     {
         last.metadata.clock = Some(mark);

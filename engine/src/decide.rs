@@ -166,6 +166,11 @@ fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R
             {
                 return Err(RuleError::new(ErrorKind::StalePrompt, "R10.4.2", "that prompt is no longer open"));
             }
+            if crate::prompt::holds(state, &open) {
+                // R10.6.5: checked now, applied when the server closes the prompt.
+                answer_events(state, *seat, &open, answer, rng)?;
+                return Ok(vec![Event::AnswerHeld { seat: *seat, answer: answer.clone() }]);
+            }
             let events = answer_events(state, *seat, &open, answer, rng)?;
             match open {
                 // R10.6.6: a repeated answer stores nothing; changes are bounded.
@@ -184,6 +189,7 @@ fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R
             }
             Ok(vec![Event::ConcessionRequested { seat: *seat }])
         }
+        Command::Timeout if state.held.is_some() => held_events(state, rng),
         Command::Timeout => {
             let open = open_prompts(state);
             if open.is_empty() {
@@ -212,6 +218,7 @@ fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R
             out.extend(answer_events(state, *seat, o, &answer, rng)?);
             Ok(out)
         }
+        Command::CloseWindow if state.held.is_some() => held_events(state, rng),
         Command::CloseWindow => {
             if matches!(window::next(state), Some(WindowNext::AnswerAll | WindowNext::HeldOpen)) {
                 Ok(vec![Event::AnswersClosed])
@@ -220,6 +227,25 @@ fn command_events<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R
             }
         }
     }
+}
+
+/// R10.6.5: the events of a held answer, now that the server closes its prompt (at its close
+/// time, or its deadline: the answer was given, so nobody timed out). A seat that has conceded
+/// since gets its prompt's default instead (R10.10.2).
+fn held_events<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Result<Vec<Event>, RuleError> {
+    let (seat, answer) = state.held.clone().expect("a held answer");
+    let open = crate::prompt::asked(state)
+        .into_iter()
+        .find(|(s, _)| *s == seat)
+        .map(|(_, o)| o)
+        .ok_or_else(|| RuleError::new(ErrorKind::NothingToDo, "R10.6.5", "the held prompt is no longer asked"))?;
+    if !state.conceding.contains(&seat)
+        && let Ok(events) = answer_events(state, seat, &open, &answer, rng)
+    {
+        return Ok(events);
+    }
+    let default = crate::prompt::timeout_answer(state, seat, &open, rng);
+    answer_events(state, seat, &open, &default, rng)
 }
 
 fn wrong(open: &Open) -> RuleError {

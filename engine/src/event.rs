@@ -321,6 +321,16 @@ pub enum Event {
         /// The chosen 5, if Salting.
         salt: Option<CardId>,
     },
+    /// R10.6.5: an answer to a sequential reaction prompt (Salt or BOO! Salt asked in turn, a
+    /// confirm, a counter-Salt, a W1/W2 class reaction) at a table that holds its windows: it
+    /// is kept, unseen by others, until the server closes the prompt (`CloseWindow` or
+    /// `Timeout`), and only then takes effect.
+    AnswerHeld {
+        /// Who answered.
+        seat: u8,
+        /// The answer as given (cards named by the seat's handles).
+        answer: crate::command::Answer,
+    },
     /// R10.6.6: a simultaneous window stopped taking answers; the Salters are taken next (in a
     /// Salt window, after a failed exchange, every remaining eligible player is asked in turn).
     AnswersClosed,
@@ -529,6 +539,7 @@ impl Event {
             Event::Drew { .. } => "drew",
             Event::ActionDeclared { .. } => "action_declared",
             Event::SaltAnswered { .. } => "salt_answered",
+            Event::AnswerHeld { .. } => "answer_held",
             Event::AnswersClosed => "answers_closed",
             Event::Passed { .. } => "passed",
             Event::Salted { .. } => "salted",

@@ -26,8 +26,18 @@ pub fn apply(state: &mut State, event: &Event) {
     state.version += 1;
     // Events that change no decision point keep the prompt ids (R10.4.2): a private answer in a
     // simultaneous window, a concession request, a time-out mark (its default answer follows).
-    if !matches!(event, Event::SaltAnswered { .. } | Event::ConcessionRequested { .. } | Event::TimedOut { .. }) {
+    if !matches!(
+        event,
+        Event::SaltAnswered { .. }
+            | Event::ConcessionRequested { .. }
+            | Event::TimedOut { .. }
+            | Event::AnswerHeld { .. }
+    ) {
         state.decision_opened_at = state.version;
+    }
+    // R10.6.5: a held answer lasts until the events of its prompt's close.
+    if !matches!(event, Event::AnswerHeld { .. } | Event::ConcessionRequested { .. } | Event::TimedOut { .. }) {
+        state.held = None;
     }
     // R8.25.1: The Seer's peek lasts for the event that shows it only.
     state.peek = None;
@@ -166,6 +176,7 @@ pub fn apply(state: &mut State, event: &Event) {
                 slot.1 = Some(*salt);
             }
         }
+        Event::AnswerHeld { seat, answer } => state.held = Some((*seat, answer.clone())),
         Event::AnswersClosed => {
             // R10.6.6: every eligible player stays in the queue, clockwise; the cursor goes to
             // the first Salter (past the end when nobody Salted).

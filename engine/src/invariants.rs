@@ -84,7 +84,7 @@ pub fn check_settled(state: &State) -> Result<(), String> {
     if state.settings.is_some() && !state.is_finished() && state.lit_count() < 2 {
         return Err("R7.7.1: fewer than two players Lit but the game has not ended".into());
     }
-    if state.settings.is_some() && !state.is_finished() && open_prompts(state).is_empty() {
+    if state.settings.is_some() && !state.is_finished() && open_prompts(state).is_empty() && state.held.is_none() {
         return Err(format!("R10.4.1: the game awaits nothing (step {:?})", state.step));
     }
     Ok(())

@@ -347,8 +347,25 @@ pub(crate) fn split_neighbours(state: &State, e: u8) -> Option<(u8, u8)> {
     }
 }
 
-/// The open decision point: every (seat, prompt) pair that may answer now (R10.4.1).
+/// The open decision point: every (seat, prompt) pair that may answer now (R10.4.1). None
+/// while a held answer waits for the server to close its prompt (R10.6.5).
 pub(crate) fn open_prompts(state: &State) -> Vec<(u8, Open)> {
+    if state.held.is_some() {
+        return Vec::new();
+    }
+    asked(state)
+}
+
+/// R10.6.5: whether answers to `open` are held until the server closes the prompt at this
+/// table: the sequential reaction prompts (a Salt or BOO! Salt asked in turn, a confirm, a
+/// counter-Salt, a W1/W2 class reaction) when `settings.hold_windows` is on.
+pub(crate) fn holds(state: &State, open: &Open) -> bool {
+    state.settings.as_ref().is_some_and(|s| s.hold_windows)
+        && matches!(open, Open::Reaction(_) | Open::Salt { simultaneous: false, .. } | Open::Counter)
+}
+
+/// The prompts the decision point asks, held answers or not.
+pub(crate) fn asked(state: &State) -> Vec<(u8, Open)> {
     let active = state.turn.active;
     match &state.step {
         Step::TurnOrder { seat } => vec![(*seat, Open::TurnOrder)],

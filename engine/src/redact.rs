@@ -393,6 +393,13 @@ pub enum ViewEvent {
         /// The chosen 5, if Salting.
         salt: Option<CardView>,
     },
+    /// R10.6.5: the viewer's own answer, held until the prompt closes.
+    AnswerHeld {
+        /// The viewer's seat.
+        seat: u8,
+        /// The answer as the viewer gave it.
+        answer: crate::command::Answer,
+    },
     /// R10.6.6.
     AnswersClosed,
     /// R6.5.4: the viewer's own Pass.
@@ -650,6 +657,13 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 return None;
             }
             ViewEvent::SaltAnswered { seat: *seat, salt: salt.as_ref().map(pre) }
+        }
+        Event::AnswerHeld { seat, answer } => {
+            // R10.6.3, R10.6.5: a held answer is shown only to the player who gave it.
+            if me != Some(*seat) {
+                return None;
+            }
+            ViewEvent::AnswerHeld { seat: *seat, answer: answer.clone() }
         }
         Event::AnswersClosed => ViewEvent::AnswersClosed,
         Event::Passed { seat } => {

@@ -310,6 +310,9 @@ pub struct State {
     pub(crate) pending_triggers: Vec<crate::classes::triggers::Pending>,
     /// R8.25: The Seer's peek, visible to The Seer for the event that shows it only.
     pub(crate) peek: Option<(u8, CardId)>,
+    /// R10.6.5: the answer given to a sequential reaction prompt at a table that holds its
+    /// windows (`settings.hold_windows`), kept until the server closes the prompt.
+    pub(crate) held: Option<(u8, crate::command::Answer)>,
 }
 
 impl State {

@@ -253,7 +253,8 @@ pub(crate) fn awaiting(state: &State) -> Awaiting {
     {
         return Awaiting::Window { actor: flow.window_actor() };
     }
-    match crate::prompt::open_prompts(state).first() {
+    // R10.6.5: a held answer leaves the prompt's seat awaited until the server closes it.
+    match crate::prompt::asked(state).first() {
         Some((seat, _)) => Awaiting::Seat { seat: *seat },
         None => Awaiting::Nothing,
     }

@@ -212,3 +212,10 @@ pub fn simultaneous_window(state: &State) -> Option<SimultaneousWindow> {
         _ => None,
     }
 }
+
+/// R10.6.5 (server clocks): the seat whose answer to a sequential reaction prompt is held until
+/// the server closes that prompt (`CloseWindow`, or `Timeout` at its deadline), if any. Its
+/// prompt is no longer open; what others see is unchanged until the close.
+pub fn held_answer(state: &State) -> Option<u8> {
+    state.held.as_ref().map(|(s, _)| *s)
+}

@@ -257,7 +257,8 @@ test('a person in a seat plays a full turn against bots, with a Salt window', as
   const t = await call('POST', '/tables', {
     token,
     body: {
-      players: 3, practice: true, bot_delay_ms: 300, position: '5H 7H 9S | |',
+      // No minimum window: with one, each reaction point lasts until its 600 s deadline (R10.6.5).
+      players: 3, practice: true, bot_delay_ms: 300, position: '5H 7H 9S | |', reaction_window_min_ms: 0,
       settings: { first_player: { mode: 'first', seat: 0 } }, clocks: { decision_secs: 600, reaction_secs: 600 },
     },
   });

@@ -179,7 +179,8 @@ fn postgres_two_api_processes_share_a_table() {
     let a = Server::start(db.clone());
     let b = Server::start(db);
     let (_, token) = account(&a, "player");
-    let id = table(&a, &[&token, &token], 2, json!({}));
+    // No minimum window: a held answer would leave no prompt to play on until its deadline.
+    let id = table(&a, &[&token, &token], 2, json!({"reaction_window_min_ms": 0}));
     // Seen from the other process at once, and played through it.
     let (st, v, _) = get(&b, &token, &format!("/api/v1/tables/{id}"));
     assert_eq!(st, StatusCode::OK, "{v}");

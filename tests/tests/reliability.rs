@@ -61,9 +61,10 @@ const NO_LIMITS: &[(&str, &str)] = &[("FLICKER_RATE_PER_TOKEN", "0"), ("FLICKER_
 
 // ---------- helpers ----------
 
-/// Long clocks: no time-out acts for a client while the server is down or busy.
+/// Long clocks: no time-out acts for a client while the server is down or busy. No minimum
+/// window: with one, every reaction point would wait for its (long) deadline (R10.6.5).
 fn table_extra() -> Value {
-    json!({"clocks": {"decision_secs": 3600, "reaction_secs": 3600}})
+    json!({"clocks": {"decision_secs": 3600, "reaction_secs": 3600}, "reaction_window_min_ms": 0})
 }
 
 fn seed(test: &str) -> u64 {

@@ -111,11 +111,12 @@ async fn create_circle_table(
         seated: holders,
         clocks: g.settings.clocks,
         reaction_window_min_ms: min_window_ms(g, any_person),
+        min_window_at_start: false,
         bot_delay_ms: g.settings.bot_delay_ms,
         abandonment: g.settings.abandonment,
     };
     let game = flicker_engine::create(&settings, &mut rand::rng()).map_err(|e| StoreError::Other(e.to_string()))?;
-    match tables::create_with_game(store, &draw.table_id, &created, &game, ACTOR).await {
+    match tables::create_with_game(store, &draw.table_id, &created, &game, ACTOR, tables_cache.clock.now()).await {
         Ok(()) => {
             // Warm the cache for the driver.
             let _ = tables_cache.load(store, &draw.table_id).await;

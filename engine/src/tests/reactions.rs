@@ -933,9 +933,13 @@ fn r10_6_6_hold_windows_close_window() {
     let ev = k.send(Command::CloseWindow).unwrap();
     assert!(matches!(ev.first(), Some(Event::AnswersClosed)));
     assert!(ev.iter().any(|e| matches!(e, Event::Salted { seat: 2, .. })));
-    // A holds only 2♣: asked to counter; yields; seat 2's Salt stands.
+    // A holds only 2♣: asked to counter; yields, and the Yield is held (R10.6.5) until the
+    // server closes the prompt; then seat 2's Salt stands.
     assert_eq!(counter_prompt(&k, 0), (2, vec![]));
     let ev = yield_(&mut k, 0);
+    assert!(matches!(ev[..], [Event::AnswerHeld { seat: 0, .. }]), "{ev:?}");
+    assert!(k.asked().is_empty(), "a held answer's prompt is no longer open");
+    let ev = k.send(Command::CloseWindow).unwrap();
     assert_eq!(cancelled_by(&ev), Some(2));
     assert_eq!(k.dark_of(), strs(&["5H", "9C"]));
     assert_eq!(k.send(Command::CloseWindow).unwrap_err().kind, ErrorKind::NothingToDo);

@@ -81,6 +81,8 @@ export function describe(ev, who, card) {
       return declared(ev.actor, ev.action, who, card);
     case 'salt_answered':
       return ev.salt ? `You answer Salt with ${card(ev.salt)}.` : 'You answer Pass.';
+    case 'answer_held':
+      return 'Your answer is in; it takes effect when the prompt closes.';
     case 'answers_closed':
       return 'The Salt window closes to answers.';
     case 'passed':

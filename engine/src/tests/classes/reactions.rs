@@ -5,6 +5,7 @@ use super::*;
 use crate::action::Action;
 use crate::classes::reactions::ReactionKind;
 use crate::command::Answer;
+use crate::command::Command;
 use crate::prompt::PromptKind;
 
 fn strs(v: &[&str]) -> Vec<String> {
@@ -253,4 +254,34 @@ fn r8_9_grimoire_pages_and_rejection() {
     assert_eq!(k.dark_of(), strs(&["7C", "7H"]));
     assert_eq!(k.shadow_of(0).len(), 1);
     assert_eq!(k.state.players[1].pages.len(), 1);
+}
+
+/// R10.6.5 (issue 13 item 3), B12: at a table that holds its windows, The Hex's Allow is held:
+/// its prompt closes, nobody else's view moves (the Hex is still awaited, no event shows), and
+/// only the server's `CloseWindow` (or `Timeout` at the deadline) lets it take effect; then the
+/// Salt window runs as without holding. No time-out mark: it was answered.
+#[test]
+fn r10_6_5_a_hex_allow_is_held_until_the_server_closes_the_prompt() {
+    let mut s = settings(4);
+    s.hold_windows = true;
+    for close in [Command::CloseWindow, Command::Timeout] {
+        let mut k = Kit::with(s.clone()).class(1, ClassId::Hex).hand(0, &["6D"]).hand(1, &["KC"]).hand(2, &["5H"]);
+        haunt(&mut k, 0, "6D", 1);
+        assert_eq!(reaction(&k, 1), (ReactionKind::HexReflect, 0));
+        let spectator = |k: &Kit| crate::view::view(&k.state, crate::view::Viewer::Spectator);
+        let seen = spectator(&k);
+        let before = k.state.clone();
+        let ev = k.answer(1, Answer::Decline).unwrap();
+        assert!(matches!(ev[..], [Event::AnswerHeld { seat: 1, .. }]), "{ev:?}");
+        assert_eq!(crate::window::held_answer(&k.state), Some(1));
+        assert_eq!(spectator(&k), seen, "R10.6.5: nothing moves for others before the close");
+        for viewer in [crate::view::Viewer::Spectator, crate::view::Viewer::Seat { seat: 0 }] {
+            assert!(crate::redact::redact(&before, &ev[0], &k.state, viewer).is_none(), "hidden from {viewer:?}");
+        }
+        assert!(k.prompt(1).is_none(), "the Hex's prompt is answered");
+        let ev = k.send(close.clone()).unwrap();
+        assert!(matches!(ev.first(), Some(Event::Declined { seat: 1 })), "{ev:?}");
+        assert!(!ev.iter().any(|e| matches!(e, Event::TimedOut { .. })), "no time-out mark: {ev:?}");
+        assert!(is_salt(&k, 1), "then the Salt window runs");
+    }
 }
