@@ -332,7 +332,8 @@ async fn clock_for(
         },
         None => (false, Vec::new()),
     };
-    crate::clocks::view_for(snap, seat, paused, &pauses)
+    // Issue 14: store outages move deadlines back as the driver does.
+    crate::clocks::view_for(snap, seat, paused, &state.driver.with_outages(&pauses))
 }
 
 fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Settings, Problem> {
@@ -957,11 +958,21 @@ pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }
 
-/// Readiness: the event store answers.
+/// Readiness: the event store answers and the table driver drives every live table (it has
+/// caught up with the log since the start and no store outage is open; issue 14).
 #[utoipa::path(tag = "operations", responses((status = 200, description = "ready"), (status = 503, body = Problem)))]
 #[get("/readyz")]
 pub async fn readyz(state: Data) -> HttpResponse {
     match state.store.ping().await {
+        Ok(()) if !state.driver.ready() => {
+            let p = Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "not-ready",
+                "Not ready",
+                "the table driver is catching up with the event log",
+            );
+            actix_web::ResponseError::error_response(&p)
+        }
         Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready", "store": state.store.kind()})),
         Err(e) => {
             let p =
