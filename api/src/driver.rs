@@ -290,12 +290,22 @@ async fn run(app: &web::Data<AppState>, follow: &mut Option<Follow>) -> Result<b
     Ok(progressed)
 }
 
-/// Drives every live table and gathering (after the catch-up and after an outage).
+/// The catch-up is over: drives every live table and gathering, and the driver is ready.
 fn resume(app: &web::Data<AppState>) {
-    let live = app.driver.live();
     if !app.driver.caught_up.swap(true, Ordering::SeqCst) {
+        let live = app.driver.live();
         tracing::info!(tables = live.tables.len(), gatherings = live.gatherings.len(), "driver: resuming clocks");
     }
+    drive_all(app);
+}
+
+/// Wakes (or starts) every live table's task and runs every live gathering's manager once the
+/// driver has caught up (after an outage, whose record moves the clocks).
+fn drive_all(app: &web::Data<AppState>) {
+    if !app.driver.caught_up.load(Ordering::SeqCst) {
+        return;
+    }
+    let live = app.driver.live();
     for g in live.gatherings {
         trigger_reconcile(app.clone(), g);
     }
@@ -327,7 +337,7 @@ async fn follow_event(app: &web::Data<AppState>, e: &StoredEvent) {
         }
     } else if e.stream_id == OUTAGES {
         // Another process recorded an outage: its clocks move for every table here too.
-        resume(app);
+        drive_all(app);
     }
 }
 
@@ -368,7 +378,7 @@ async fn watch_store(app: web::Data<AppState>) {
                 app.driver.outages.lock().expect("outages").open = None;
                 tracing::warn!(%from, %to, "the event store answers again: clocks resume, moved back by the outage");
                 backoff.reset();
-                resume(&app);
+                drive_all(&app);
             }
             Err(e) => {
                 tracing::debug!(error = %e, "the event store still fails");
@@ -651,5 +661,101 @@ async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: b
             tracing::warn!(table = %planned.info.table_id, ?what, problem = %p, "driver action refused");
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn t(s: i64) -> DateTime<Utc> {
+        Utc.timestamp_opt(s, 0).unwrap()
+    }
+
+    /// Issue 14, R10.7.3: overlapping outages and pauses count once; an open one covers all after
+    /// it; disjoint ones stay apart.
+    #[test]
+    fn outage_spans_merge() {
+        assert_eq!(
+            merge_spans(vec![(t(50), Some(t(70))), (t(10), Some(t(20))), (t(60), Some(t(90)))]),
+            vec![(t(10), Some(t(20))), (t(50), Some(t(90)))]
+        );
+        assert_eq!(
+            merge_spans(vec![(t(50), None), (t(60), Some(t(90))), (t(10), Some(t(20)))]),
+            vec![(t(10), Some(t(20))), (t(50), None)]
+        );
+        assert_eq!(merge_spans(vec![(t(10), Some(t(20))), (t(15), None)]), vec![(t(10), None)]);
+    }
+
+    /// Issue 14, R10.7.1: a recorded outage moves a deadline open across it back by its length,
+    /// counted once when it overlaps a gathering pause; an open outage stops every clock.
+    #[test]
+    fn outages_move_deadlines_back() {
+        let d = Driver::default();
+        assert_eq!(d.with_outages(&[(t(10), Some(t(20)))]), vec![(t(10), Some(t(20)))]);
+        d.outages.lock().unwrap().recorded.insert(1, (t(50), t(55)));
+        let pauses = d.with_outages(&[(t(52), Some(t(60)))]);
+        assert_eq!(pauses, vec![(t(50), Some(t(60)))]);
+        // Opened at 40 with a deadline at 100: due at 110.
+        assert_eq!(shifted(t(100), t(40), &pauses), Some(t(110)));
+        // Opened after the outage: not moved.
+        assert_eq!(shifted(t(100), t(70), &d.with_outages(&[])), Some(t(100)));
+        d.store_failed(t(80));
+        assert_eq!(shifted(t(100), t(40), &d.with_outages(&[])), None, "an open outage stops the clock");
+        assert!(!d.ready());
+    }
+
+    /// Issue 14: backoff doubles to its cap, with jitter in the upper half of each step.
+    #[test]
+    fn backoff_is_capped_and_jittered() {
+        let mut b = Backoff::default();
+        let waits: Vec<Duration> = (0..10).map(|_| b.next()).collect();
+        assert!(waits[0] >= Duration::from_millis(50) && waits[0] <= Duration::from_millis(100));
+        assert!(waits.iter().all(|w| *w <= Backoff::CAP));
+        assert!(waits[9] >= Backoff::CAP / 2);
+        b.reset();
+        assert!(b.next() <= Duration::from_millis(100));
+    }
+
+    fn ev(t: &str, payload: serde_json::Value) -> store::NewEvent {
+        store::NewEvent { event_type: t.into(), schema_version: 1, payload, metadata: Default::default() }
+    }
+
+    /// Issue 14 item 5: the follower starts from the last checkpoint (its position and live set),
+    /// not from the start of the log, and folds only what came after it; a checkpoint is
+    /// written after `CHECKPOINT_EVERY` events.
+    #[tokio::test]
+    async fn the_follower_starts_from_the_last_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("flicker-driver-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
+        let app = crate::server::state(store.clone()).await.unwrap();
+        // History that says table `old` plays; the checkpoint after it says only `kept` does.
+        store.append("table-old", 0, vec![ev("table_created", serde_json::json!({}))]).await.unwrap();
+        let c = Checkpoint {
+            position: store.last_position().await.unwrap(),
+            live: Live { tables: ["kept".to_string()].into(), gatherings: ["g".to_string()].into() },
+        };
+        store.append(CHECKPOINTS, 0, vec![ev("driver_checkpoint", serde_json::to_value(&c).unwrap())]).await.unwrap();
+        let f = start(&app).await.unwrap();
+        assert_eq!(f.after, c.position);
+        assert_eq!(f.checkpoint_version, 1);
+        assert_eq!(app.driver.live(), c.live);
+        // What follows the checkpoint is folded on top of it.
+        let e = store.append("table-new", 0, vec![ev("table_created", serde_json::json!({}))]).await.unwrap();
+        for e in store.read_all(f.after, 100).await.unwrap() {
+            note(&app.driver, &e);
+        }
+        assert!(e.position > c.position);
+        let live = app.driver.live();
+        assert!(live.tables.contains("new") && live.tables.contains("kept") && !live.tables.contains("old"));
+        // A checkpoint round appends the live set at the follower's position.
+        let mut f = Follow { after: e.position, since_checkpoint: CHECKPOINT_EVERY, checkpoint_version: 1 };
+        checkpoint(&app, &mut f).await;
+        assert_eq!(f.checkpoint_version, 2);
+        let last: Checkpoint =
+            serde_json::from_value(store.read_last(CHECKPOINTS).await.unwrap().unwrap().payload).unwrap();
+        assert_eq!(last, Checkpoint { position: e.position, live });
     }
 }
