@@ -82,6 +82,9 @@ pub const OUTAGES: &str = "system-outages";
 const CHECKPOINT_EVERY: usize = 10_000;
 /// How often the store is probed while it answers.
 const PROBE_EVERY: Duration = Duration::from_secs(1);
+/// A probe not answered in this time fails (a pool waiting for a database that is down would
+/// otherwise wait for its connect timeout).
+const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Capped exponential backoff with jitter (100 ms doubling to 5 s, each wait drawn from the
 /// upper half of the current step so that workers retrying together spread out).
@@ -372,8 +375,14 @@ async fn watch_store(app: web::Data<AppState>) {
             check_store(&app).await;
             continue;
         };
+        // The outage ends when the store answers again; then it takes the outage's record.
         let to = app.clock.now().max(from);
-        match record_outage(&app, from, to).await {
+        let answers = matches!(tokio::time::timeout(PROBE_TIMEOUT, app.store.ping()).await, Ok(Ok(())));
+        match if answers {
+            record_outage(&app, from, to).await
+        } else {
+            Err(store::StoreError::Other("no answer".into()))
+        } {
             Ok(()) => {
                 app.driver.outages.lock().expect("outages").open = None;
                 tracing::warn!(%from, %to, "the event store answers again: clocks resume, moved back by the outage");
@@ -388,20 +397,28 @@ async fn watch_store(app: web::Data<AppState>) {
     }
 }
 
-/// Pings the store: a success is the latest moment it was known to work; a failure opens an
-/// outage.
-async fn check_store(app: &AppState) {
+/// Pings the store: a success is the latest moment it was known to work; a failure (or no
+/// answer within [`PROBE_TIMEOUT`]) opens an outage. True when it answered and no outage is
+/// open.
+async fn check_store(app: &AppState) -> bool {
     let now = app.clock.now();
-    match app.store.ping().await {
-        Ok(()) => {
+    match tokio::time::timeout(PROBE_TIMEOUT, app.store.ping()).await {
+        Ok(Ok(())) => {
             let mut o = app.driver.outages.lock().expect("outages");
             if o.open.is_none() {
                 o.last_ok = Some(now);
             }
+            o.open.is_none()
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             tracing::debug!(error = %e, "store probe failed");
             app.driver.store_failed(now);
+            false
+        }
+        Err(_) => {
+            tracing::debug!("store probe timed out");
+            app.driver.store_failed(now);
+            false
         }
     }
 }
@@ -601,6 +618,14 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
         if let Some((at, what)) = due {
             let wait = (at - app.clock.now()).to_std().unwrap_or_default();
             if wait.is_zero() {
+                // A clock runs out only on a store known to answer now: a deadline that passed
+                // during an outage not yet noticed waits for the outage's record.
+                if matches!(what, Due::Timeout | Due::Abandon(_)) && !check_store(&app).await {
+                    if !wait_or_change(&mut changed, backoff.next()).await {
+                        return;
+                    }
+                    continue;
+                }
                 if !act(&app, &snap, what).await {
                     // Refused (logged): wait for a change or a second before trying again.
                     if !wait_or_change(&mut changed, Duration::from_secs(1)).await {

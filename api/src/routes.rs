@@ -963,7 +963,17 @@ pub async fn healthz() -> HttpResponse {
 #[utoipa::path(tag = "operations", responses((status = 200, description = "ready"), (status = 503, body = Problem)))]
 #[get("/readyz")]
 pub async fn readyz(state: Data) -> HttpResponse {
-    match state.store.ping().await {
+    if !state.driver.ready() {
+        let p = Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not-ready",
+            "Not ready",
+            "the table driver is catching up with the event log or the event store is failing",
+        );
+        return actix_web::ResponseError::error_response(&p);
+    }
+    let ping = tokio::time::timeout(std::time::Duration::from_secs(2), state.store.ping()).await;
+    match ping.unwrap_or_else(|_| Err(crate::store::StoreError::Other("no answer within 2 s".into()))) {
         Ok(()) if !state.driver.ready() => {
             let p = Problem::new(
                 StatusCode::SERVICE_UNAVAILABLE,

@@ -348,7 +348,7 @@ fn fill(path: &std::path::Path, n: usize) {
                 "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, recorded_at) VALUES {}",
                 values.join(",")
             );
-            sqlx::query(&sql).execute(&mut *tx).await.unwrap();
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut *tx).await.unwrap();
         }
         tx.commit().await.unwrap();
         pool.close().await;
