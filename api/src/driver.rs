@@ -277,6 +277,11 @@ async fn run(app: &web::Data<AppState>, follow: &mut Option<Follow>) -> Result<b
         f.since_checkpoint += 1;
         let _ = app.changes.send(e.stream_id.clone());
         note(&app.driver, &e);
+        // Checkpoints during the catch-up too, so that a restart in the middle of a long one
+        // (and the next start) begins from there.
+        if f.since_checkpoint >= CHECKPOINT_EVERY {
+            checkpoint(app, f).await;
+        }
         if !caught_up {
             if e.position < head {
                 continue;
@@ -285,9 +290,6 @@ async fn run(app: &web::Data<AppState>, follow: &mut Option<Follow>) -> Result<b
             resume(app);
         } else {
             follow_event(app, &e).await;
-        }
-        if f.since_checkpoint >= CHECKPOINT_EVERY {
-            checkpoint(app, f).await;
         }
     }
     Ok(progressed)

@@ -374,10 +374,11 @@ fn open_stream(s: &Server, token: &str, table: &str) -> mpsc::Receiver<(String, 
                 event = v.trim().to_string();
             } else if let Some(v) = line.strip_prefix("id:") {
                 id = v.trim().to_string();
-            } else if line.is_empty() && !event.is_empty() {
-                if tx.send((std::mem::take(&mut event), std::mem::take(&mut id))).is_err() {
-                    return;
-                }
+            } else if line.is_empty()
+                && !event.is_empty()
+                && tx.send((std::mem::take(&mut event), std::mem::take(&mut id))).is_err()
+            {
+                return;
             }
         }
     });
