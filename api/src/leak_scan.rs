@@ -788,10 +788,11 @@ impl Scanner<'_> {
             .await
             .expect("create table");
         // Tokens are checked against live accounts (issue 13): the readers' accounts exist.
+        let role = |name: &str| if name == "watcher" { Role::Spectator } else { Role::Player };
         for name in (0..n).map(|i| format!("p{i}")).chain(["watcher".into(), "org".into()]) {
-            crate::accounts::ensure_unusable(self.app.store.as_ref(), &name, Role::Player).await.expect("account");
+            crate::accounts::ensure_unusable(self.app.store.as_ref(), &name, role(&name)).await.expect("account");
         }
-        let token = |name: &str| self.app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![], None).0;
+        let token = |name: &str| self.app.keys.issue(name, role(name), TokenKind::Access, 86_400, vec![], None).0;
         let mut who: Vec<Who> = (0..n as u8)
             .map(|seat| Who {
                 label: format!("p{seat}"),

@@ -467,7 +467,8 @@ async fn clock_for(
         },
         None => (false, Vec::new()),
     };
-    crate::clocks::view_for(game, mark, seat, paused, &pauses)
+    // Issue 14: store outages move deadlines back as the driver does.
+    crate::clocks::view_for(game, mark, seat, paused, &state.driver.with_outages(&pauses))
 }
 
 /// R10.8: the table as `caller` may see it now: the table (its practice position shown only
@@ -1228,23 +1229,30 @@ pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }
 
-/// Readiness: the event store answers and accepts writes (issue 14: not ready while it is full,
-/// [`crate::store::EventStore::writable`]; 503 `not-ready` with `Retry-After` meanwhile).
+/// Readiness: the event store answers and accepts writes (not while it is full,
+/// [`crate::store::EventStore::writable`]), and the table driver drives every live table (it
+/// has caught up with the log since the start and no store outage is open); issue 14. 503
+/// `not-ready` with `Retry-After` otherwise.
 #[utoipa::path(tag = "operations", responses((status = 200, description = "ready"), (status = 503, body = Problem)))]
 #[get("/readyz")]
 pub async fn readyz(state: Data) -> HttpResponse {
+    let not_ready = |why: String| {
+        let p = Problem::new(StatusCode::SERVICE_UNAVAILABLE, "not-ready", "Not ready", why)
+            .retry_after(crate::problem::STORAGE_FULL_RETRY_SECS);
+        actix_web::ResponseError::error_response(&p)
+    };
+    if !state.driver.ready() {
+        return not_ready("the table driver is catching up with the event log or the event store is failing".into());
+    }
     let store = async {
         state.store.ping().await?;
         state.store.writable().await
     };
-    match store.await {
+    let probe = tokio::time::timeout(std::time::Duration::from_secs(2), store).await;
+    match probe.unwrap_or_else(|_| Err(crate::store::StoreError::Other("no answer within 2 s".into()))) {
+        Ok(()) if !state.driver.ready() => not_ready("the table driver is catching up with the event log".into()),
         Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready", "store": state.store.kind()})),
-        Err(e) => {
-            let p =
-                Problem::new(StatusCode::SERVICE_UNAVAILABLE, "not-ready", "Not ready", format!("event store: {e}"))
-                    .retry_after(crate::problem::STORAGE_FULL_RETRY_SECS);
-            actix_web::ResponseError::error_response(&p)
-        }
+        Err(e) => not_ready(format!("event store: {e}")),
     }
 }
 

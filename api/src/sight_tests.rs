@@ -25,14 +25,15 @@ async fn app_with_clock() -> (web::Data<AppState>, std::sync::Arc<ManualClock>) 
     let dir = std::env::temp_dir().join(format!("flicker-sight-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).unwrap();
     let store = crate::store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
-    let app = crate::server::state(store).await.unwrap();
-    let mut inner = std::sync::Arc::try_unwrap(app.into_inner()).ok().expect("one owner");
     let clock = ManualClock::at(chrono::Utc::now());
-    inner.clock = clock.clone();
-    (web::Data::new(inner), clock)
+    let app = crate::server::state_with_clock(store, clock.clone()).await.unwrap();
+    (app, clock)
 }
 
-fn token(app: &AppState, name: &str) -> String {
+/// An access token for `name` (a player account, created unless it exists: tokens are checked
+/// against live accounts).
+async fn token(app: &AppState, name: &str) -> String {
+    crate::accounts::ensure_unusable(app.store.as_ref(), name, Role::Player).await.unwrap();
     app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![], None).0
 }
 
@@ -136,7 +137,7 @@ async fn r10_8_the_commentary_view_is_delayed_and_never_shows_candles() {
     let svc = test::init_service(App::new().app_data(app.clone()).configure(crate::server::configure)).await;
     let mut settings = Settings::new(3);
     settings.classes = true;
-    let org = token(&app, "org");
+    let org = token(&app, "org").await;
     // A long delay: right after the start nothing of the game is shown.
     let long = GatheringSettings { commentary: true, spectator_delay_events: 10_000, ..Default::default() };
     let id = gathering_table(&app, &settings, long, 1).await;
@@ -300,7 +301,7 @@ async fn r10_6_4_a_hidden_pass_does_not_move_a_delayed_spectators_clock() {
 async fn r10_13_a_practice_position_is_the_creators_alone_and_only_against_bots() {
     let (app, _) = app_with_clock().await;
     let svc = test::init_service(App::new().app_data(app.clone()).configure(crate::server::configure)).await;
-    let (alice, bob) = (token(&app, "alice"), token(&app, "bob"));
+    let (alice, bob) = (token(&app, "alice").await, token(&app, "bob").await);
     let position = "7H 8D KS / 2C 3C | 5H 5D 9S";
     let post = |uri: String, t: &str, body: Value| {
         test::TestRequest::post()
@@ -371,7 +372,7 @@ async fn r10_8_an_eliminated_seat_is_delayed_like_a_spectator() {
                 let viewer = Viewer::Seat { seat };
                 let own = spectate::sequence(&snap, viewer, snap.events.len());
                 if own.len() > 5 && spectate::sequence(&snap, Viewer::Spectator, snap.events.len()).len() > 5 {
-                    let t = token(&app, &format!("p{seat}"));
+                    let t = token(&app, &format!("p{seat}")).await;
                     let (_, _, body) = get!(&svc, &format!("/api/v1/tables/{id}/events?limit=500"), Some(t.as_str()));
                     let shown = json(&body)["events"].as_array().unwrap().len();
                     assert_eq!(shown, own.len() - 5, "R10.8: five of its events behind, like spectators");

@@ -4,6 +4,8 @@
 //!   real `flicker` binary, on SQLite or PostgreSQL; prints commands per second (wall and per
 //!   server CPU second), command latency p50/p95/p99, memory per table and bytes per event.
 //! - `flicker-bench gathering`: wall time of an N-player bot gathering from start to winner.
+//! - `flicker-bench restart`: start-to-ready time of a restarted server against its store's size
+//!   (issue 14), reading the whole log and from the driver's checkpoint.
 //! - `flicker-bench all`: both for the standard sizes, plus the engine's criterion figures, as
 //!   one table on stdout and in `docs/benchmarks.md`. `bench/run.sh` builds everything, starts a
 //!   throwaway PostgreSQL and runs this.
@@ -13,6 +15,7 @@
 mod gathering;
 mod load;
 mod report;
+mod restart;
 mod server;
 
 use clap::{Parser, Subcommand};
@@ -82,6 +85,17 @@ enum Cmd {
         /// Players.
         #[arg(long, default_value_t = 1000)]
         players: usize,
+    },
+    /// Start-to-ready time of a restarted server against the store's size (issue 14).
+    Restart {
+        #[command(flatten)]
+        common: Common,
+        /// Events of history, comma-separated.
+        #[arg(long, default_value = "100000,1000000", value_delimiter = ',')]
+        events: Vec<u64>,
+        /// Storages to run, comma-separated (`sqlite`, `postgres`; PostgreSQL needs --postgres).
+        #[arg(long, default_value = "sqlite,postgres", value_delimiter = ',')]
+        storage: Vec<String>,
     },
     /// Everything, as one table; also written to `--out`.
     All {
@@ -227,6 +241,21 @@ fn run(cli: Cli) -> Result<(), String> {
             let r = gathering::run(&common.flicker, &storage, players);
             discard(&storage, None);
             println!("{}", report::gathering_table(&r?));
+        }
+        Cmd::Restart { common, events, storage } => {
+            let mut rs = Vec::new();
+            for kind in &storage {
+                for &n in &events {
+                    let st = fresh(kind, common.postgres.as_deref())?;
+                    eprintln!("restart: {n} events on {}", st.label());
+                    let r = restart::run(&common.flicker, &st, n);
+                    discard(&st, common.postgres.as_deref());
+                    let r = r?;
+                    eprintln!("{}", restart::table(std::slice::from_ref(&r)));
+                    rs.push(r);
+                }
+            }
+            println!("{}", restart::table(&rs));
         }
         Cmd::All { common, load, tables, gathering_players, criterion, out } => {
             let machine = server::machine();

@@ -50,9 +50,16 @@ impl Server {
     /// Starts `flicker serve` on a free loopback port with request rate limits off (the load
     /// client is one address with few tokens) and waits until `/readyz` answers 200.
     pub fn start(flicker: &Path, storage: &Storage) -> Result<Server, String> {
+        Server::start_with(flicker, storage, &[])
+    }
+
+    /// [`Server::start`] with extra environment variables; waits up to 10 minutes for a large
+    /// store's catch-up.
+    pub fn start_with(flicker: &Path, storage: &Storage, env: &[(&str, &str)]) -> Result<Server, String> {
         let port = free_port();
         let child = Command::new(flicker)
             .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &storage.url()])
+            .envs(env.iter().copied())
             // FLICKER_BENCH_SERVER_LOG: the server's log filter (e.g. `sqlx=debug` to count queries).
             .env("FLICKER_LOG", std::env::var("FLICKER_BENCH_SERVER_LOG").unwrap_or_else(|_| "error".into()))
             .env("FLICKER_RATE_PER_TOKEN", "0")
@@ -63,7 +70,7 @@ impl Server {
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", flicker.display()))?;
         let s = Server { child, base: format!("http://127.0.0.1:{port}") };
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + Duration::from_secs(600);
         let client = reqwest::blocking::Client::new();
         loop {
             if let Ok(r) = client.get(format!("{}/readyz", s.base)).send()
@@ -72,7 +79,7 @@ impl Server {
                 return Ok(s);
             }
             if Instant::now() > deadline {
-                return Err("the server did not become ready within 60 s".into());
+                return Err("the server did not become ready within 600 s".into());
             }
             std::thread::sleep(Duration::from_millis(50));
         }

@@ -17,6 +17,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue 13: logs out: revokes the session (refresh chain) of the body's refresh token, or else
+         *     of the bearer access token. Every access and refresh token of that session then gets 401
+         *     (within [`crate::accounts::ACCOUNT_CACHE_MS`] on other processes). Idempotent: 204.
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/refresh": {
         parameters: {
             query?: never;
@@ -26,7 +47,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchanges a refresh token (once) for a new pair. */
+        /**
+         * Exchanges a refresh token (once) for a new pair in the same session. Issue 13: a refresh
+         *     token presented again after it was used revokes its whole session (every access and refresh
+         *     token of it, whoever holds them: the thief who refreshed first too), and is refused with 401.
+         */
         post: operations["refresh"];
         delete?: never;
         options?: never;
@@ -43,7 +68,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Logs in: a short-lived access token and a refresh token. */
+        /**
+         * Logs in: a short-lived access token and a refresh token, in a new session. Issue 13: an
+         *     unknown name is checked against a dummy argon2 hash, as long as a known one; repeated
+         *     failures per (name, address) and per address are slowed ([`crate::login_throttle`]: 5 and 20
+         *     free failures, then waits from 1 s doubling to 300 s, forgotten after 15 quiet minutes) and
+         *     answered 429 `login-throttled` with `Retry-After`; another address is never slowed by them.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -147,7 +178,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Pages through a gathering's registrations, in registration order (public). */
+        get: operations["list_registrations"];
         put?: never;
         /**
          * Registers a player before the start: the caller (a player or bot account) registers
@@ -260,8 +292,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The server's replay-signing public key (issue 6): exports from
-         *     `GET /api/v1/tables/{id}/replay.jsonl` end with a signature by this key. Public, no token.
+         * The server's replay-signing public keys (issue 6): exports from
+         *     `GET /api/v1/tables/{id}/replay.jsonl` end with a signature by `public_key`; replays signed
+         *     before a rotation (issue 13, `flicker rotate replay-signing-key`) by one of `keys`. Public,
+         *     no token.
          */
         get: operations["replay_key"];
         put?: never;
@@ -565,7 +599,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics (operators only: bearer `FLICKER_METRICS_TOKEN`). */
+        /**
+         * Prometheus metrics (operators only: bearer `FLICKER_METRICS_TOKEN`, at least 16 bytes,
+         *     compared in constant time).
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -582,7 +619,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the event store answers. */
+        /**
+         * Readiness: the event store answers and accepts writes (not while it is full,
+         *     [`crate::store::EventStore::writable`]), and the table driver drives every live table (it
+         *     has caught up with the log since the start and no store outage is open); issue 14. 503
+         *     `not-ready` with `Retry-After` otherwise.
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -1865,6 +1907,28 @@ export interface components {
             /** @description `play` (take seats, answer) and/or `read` (views, events). */
             scopes?: ("play" | "read")[];
         };
+        /**
+         * @description The answer to `POST /api/v1/gatherings/{id}/bots`.
+         * @example {
+         *       "added": 3,
+         *       "first": "heuristic-bot#01",
+         *       "gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11",
+         *       "last": "heuristic-bot#03",
+         *       "registered": 4
+         *     }
+         */
+        BotsAdded: {
+            /** @description How many bots were registered. */
+            added: number;
+            /** @description The first bot's name. */
+            first: string;
+            /** @description The gathering. */
+            gathering_id: string;
+            /** @description The last bot's name (bots are numbered in between). */
+            last: string;
+            /** @description How many players are registered now. */
+            registered: number;
+        };
         /** @description The bracket: from registration to each stage's circles and the winner. */
         Bracket: {
             /** @description Why it ended. */
@@ -2092,8 +2156,10 @@ export interface components {
             practice?: true;
             /**
              * Format: uint32
-             * @description R10.6.5: minimum open time of simultaneous windows, 0-10,000 ms (default 0 on practice
-             *     tables).
+             * @description R10.6.5: minimum open time of reaction windows, 0-10,000 ms. When absent, the start
+             *     decides it: 1,500 ms when any seat is held by something other than a built-in bot or an
+             *     account with the `bot` role, else 0. A table with a minimum window holds every reaction
+             *     window and prompt until its deadline (docs/rules-decisions.md).
              */
             reaction_window_min_ms?: number | null;
             /** @description Engine settings (R10.11) other than `players`; defaults when absent or `null`. */
@@ -2627,6 +2693,24 @@ export interface components {
             };
             /** @enum {string} */
             type: "salt_answered";
+        } | {
+            /**
+             * @description R10.6.5: an answer to a sequential reaction prompt (Salt or BOO! Salt asked in turn, a
+             *     confirm, a counter-Salt, a W1/W2 class reaction) at a table that holds its windows: it
+             *     is kept, unseen by others, until the server closes the prompt (`CloseWindow` or
+             *     `Timeout`), and only then takes effect.
+             */
+            payload: {
+                /** @description The answer as given (cards named by the seat's handles). */
+                answer: components["schemas"]["Answer"];
+                /**
+                 * Format: uint8
+                 * @description Who answered.
+                 */
+                seat: number;
+            };
+            /** @enum {string} */
+            type: "answer_held";
         } | {
             /** @enum {string} */
             type: "answers_closed";
@@ -3311,6 +3395,11 @@ export interface components {
             /** @description Password. */
             password: string;
         };
+        /** @description Body of `POST /api/v1/auth/logout` (optional). */
+        LogoutBody: {
+            /** @description A refresh token of the session to end; without it, the session of the bearer token. */
+            refresh_token?: string | null;
+        };
         /**
          * @description R5.6.2: the mode of a Medium, declared with the action.
          * @enum {string}
@@ -3411,10 +3500,17 @@ export interface components {
          *     the default answer the engine applies on time-out (R10.5). The deadline is the server's.
          */
         Prompt: components["schemas"]["PromptKind"] & {
-            /** @description R10.5: the answer applied on time-out. */
+            /** @description R10.5: a legal answer, the one applied on time-out unless `random_default` is set. */
             default: components["schemas"]["Answer"];
             /** @description Opaque id; answers may name it. */
             id: components["schemas"]["PromptId"];
+            /**
+             * @description R10.7.1: the time-out does not apply `default` but a legal answer drawn uniformly at
+             *     random when the deadline passes (and recorded in the time-out's events), because a fixed
+             *     default would name hidden cards or their order: SightPick, MediumPick and BurdenDiscard.
+             *     Absent (false) for every other prompt, whose default depends only on public data.
+             */
+            random_default?: boolean;
             /**
              * Format: uint8
              * @description Who must answer.
@@ -3589,6 +3685,18 @@ export interface components {
              */
             seat?: number | null;
         };
+        /** @description One replay-signing public key. */
+        PublishedReplayKey: {
+            /**
+             * @description When the key was made (RFC 3339), for keys kept in the store; absent for keys given in
+             *     the environment.
+             */
+            created_at?: string | null;
+            /** @description Whether new exports are signed by it. */
+            current: boolean;
+            /** @description 64 lowercase hex digits. */
+            public_key: string;
+        };
         /**
          * @description R1.1, R1.3: a rank. `Joker` stands for the Joker (BOO!), which has no suit.
          *     Serialised as `"A"`, `"2"` … `"10"`, `"J"`, `"Q"`, `"K"`, `"Joker"`.
@@ -3749,6 +3857,25 @@ export interface components {
             /** @description An account with the `bot` role (an external program): counts as a bot for R10.6.5. */
             program?: boolean;
         };
+        /**
+         * @description The answer to a registration or a withdrawal (issue 14: the registration and a count, not
+         *     the whole list, which `GET /api/v1/gatherings/{id}/registrations` pages).
+         * @example {
+         *       "gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11",
+         *       "registered": 12,
+         *       "registration": {
+         *         "name": "alice"
+         *       }
+         *     }
+         */
+        RegistrationAnswer: {
+            /** @description The gathering. */
+            gathering_id: string;
+            /** @description How many players are registered now. */
+            registered: number;
+            /** @description The registration made (or, for a withdrawal, removed). */
+            registration: components["schemas"]["Registrant"];
+        };
         /** @description Body of `POST /api/v1/gatherings/{id}/registrations` (optional). */
         RegistrationBody: {
             /**
@@ -3756,6 +3883,30 @@ export interface components {
              *     registers themself.
              */
             name?: string | null;
+        };
+        /**
+         * @description A page of a gathering's registrations.
+         * @example {
+         *       "next": null,
+         *       "registered": 2,
+         *       "registrations": [
+         *         {
+         *           "name": "alice"
+         *         },
+         *         {
+         *           "bot": "heuristic",
+         *           "name": "heuristic-bot#01"
+         *         }
+         *       ]
+         *     }
+         */
+        RegistrationsPage: {
+            /** @description The `after` of the next page; `null` on the last page. */
+            next?: string | null;
+            /** @description How many players are registered in all. */
+            registered: number;
+            /** @description Registrations in registration order. */
+            registrations: components["schemas"]["Registrant"][];
         };
         /** @description R8.4.1: one more ghost removed by the same action. */
         Removed: {
@@ -3777,9 +3928,16 @@ export interface components {
             view: components["schemas"]["View"];
         };
         /**
-         * @description The public key that signs replay exports (issue 6).
+         * @description The public keys that sign replay exports (issue 6; issue 13: rotated-out keys too).
          * @example {
          *       "algorithm": "ed25519",
+         *       "keys": [
+         *         {
+         *           "created_at": "2026-12-01T20:00:00Z",
+         *           "current": true,
+         *           "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"
+         *         }
+         *       ],
          *       "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"
          *     }
          */
@@ -3787,8 +3945,13 @@ export interface components {
             /** @description Always `ed25519`. */
             algorithm: string;
             /**
-             * @description The Ed25519 public key, 32 bytes as 64 lowercase hex digits: pass it to
-             *     `flicker verify FILE --public-key HEX`.
+             * @description Every key this server has signed with, the current one first, then rotated-out ones
+             *     (newest first): a replay signed before a rotation verifies against its key here.
+             */
+            keys: components["schemas"]["PublishedReplayKey"][];
+            /**
+             * @description The current Ed25519 public key (new exports are signed by it), 32 bytes as 64 lowercase
+             *     hex digits: pass it to `flicker verify FILE --public-key HEX`.
              */
             public_key: string;
         };
@@ -4009,7 +4172,10 @@ export interface components {
             /** @description Creator's account name. */
             creator: string;
             gathering?: components["schemas"]["TableGathering"] | null;
-            /** @description Practice position (R10.13), if any. */
+            /**
+             * @description Practice position (R10.13), if any. During play it is shown only to the creator, and only
+             *     while every other seat is a built-in bot (`null` otherwise); after the game to everyone.
+             */
             position?: string | null;
             /** @description Practice table: never counts in standings. */
             practice: boolean;
@@ -4316,6 +4482,8 @@ export interface components {
             first_player?: number | null;
             /** @description R2.5: the viewer's own starting hand. */
             hand?: components["schemas"]["CardView"][] | null;
+            /** @description R10.8: every seat's starting hand, in seat order (the commentary view only). */
+            hands?: components["schemas"]["CardView"][][] | null;
             /** @description R1.6: Jokers in the pool. */
             jokers: number;
             /** @description Ruleset. */
@@ -4416,6 +4584,16 @@ export interface components {
             seat: number;
             /** @enum {string} */
             type: "salt_answered";
+        } | {
+            /** @description The answer as the viewer gave it. */
+            answer: components["schemas"]["Answer"];
+            /**
+             * Format: uint8
+             * @description The viewer's seat.
+             */
+            seat: number;
+            /** @enum {string} */
+            type: "answer_held";
         } | {
             /** @enum {string} */
             type: "answers_closed";
@@ -4697,6 +4875,9 @@ export interface components {
         } | {
             /** @enum {string} */
             viewer: "everything";
+        } | {
+            /** @enum {string} */
+            viewer: "commentary";
         };
         /** @description R3.1, R8.2.7: a Wall as shown: its face only to the Cryptkeeper who built it. */
         WallView: {
@@ -4763,7 +4944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4783,6 +4964,96 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LogoutBody"] | null;
+            };
+        };
+        responses: {
+            /** @description the session is revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a token from before sessions (it simply expires) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks a scope, or the account may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -4824,6 +5095,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description not a valid refresh token, its session revoked, or used before (which revokes its session) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4832,7 +5104,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4852,6 +5124,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -4901,7 +5184,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4919,8 +5202,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited (per token, then per address) */
+            /** @description too many failed logins for this name from this address, or from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5020,7 +5312,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5040,6 +5332,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5113,7 +5416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatheringSummary"];
+                    "application/json": components["schemas"]["BotsAdded"];
                 };
             };
             400: {
@@ -5158,7 +5461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5178,6 +5481,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5271,6 +5585,60 @@ export interface operations {
             };
         };
     };
+    list_registrations: {
+        parameters: {
+            query?: {
+                /** @description At most this many, in registration order, 1-1000 (default 100). */
+                limit?: number;
+                /** @description Only registrations after the one of this name (the `next` of the previous page). */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationsPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     register_player: {
         parameters: {
             query?: never;
@@ -5292,7 +5660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatheringSummary"];
+                    "application/json": components["schemas"]["RegistrationAnswer"];
                 };
             };
             /** @description The query string or the JSON body is malformed, has an unknown field or an invalid value */
@@ -5337,6 +5705,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `unknown-account`: no account has the name given */
             422: {
                 headers: {
@@ -5348,6 +5724,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5378,7 +5765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatheringSummary"];
+                    "application/json": components["schemas"]["RegistrationAnswer"];
                 };
             };
             /** @description The bearer token is missing or not valid */
@@ -5416,6 +5803,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5493,7 +5891,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5513,6 +5911,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5688,6 +6097,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     replay_key: {
@@ -5766,7 +6186,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5786,6 +6206,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -5941,7 +6372,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5970,6 +6401,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6049,8 +6491,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6499,8 +6961,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6568,6 +7050,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6708,7 +7201,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The JSON body is larger than 64 KiB */
+            /** @description The body is larger than 64 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6728,6 +7221,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
@@ -6785,6 +7289,17 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;

@@ -188,6 +188,12 @@ pub trait EventStore: Send + Sync + 'static {
     async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<StoredEvent>, StoreError>;
     /// Up to `limit` events of all streams with position > `after`, in position order.
     async fn read_all(&self, after: i64, limit: i64) -> Result<Vec<StoredEvent>, StoreError>;
+    /// Issue 14: the last event of `stream` (its highest version), `None` for an empty stream;
+    /// one indexed row whatever the stream's length (the driver's checkpoints).
+    async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError>;
+    /// Issue 14: the highest global position committed so far (0 for an empty store): where a
+    /// catch-up read has caught up.
+    async fn last_position(&self) -> Result<i64, StoreError>;
     /// The version of the first event stored in `stream` with this idempotency key.
     async fn find_idempotency_key(&self, stream: &str, key: &str) -> Result<Option<i64>, StoreError>;
     /// Live notifications: the global position of newly committed events (across processes on
@@ -335,6 +341,10 @@ pub(crate) mod contract {
         assert_eq!(all[0].metadata.idempotency_key.as_deref(), Some("k1"));
         assert_eq!(store.read_stream(&s, 3).await.unwrap().len(), 1);
         assert!(all.windows(2).all(|w| w[0].position < w[1].position));
+        // Issue 14: the last event of a stream, and the last position of the log.
+        assert_eq!(store.read_last(&s).await.unwrap().map(|e| e.stream_version), Some(3));
+        assert_eq!(store.read_last("no-such-stream").await.unwrap(), None);
+        assert!(store.last_position().await.unwrap() >= all[2].position);
         // Concurrent appends at the same expected version: exactly one wins.
         let s2 = format!("race-{}", uuid::Uuid::new_v4());
         let mut handles = Vec::new();

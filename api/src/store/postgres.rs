@@ -290,6 +290,21 @@ impl EventStore for PgStore {
         rows.iter().map(row_to_event).collect()
     }
 
+    async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError> {
+        let row = sqlx::query(
+            "SELECT *, payload::text AS payload_text FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
+        )
+        .bind(stream)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(row_to_event).transpose()
+    }
+
+    async fn last_position(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COALESCE(MAX(position), 0)::BIGINT FROM events").fetch_one(&self.pool).await?;
+        Ok(row.get(0))
+    }
+
     async fn find_idempotency_key(&self, stream: &str, key: &str) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query("SELECT MIN(stream_version) FROM events WHERE stream_id = $1 AND idempotency_key = $2")
             .bind(stream)

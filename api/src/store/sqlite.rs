@@ -605,6 +605,23 @@ impl EventStore for SqliteStore {
         Ok(events)
     }
 
+    async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError> {
+        let row = sqlx::query("SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1")
+            .bind(stream)
+            .fetch_optional(&self.readers)
+            .await?;
+        let event = row.as_ref().map(row_to_event).transpose()?;
+        if let Some(e) = &event {
+            raise(&self.heads, stream, e.stream_version);
+        }
+        Ok(event)
+    }
+
+    async fn last_position(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COALESCE(MAX(position), 0) FROM events").fetch_one(&self.readers).await?;
+        Ok(row.get(0))
+    }
+
     async fn find_idempotency_key(&self, stream: &str, key: &str) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query("SELECT MIN(stream_version) FROM events WHERE stream_id = $1 AND idempotency_key = $2")
             .bind(stream)

@@ -11,6 +11,7 @@ export const VIEW_EVENT_TYPES = /** @type {const} */ ([
   'drew',
   'action_declared',
   'salt_answered',
+  'answer_held',
   'answers_closed',
   'passed',
   'salted',

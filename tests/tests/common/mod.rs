@@ -88,6 +88,12 @@ impl Server {
 
     /// Starts a server on `db` with extra environment variables.
     pub fn start_with(db: Db, env: &[(&str, &str)]) -> Server {
+        Server::start_until(db, env, "/readyz")
+    }
+
+    /// Starts a server on `db` and returns as soon as it answers `probe` with 200 (`/healthz`:
+    /// it listens, maybe before it is ready).
+    pub fn start_until(db: Db, env: &[(&str, &str)], probe: &str) -> Server {
         let port = free_port();
         let mut cmd = Command::new(binary());
         cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
@@ -101,7 +107,7 @@ impl Server {
         let s = Server { child, base: format!("http://127.0.0.1:{port}"), db };
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
-            if let Ok(r) = Client::new().get(format!("{}/readyz", s.base)).send()
+            if let Ok(r) = Client::new().get(format!("{}{probe}", s.base)).send()
                 && r.status() == StatusCode::OK
             {
                 return s;
