@@ -246,11 +246,21 @@ pub async fn check(state: &AppState, token: &str) -> Result<Caller, Problem> {
     if claims.kind == TokenKind::Refresh {
         return Err(Problem::unauthenticated("a refresh token cannot be used as a bearer token"));
     }
-    let account = state
+    let mut account = state
         .accounts
         .get(state.store.as_ref(), &claims.sub, state.clock.now())
         .await?
         .ok_or_else(|| Problem::unauthenticated("the token's account does not exist"))?;
+    // A bot token issued since the account was cached (by another process, too) is read afresh
+    // once rather than refused for the cache's lifetime.
+    if claims.kind == TokenKind::Bot && !account.bot_tokens.iter().any(|t| t.jti == claims.jti) {
+        state.accounts.forget(&claims.sub);
+        account = state
+            .accounts
+            .get(state.store.as_ref(), &claims.sub, state.clock.now())
+            .await?
+            .ok_or_else(|| Problem::unauthenticated("the token's account does not exist"))?;
+    }
     if account.role != Some(claims.role) {
         return Err(Problem::unauthenticated("the token's role is not its account's; log in again"));
     }

@@ -87,11 +87,11 @@ impl ManualClock {
         })
     }
 
-    /// Moves the clock to `t` (never back) and wakes the sleepers due by then.
+    /// Sets the clock to `t` (tests may move it back too) and wakes the sleepers due by then.
     pub fn set(&self, t: DateTime<Utc>) {
         {
             let mut now = self.now.lock().expect("clock");
-            *now = (*now).max(t);
+            *now = t;
         }
         self.moved.send_replace(());
     }

@@ -903,9 +903,11 @@ impl Scanner<'_> {
                 k
             }
         };
+        // The organiser asks for the commentary view explicitly.
+        let (q, and) = if viewer == Viewer::Commentary { ("?commentary=true", "&commentary=true") } else { ("", "") };
         let what = format!("{} ({viewer:?}) delayed {delay:?} at event {all}, horizon {visible}", who.label);
         // The table: byte for byte.
-        let r = self.get(&who, &format!("/api/v1/tables/{id}")).await;
+        let r = self.get(&who, &format!("/api/v1/tables/{id}{q}")).await;
         assert_eq!(r.status, 200, "{what}: {}", r.text());
         let account = who.token.as_ref().map(|_| who.label.as_str());
         let (view, clock) = if visible == 0 {
@@ -939,7 +941,7 @@ impl Scanner<'_> {
         let mut items = Vec::new();
         let mut after = String::new();
         loop {
-            let r = self.get(&who, &format!("/api/v1/tables/{id}/events?limit=500{after}")).await;
+            let r = self.get(&who, &format!("/api/v1/tables/{id}/events?limit=500{after}{and}")).await;
             assert_eq!(r.status, 200, "{what}: {}", r.text());
             let page = r.json("events");
             let got = page["events"].as_array().expect("events").clone();
@@ -958,7 +960,7 @@ impl Scanner<'_> {
                 .unwrap_or_else(|e| panic!("leak: {e}"));
         }
         // The latest replay step.
-        let r = self.get(&who, &format!("/api/v1/tables/{id}/replay")).await;
+        let r = self.get(&who, &format!("/api/v1/tables/{id}/replay{q}")).await;
         if shown == 0 {
             assert_eq!(r.status, 400, "{what}: a replay before the horizon reaches the first event");
         } else {

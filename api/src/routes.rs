@@ -356,6 +356,7 @@ pub async fn issue_bot_token(
         StoreError::Conflict { .. } => Problem::conflict("conflict", "Conflict", "the account changed; try again"),
         e => e.into(),
     })?;
+    state.accounts.forget(&a.name);
     Ok(HttpResponse::Created().json(BotToken {
         id: claims.jti,
         token,

@@ -320,7 +320,7 @@ impl Snapshot {
             .iter()
             .zip(&self.info.bots)
             .all(|(holder, bot)| bot.is_some() || holder.as_deref() == Some(self.info.creator.as_str()));
-        if !self.state.is_finished() && !(creator && only_bots) {
+        if !(self.state.is_finished() || creator && only_bots) {
             info.position = None;
         }
         info

@@ -269,7 +269,7 @@ export function playTests(h) {
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('flicker.session') || '{}').access_token);
     const tbl = await call('POST', '/tables', {
       token,
-      body: { players: 2, practice: true, bot_delay_ms: 50, settings: { first_player: { mode: 'first', seat: 0 } }, clocks: { decision_secs: 600, reaction_secs: 600 } },
+      body: { players: 2, practice: true, bot_delay_ms: 50, reaction_window_min_ms: 0, settings: { first_player: { mode: 'first', seat: 0 } }, clocks: { decision_secs: 600, reaction_secs: 600 } },
     });
     const id = tbl.table.table_id;
     await call('POST', `/tables/${id}/seats`, { token, body: { seat: 0 } });
@@ -338,7 +338,7 @@ export function playTests(h) {
     const me = `rem-${RUN}`;
     await uiSignUp(page, me, 'player');
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('flicker.session') || '{}').access_token);
-    const tbl = await call('POST', '/tables', { token, body: { players: 2, practice: true, bot_delay_ms: 50, clocks: { decision_secs: 600, reaction_secs: 600 } } });
+    const tbl = await call('POST', '/tables', { token, body: { players: 2, practice: true, bot_delay_ms: 50, reaction_window_min_ms: 0, clocks: { decision_secs: 600, reaction_secs: 600 } } });
     const id = tbl.table.table_id;
     await call('POST', `/tables/${id}/seats`, { token, body: { seat: 0 } });
     await call('POST', `/tables/${id}/seats`, { token, body: { seat: 1, bot: 'heuristic' } });

@@ -93,7 +93,7 @@ async function account(name, role = 'player') {
 async function botTable(token, n, delay) {
   const t = await call('POST', '/tables', {
     token,
-    body: { players: n, practice: true, bot_delay_ms: delay, clocks: { decision_secs: 600, reaction_secs: 600 } },
+    body: { players: n, practice: true, bot_delay_ms: delay, reaction_window_min_ms: 0, clocks: { decision_secs: 600, reaction_secs: 600 } },
   });
   const id = t.table.table_id;
   for (let s = 0; s < n; s++) await call('POST', `/tables/${id}/seats`, { token, body: { seat: s, bot: 'heuristic' } });

@@ -362,6 +362,7 @@ fn repeated_window_answers_store_nothing_and_changes_are_bounded() {
         3,
         json!({"settings": {"first_player": {"mode": "first", "seat": 0}},
                "clocks": {"decision_secs": 3600, "reaction_secs": 3600},
+               "reaction_window_min_ms": 0,
                "position": "9C 8C 2C | 5H 5D 4S | 2D 3D 4D"}),
     );
     // Seat 0 Haunts seat 1: a simultaneous Salt window opens for seats 1 and 2.
@@ -456,6 +457,12 @@ fn tokens_refresh_once_and_bot_tokens_revoke() {
     let (st, v, _) =
         json_of(c.post(s.url("/api/v1/auth/refresh")).json(&json!({"refresh_token": refresh})).send().unwrap());
     assert_eq!(st, StatusCode::UNAUTHORIZED, "a refresh token worked twice: {v}");
+    // Issue 13: the reuse revoked the whole session, the refreshed pair included.
+    let (st, v, _) = get(&s, new_pair["access_token"].as_str().unwrap(), "/api/v1/tables");
+    assert_eq!(st, StatusCode::UNAUTHORIZED, "a session survived the reuse of its refresh token: {v}");
+    let (_, new_pair, _) = json_of(
+        c.post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": "password-1"})).send().unwrap(),
+    );
     // Wrong password.
     let (st, _, _) = json_of(
         c.post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": "nope-nope"})).send().unwrap(),

@@ -761,7 +761,14 @@ mod tests {
         let app = crate::server::state(store.clone()).await.unwrap();
         let svc = test::init_service(App::new().app_data(app.clone()).configure(crate::server::configure)).await;
         let ready = || test::TestRequest::get().uri("/readyz").to_request();
-        assert_eq!(test::call_service(&svc, ready()).await.status(), 200);
+        // Ready means the driver drives the live tables too (issue 14): start it and wait.
+        crate::driver::spawn(app.clone());
+        let mut waited = 0;
+        while test::call_service(&svc, ready()).await.status() != 200 {
+            waited += 1;
+            assert!(waited < 200, "never ready");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
         let account = |name: &str| {
             test::TestRequest::post()
                 .uri("/api/v1/accounts")
@@ -833,7 +840,13 @@ mod tests {
         assert!(resp.headers().get("retry-after").is_some());
         // Room again: nobody restarts anything.
         sqlite.exec_on_writer("PRAGMA max_page_count = 1073741823").await.unwrap();
-        assert_eq!(test::call_service(&svc, ready()).await.status(), 200);
+        // The driver saw the store fail too; it records the outage and is ready again.
+        let mut waited = 0;
+        while test::call_service(&svc, ready()).await.status() != 200 {
+            waited += 1;
+            assert!(waited < 200, "not ready again once there is room");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
         store.writable().await.unwrap();
         assert_eq!(test::call_service(&svc, account("after")).await.status(), 201);
         let a = store.append("fill-0", 1, vec![big(0)]).await.unwrap();
