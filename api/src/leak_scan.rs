@@ -749,7 +749,7 @@ impl Scanner<'_> {
         self.rng = ChaCha8Rng::seed_from_u64(seed ^ 0xde1b);
         let settings = settings_for(g, &mut rng);
         let n = settings.players as usize;
-        let delay = if g % 2 == 0 { Delay::Events(rng.random_range(1..8)) } else { Delay::Secs(8) };
+        let delay = if g.is_multiple_of(2) { Delay::Events(rng.random_range(1..8)) } else { Delay::Secs(8) };
         let (events, secs) = match delay {
             Delay::Events(d) => (d, 0),
             Delay::Secs(s) => (0, s),
