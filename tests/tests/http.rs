@@ -458,7 +458,7 @@ fn tokens_refresh_once_and_bot_tokens_revoke() {
         json_of(c.post(s.url("/api/v1/auth/refresh")).json(&json!({"refresh_token": refresh})).send().unwrap());
     assert_eq!(st, StatusCode::UNAUTHORIZED, "a refresh token worked twice: {v}");
     // Issue 13: the reuse revoked the whole session, the refreshed pair included.
-    let (st, v, _) = get(&s, new_pair["access_token"].as_str().unwrap(), "/api/v1/tables");
+    let (st, v, _) = post(&s, new_pair["access_token"].as_str().unwrap(), "/api/v1/tables", json!({"players": 2}));
     assert_eq!(st, StatusCode::UNAUTHORIZED, "a session survived the reuse of its refresh token: {v}");
     let (_, new_pair, _) = json_of(
         c.post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": "password-1"})).send().unwrap(),
