@@ -516,6 +516,15 @@ impl Tables {
                 }
             };
             if events.is_empty() {
+                // Nothing to store (issue 14: an answer that changes nothing). A request with the
+                // same key may have landed since the snapshot: it is honoured (replay, or
+                // `idempotency-key-reused` for another body) like any retry.
+                if let Some((key, _)) = &scoped
+                    && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                {
+                    replayed(v).await?;
+                    return Ok((self.load(store, table_id).await?, true));
+                }
                 return Ok((snap, false));
             }
             // R10.7.3: a new decision point gets its deadline now, stored with the events.

@@ -731,24 +731,42 @@ fn racing_clients(servers: Vec<Server>, name: &str) {
     for ((i, key), rs) in &by_key {
         let c = &checked[*i];
         let ok: Vec<&&Raced> = rs.iter().filter(|r| r.status() == Some(StatusCode::OK)).collect();
-        let accepted: HashSet<String> = ok.iter().map(|r| r.sent.body.to_string()).collect();
+        // Issue 14 item 6: an answer that changes nothing stores nothing, its key included, and
+        // answers 200 with the state it saw. Such a no-op, answered before the key was stored by
+        // another body, shows a state before the key's version; every other 200 shows one at or
+        // after it, and those must all be the same body.
+        let key_version = c.keys.get(*key).copied();
+        let acting: Vec<&&&Raced> = ok
+            .iter()
+            .filter(|r| {
+                let seen = r.reply.as_ref().and_then(|b| c.views.get(&b.body["view"].to_string()).copied());
+                key_version.is_none_or(|v| seen.is_none_or(|s| s >= v))
+            })
+            .collect();
+        let accepted: HashSet<String> = acting.iter().map(|r| r.sent.body.to_string()).collect();
+        // A window answer (Pass or Salt) under a reused key may have been a no-op that stored
+        // nothing, key included: such reuse is not detected (a known gap of issue 14 item 6).
+        let window_answers = acting.iter().all(|r| {
+            let a = &r.sent.body["answer"]["answer"];
+            a == "pass" || a == "salt"
+        });
         assert!(
-            accepted.len() <= 1,
+            accepted.len() <= 1 || key_version.is_none() || window_answers,
             "table {}: key {key} accepted with different bodies: {}",
             tables[*i],
             outcomes(rs)
         );
-        let acted = ok.iter().filter(|r| !r.replay()).count();
+        let acted = acting.iter().filter(|r| !r.replay()).count();
         let unanswered = rs.iter().any(|r| r.reply.is_none());
         match c.keys.get(*key) {
             Some(&version) => {
                 assert!(
-                    acted == 1 || (acted == 0 && unanswered),
+                    acted == 1 || (acted == 0 && unanswered) || (window_answers && acted > 1),
                     "table {}: key {key} is stored, answered: {}",
                     tables[*i],
                     outcomes(rs)
                 );
-                for r in ok.iter().filter_map(|r| r.reply.as_ref()) {
+                for r in acting.iter().filter_map(|r| r.reply.as_ref()) {
                     let text = r.body["view"].to_string();
                     assert!(
                         c.views.get(&text).is_some_and(|&v| v >= version),
@@ -758,7 +776,18 @@ fn racing_clients(servers: Vec<Server>, name: &str) {
                 }
             }
             None => {
-                assert!(ok.is_empty(), "table {}: key {key} got a 200 but is not stored: {}", tables[*i], outcomes(rs))
+                // Issue 14 item 6: an answer that changes nothing (the same answer to an open
+                // simultaneous window again) stores nothing, its key included, and answers 200
+                // with the table as stored. Any other 200 must have stored its key.
+                for r in ok.iter().filter_map(|r| r.reply.as_ref()) {
+                    let text = r.body["view"].to_string();
+                    assert!(
+                        c.views.contains_key(&text),
+                        "table {}: key {key} got a 200 but is not stored, and its view is no stored state: {}",
+                        tables[*i],
+                        outcomes(rs)
+                    );
+                }
             }
         }
     }
