@@ -349,7 +349,8 @@ pub struct RegistrationsPage {
 
 /// Pages through a gathering's registrations, in registration order (public).
 #[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id"), RegistrationsQuery),
-    responses((status = 200, body = RegistrationsPage), (status = 400, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = RegistrationsPage), (status = 400, body = Problem), (status = 404, body = Problem),
+        (status = 422, description = "`unknown-registration`: `after` names nobody registered", body = Problem)))]
 #[get("/api/v1/gatherings/{id}/registrations")]
 pub async fn list_registrations(
     state: Data,
@@ -361,11 +362,19 @@ pub async fn list_registrations(
         return Err(Problem::invalid("limit is 1 to 1000"));
     }
     let g = get(&state, &id).await?;
-    let start = match &q.after {
+    // An empty `after` is the start of the list, like no `after`.
+    let start = match q.after.as_deref().filter(|a| !a.is_empty()) {
         None => 0,
-        Some(name) => match g.players.iter().position(|p| &p.name == name) {
+        Some(name) => match g.players.iter().position(|p| p.name == name) {
             Some(i) => i + 1,
-            None => return Err(Problem::invalid(format!("'after': {name} is not registered"))),
+            None => {
+                return Err(Problem::new(
+                    actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    "unknown-registration",
+                    "Unknown registration",
+                    format!("'after': {name} is not registered"),
+                ));
+            }
         },
     };
     let page: Vec<Registrant> = g.players.iter().skip(start).take(limit).cloned().collect();

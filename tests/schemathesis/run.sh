@@ -90,8 +90,10 @@ BASE=$base ORGANISER_KEY=$organiser_key METRICS_TOKEN=$metrics_token \
 echo "==> schemathesis $version: $base/openapi.json"
 start=$(date +%s)
 status=0
+# Logout is left out: it revokes the one session every other call of the run uses (it has its own
+# tests in api/src/http_secrets_tests.rs).
 (cd "$tmp" && SCHEMATHESIS_DROPPED_LOG="$tmp/dropped" "$venv/bin/st" --config-file "$tmp/schemathesis.toml" \
-  run "$base/openapi.json" --no-color) || status=$?
+  run "$base/openapi.json" --no-color --exclude-path /api/v1/auth/logout) || status=$?
 echo "==> schemathesis took $(($(date +%s) - start)) s"
 if [ -s "$tmp/dropped" ]; then
   echo "==> ST202 failures dropped by hooks.py (schema-valid data rightly refused), by reason and operation:"

@@ -75,11 +75,17 @@ fn concurrent_registrations_all_succeed_and_the_list_pages() {
     let order: Vec<&str> = summary["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(seen, order, "pages follow registration order");
     assert_eq!(seen.iter().collect::<BTreeSet<_>>(), players.iter().map(|(n, _)| n).collect::<BTreeSet<_>>());
-    // Bad paging is a 400 problem.
-    for q in ["limit=0", "limit=1001", "after=nobody"] {
+    // Bad paging is a 400 problem; a cursor naming nobody registered is a 422 problem.
+    for (q, want) in [
+        ("limit=0", StatusCode::BAD_REQUEST),
+        ("limit=1001", StatusCode::BAD_REQUEST),
+        ("after=nobody", StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
         let (st, v, ct) = get_public(&s, &format!("/api/v1/gatherings/{id}/registrations?{q}"));
-        assert_eq!((st, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"), "{q}: {v}");
+        assert_eq!((st, ct.as_str()), (want, "application/problem+json"), "{q}: {v}");
     }
+    let (st, v, _) = get_public(&s, &format!("/api/v1/gatherings/{id}/registrations?after="));
+    assert_eq!(st, StatusCode::OK, "an empty cursor is the start: {v}");
     // Bots added and a withdrawal answer with a count too.
     let (st, v, _) = post(&s, &org, &format!("/api/v1/gatherings/{id}/bots"), json!({"count": 3}));
     assert_eq!(st, StatusCode::CREATED, "{v}");
