@@ -4,8 +4,8 @@
 # Run from anywhere; honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "== criterion: cargo bench -p flicker-engine"
-cargo bench --locked -p flicker-engine --bench engine -- --noplot 2>&1 | grep -E "^(random_playout|fold_events)|time:|thrpt:"
+echo "== criterion: cargo bench -p final-flicker"
+cargo bench --locked -p final-flicker --bench engine -- --noplot 2>&1 | grep -E "^(random_playout|fold_events)|time:|thrpt:"
 # Build first, so that the timed run below does not include compiling.
 cargo build --release -q --locked -p flicker
 simulate=(cargo run --release -q --locked -p flicker -- simulate --players 8 --games 10000 --seed 7)

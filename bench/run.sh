@@ -18,8 +18,8 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 source scripts/throwaway-postgres.sh
 
 target=${CARGO_TARGET_DIR:-target}
-step "engine: cargo bench -p flicker-engine --bench engine (criterion)"
-cargo bench --locked -p flicker-engine --bench engine -- --noplot 2>&1 | grep -E "^[a-z_]+/|time:|thrpt:" >&2
+step "engine: cargo bench -p final-flicker --bench engine (criterion)"
+cargo bench --locked -p final-flicker --bench engine -- --noplot 2>&1 | grep -E "^[a-z_]+/|time:|thrpt:" >&2
 step "building the release binaries (flicker, flicker-bench)"
 cargo build --release --locked -q -p flicker -p flicker-bench
 start_postgres

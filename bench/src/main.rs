@@ -109,7 +109,7 @@ enum Cmd {
         /// Players of the gathering run (0: skip it).
         #[arg(long, default_value_t = 1000)]
         gathering_players: usize,
-        /// Criterion's output folder (from `cargo bench -p flicker-engine`).
+        /// Criterion's output folder (from `cargo bench -p final-flicker`).
         #[arg(long, default_value = "target/criterion")]
         criterion: PathBuf,
         /// The Markdown report to write.

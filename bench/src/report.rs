@@ -61,7 +61,7 @@ fn time(ns: f64) -> String {
 fn engine_table(engine: &[Estimate]) -> String {
     let mut s = String::new();
     if engine.is_empty() {
-        return "No criterion figures found: run `cargo bench -p flicker-engine --bench engine` first.\n".into();
+        return "No criterion figures found: run `cargo bench -p final-flicker --bench engine` first.\n".into();
     }
     let get = |id: &str| engine.iter().find(|e| e.id == id);
     s.push_str("| measure | time | rate (one core) |\n|---|---:|---:|\n");

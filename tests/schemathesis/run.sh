@@ -91,7 +91,7 @@ echo "==> schemathesis $version: $base/openapi.json"
 start=$(date +%s)
 status=0
 # Logout is left out: it revokes the one session every other call of the run uses (it has its own
-# tests in api/src/http_secrets_tests.rs).
+# tests in api/server/src/http_secrets_tests.rs).
 (cd "$tmp" && SCHEMATHESIS_DROPPED_LOG="$tmp/dropped" "$venv/bin/st" --config-file "$tmp/schemathesis.toml" \
   run "$base/openapi.json" --no-color --exclude-path /api/v1/auth/logout) || status=$?
 echo "==> schemathesis took $(($(date +%s) - start)) s"

@@ -7,9 +7,9 @@
 mod common;
 
 use common::*;
-use flicker_engine::bot::random_answer;
-use flicker_engine::replay::{fold, read_replay};
-use flicker_engine::{Answer, PromptKind, Viewer};
+use final_flicker::bot::random_answer;
+use final_flicker::replay::{fold, read_replay};
+use final_flicker::{Answer, PromptKind, Viewer};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;
@@ -54,7 +54,7 @@ fn four_bots_play_a_whole_game(db: Db) {
     let (_, events) = read_replay(std::io::Cursor::new(text)).unwrap();
     let folded = fold(&events);
     assert!(folded.is_finished());
-    let folded_view = serde_json::to_value(flicker_engine::view(&folded, Viewer::Everything)).unwrap();
+    let folded_view = serde_json::to_value(final_flicker::view(&folded, Viewer::Everything)).unwrap();
     assert_eq!(folded_view, live["view"], "the stored events fold to a different final state");
     // After the game every viewer pages through the complete record.
     let (_, page, _) = get(&s, &tokens[1], &format!("/api/v1/tables/{id}/events?limit=500"));
@@ -373,7 +373,7 @@ fn repeated_window_answers_store_nothing_and_changes_are_bounded() {
         .find(|o| {
             o.uses
                 .iter()
-                .any(|u| matches!(u, flicker_engine::prompt::UseOption::Haunt { targets } if targets.contains(&1)))
+                .any(|u| matches!(u, final_flicker::prompt::UseOption::Haunt { targets } if targets.contains(&1)))
         })
         .expect("a card that Haunts seat 1")
         .card

@@ -31,10 +31,10 @@
 mod common;
 
 use common::*;
-use flicker_engine::bot::random_answer;
-use flicker_engine::invariants::{check, check_settled};
-use flicker_engine::replay::{fold, read_replay};
-use flicker_engine::{Event, Prompt, State, Viewer, view};
+use final_flicker::bot::random_answer;
+use final_flicker::invariants::{check, check_settled};
+use final_flicker::replay::{fold, read_replay};
+use final_flicker::{Event, Prompt, State, Viewer, view};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use reqwest::StatusCode;
@@ -187,7 +187,7 @@ fn check_stream(table: &str, rows: &[Row], history: bool) -> Checked {
         }
         match serde_json::from_value::<Event>(json!({"type": r.event_type, "payload": r.payload})) {
             Ok(e) => {
-                flicker_engine::apply(&mut c.state, &e);
+                final_flicker::apply(&mut c.state, &e);
                 c.events.push(e);
                 if let Err(m) = check(&c.state) {
                     panic!("table {table}: version {} breaks an invariant: {m}", r.version);

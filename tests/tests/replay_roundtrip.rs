@@ -1,10 +1,10 @@
 //! Cross-crate: a saved event log (JSON Lines file) replays to the identical final state, and
 //! every viewer's projection of the replayed state equals that of the live one.
 
-use flicker_engine::replay::{fold, read_replay, write_replay};
-use flicker_engine::settings::Settings;
-use flicker_engine::sim::play_random;
-use flicker_engine::view::{Viewer, view};
+use final_flicker::replay::{fold, read_replay, write_replay};
+use final_flicker::settings::Settings;
+use final_flicker::sim::play_random;
+use final_flicker::view::{Viewer, view};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 

@@ -1,0 +1,1 @@
+//! A typed client of the Flicker REST API.

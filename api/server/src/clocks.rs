@@ -1,0 +1,183 @@
+//! Server clocks (R10.7): every decision point gets a deadline from the server clock when it
+//! opens, stored in the metadata of the event that opened it, so that clocks resume after a
+//! restart. The fold never reads a clock; only the time-out command changes the game.
+
+use crate::store::NewEvent;
+use crate::tables::Snapshot;
+use chrono::{DateTime, Utc};
+use final_flicker::window::{held_answer, simultaneous_window};
+use final_flicker::{Event, State};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// R10.7.2: seconds per prompt family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Clocks {
+    /// Prompts 1-5 and 15-23 (turn order, Haunting, Ritual, picks, splits, Burden), in seconds:
+    /// 1 to 86,400 (default 60).
+    #[serde(default = "default_decision")]
+    #[schema(minimum = 1, maximum = 86400)]
+    pub decision_secs: u32,
+    /// Reaction prompts 6-14 (Salt, BOO! Salt, counter-Salt, class reactions) and simultaneous
+    /// windows, in seconds: 1 to 86,400 (default 15).
+    #[serde(default = "default_reaction")]
+    #[schema(minimum = 1, maximum = 86400)]
+    pub reaction_secs: u32,
+}
+
+fn default_decision() -> u32 {
+    60
+}
+fn default_reaction() -> u32 {
+    15
+}
+
+impl Default for Clocks {
+    fn default() -> Self {
+        Clocks { decision_secs: default_decision(), reaction_secs: default_reaction() }
+    }
+}
+
+impl Clocks {
+    /// Checks the ranges (1 to 86,400 seconds each).
+    pub fn validate(&self) -> Result<(), String> {
+        let ok = |s: u32| (1..=86_400).contains(&s);
+        if ok(self.decision_secs) && ok(self.reaction_secs) {
+            Ok(())
+        } else {
+            Err("clocks are 1 to 86400 seconds each (R10.7.2)".into())
+        }
+    }
+}
+
+/// R10.7.3: when the open decision point opened and when it times out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockMark {
+    /// When it opened (server clock, UTC).
+    pub opened_at: DateTime<Utc>,
+    /// Its deadline, before any gathering pause (UTC).
+    pub deadline: DateTime<Utc>,
+    /// A simultaneous window (one deadline for the whole window, R10.6.6).
+    #[serde(default)]
+    pub window: bool,
+}
+
+/// The engine events among stored ones (platform events are skipped).
+fn engine_events(events: &[NewEvent]) -> Vec<Event> {
+    events
+        .iter()
+        .filter_map(|e| serde_json::from_value(serde_json::json!({"type": e.event_type, "payload": e.payload})).ok())
+        .collect()
+}
+
+/// The clock mark for an append of `events` onto `snap` at `now` (server clock), or `None` when
+/// the decision point does not change (an answer inside a simultaneous window that stays open,
+/// an answer held until its prompt closes) or the game is over.
+///
+/// R10.6.5 (docs/rules-decisions.md, "Windows close at a public time"): at a table that holds its
+/// windows (`hold_windows`), a reaction decision point (a simultaneous window or a reaction
+/// prompt) lasts exactly until its deadline whatever the answers do, so its deadline is never
+/// shorter than the minimum window: `max(reaction_secs, reaction_window_min_ms)`.
+pub fn mark_for(snap: &Snapshot, events: &[NewEvent], now: DateTime<Utc>) -> Option<ClockMark> {
+    let engine = engine_events(events);
+    if engine.is_empty() || engine.iter().all(|e| matches!(e, Event::AnswerHeld { .. })) {
+        return None;
+    }
+    let mut after: State = snap.state.clone();
+    for e in &engine {
+        final_flicker::apply(&mut after, e);
+    }
+    if after.is_finished() {
+        return None;
+    }
+    let closed = engine.iter().any(|e| matches!(e, Event::AnswersClosed | Event::TimedOut { .. }));
+    let window = simultaneous_window(&after).is_some();
+    if window && simultaneous_window(&snap.state).is_some() && !closed && !snap.events.is_empty() {
+        return None;
+    }
+    let open = final_flicker::prompts(&after);
+    let reaction = window || open.first().is_some_and(|p| p.kind.is_reaction());
+    let clocks = snap.info.clocks;
+    let secs = if reaction { clocks.reaction_secs } else { clocks.decision_secs };
+    let mut length = chrono::Duration::seconds(secs as i64);
+    if reaction && after.settings().is_some_and(|s| s.hold_windows) {
+        length = length.max(chrono::Duration::milliseconds(snap.info.reaction_window_min_ms as i64));
+    }
+    Some(ClockMark { opened_at: now, deadline: now + length, window })
+}
+
+/// Shifts `at` later by the part of each pause `(from, to)` that falls after `since`
+/// (a paused gathering stops its clocks; `to = None`: still paused, so never due).
+pub fn shifted(
+    at: DateTime<Utc>,
+    since: DateTime<Utc>,
+    pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
+) -> Option<DateTime<Utc>> {
+    let mut t = at;
+    for (from, to) in pauses {
+        let to = (*to)?;
+        if to <= since {
+            continue;
+        }
+        let from = (*from).max(since);
+        t += to - from;
+    }
+    Some(t)
+}
+
+/// A clock as shown to a viewer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ClockView {
+    /// The deadline, moved back by any gathering pause since the decision opened (`null`
+    /// while paused).
+    pub deadline: Option<DateTime<Utc>>,
+    /// The table's gathering is paused: the clock stands still.
+    pub paused: bool,
+}
+
+/// The clock of the open decision point of `state` (the game as folded up to what the viewer
+/// may see), from `mark` (the last clock mark stored up to that point), as `viewer_seat` may see
+/// it (R10.6.2: inside a sequential reaction window only the asked seat sees the deadline, since
+/// a deadline that restarts per player would count the players asked). `pauses` are the
+/// gathering's. A delayed viewer passes the state and mark at its horizon, so that its clock is a
+/// function of what it may see (R10.6.3, R10.6.4).
+pub fn view_for(
+    state: &State,
+    mark: Option<&ClockMark>,
+    viewer_seat: Option<u8>,
+    paused: bool,
+    pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
+) -> Option<ClockView> {
+    let mark = mark?;
+    if state.is_finished() || state.players() == 0 {
+        return None;
+    }
+    let open = final_flicker::prompts(state);
+    // R10.6.5: a held answer's prompt (always a reaction prompt) keeps its deadline private.
+    let held = held_answer(state);
+    let private_reaction = !mark.window && (held.is_some() || open.first().is_some_and(|p| p.kind.is_reaction()));
+    let asked = held.is_some_and(|s| Some(s) == viewer_seat) || open.iter().any(|p| Some(p.seat) == viewer_seat);
+    if private_reaction && !asked {
+        return None;
+    }
+    let deadline = if paused { None } else { shifted(mark.deadline, mark.opened_at, pauses) };
+    Some(ClockView { deadline, paused })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    /// R10.7.3: a pause after the prompt opened pushes its deadline back by the pause; a pause
+    /// before it opened does not; an open pause stops the clock.
+    #[test]
+    fn pauses_shift_deadlines() {
+        let t = |s| Utc.timestamp_opt(s, 0).unwrap();
+        assert_eq!(shifted(t(100), t(40), &[(t(50), Some(t(70)))]), Some(t(120)));
+        assert_eq!(shifted(t(100), t(40), &[(t(10), Some(t(30)))]), Some(t(100)));
+        assert_eq!(shifted(t(100), t(40), &[(t(30), Some(t(50)))]), Some(t(110)));
+        assert_eq!(shifted(t(100), t(40), &[(t(50), None)]), None);
+    }
+}

@@ -1,0 +1,822 @@
+//! The table driver: the server's clocks (R10.7), minimum windows (R10.6.5), built-in bots and
+//! the gathering process manager's triggers. It follows the global event log: every table
+//! whose game is not over gets a task that sleeps until the next thing due at that table (a
+//! bot's answer, the end of a minimum window, a deadline) or until the table changes. Every
+//! action it takes is a command at the version it planned from, so several API processes on one
+//! database can run drivers side by side: the store lets one of them act and the others skip.
+//! After a restart, deadlines resume from the clock marks stored with the events.
+//!
+//! Issue 14: the driver survives store outages and restarts. Every worker (the log follower,
+//! each table task, each gathering run) retries a failure with capped, jittered backoff. An
+//! outage (the store fails the probe or a worker's read) stops every clock; once over, it is
+//! recorded in the log and every deadline open during it moves back by its length. A restart
+//! reads only the log after the last checkpoint of the live set, and every event the follower
+//! reads, from its first, reaches the live streams.
+
+use crate::bots;
+use crate::clocks::shifted;
+use crate::gatherings::{Status, manager};
+use crate::server::AppState;
+use crate::store::{self, StoredEvent};
+use crate::tables::{self, Snapshot};
+use actix_web::web;
+use chrono::{DateTime, Utc};
+use final_flicker::window::{SimultaneousWindow, held_answer, simultaneous_window};
+use final_flicker::{Command, Prompt, PromptKind};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// Running table tasks (table id -> change signal), gathering reconcile locks, what is live,
+/// readiness and the store's outages (issue 14).
+#[derive(Default)]
+pub struct Driver {
+    tasks: Mutex<HashMap<String, watch::Sender<()>>>,
+    reconciling: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// The tables still playing and the gatherings still running, as of the log read so far.
+    live: Mutex<Live>,
+    /// Issue 14: the driver has caught up with the log and drives every live table.
+    caught_up: AtomicBool,
+    outages: Mutex<Outages>,
+}
+
+/// The live set: what a checkpoint stores.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Live {
+    /// Table ids (without `table-`) whose game has not ended.
+    tables: BTreeSet<String>,
+    /// Gathering ids (without `gathering-`) started and not ended or cancelled.
+    gatherings: BTreeSet<String>,
+}
+
+/// A checkpoint of the driver's projection: every event up to `position` is folded into `live`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Checkpoint {
+    position: i64,
+    #[serde(flatten)]
+    live: Live,
+}
+
+/// Store outages this process knows of.
+#[derive(Debug, Default)]
+struct Outages {
+    /// Recorded outages (`from`, `to`), by their version in [`OUTAGES`] (read from the log, so
+    /// every process and every restart sees the same ones).
+    recorded: BTreeMap<i64, (DateTime<Utc>, DateTime<Utc>)>,
+    /// This process's outage still open: since the last moment the store was known to answer.
+    open: Option<DateTime<Utc>>,
+    /// The last moment the store answered this process's probe.
+    last_ok: Option<DateTime<Utc>>,
+}
+
+/// Issue 14: the stream of the driver's checkpoints ([`Checkpoint`], event `driver_checkpoint`).
+pub const CHECKPOINTS: &str = "system-driver-checkpoints";
+/// Issue 14: the stream of recorded store outages (event `store_outage_recorded`, payload
+/// `{"from": RFC 3339, "to": RFC 3339}`).
+pub const OUTAGES: &str = "system-outages";
+/// Events folded between two checkpoints: a restart reads at most about this many events
+/// (about 0.15 s) beyond the last checkpoint, whatever the store's age.
+const CHECKPOINT_EVERY: usize = 10_000;
+/// How often the store is probed while it answers.
+const PROBE_EVERY: Duration = Duration::from_secs(1);
+/// A probe not answered in this time fails (a pool waiting for a database that is down would
+/// otherwise wait for its connect timeout).
+const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Capped exponential backoff with jitter (100 ms doubling to 5 s, each wait drawn from the
+/// upper half of the current step so that workers retrying together spread out).
+struct Backoff {
+    step: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff { step: Backoff::FIRST }
+    }
+}
+
+impl Backoff {
+    const FIRST: Duration = Duration::from_millis(100);
+    const CAP: Duration = Duration::from_secs(5);
+
+    /// The next wait.
+    fn next(&mut self) -> Duration {
+        let d = self.step;
+        self.step = (self.step * 2).min(Backoff::CAP);
+        d.mul_f64(0.5 + rand::random::<f64>() / 2.0)
+    }
+
+    fn reset(&mut self) {
+        self.step = Backoff::FIRST;
+    }
+}
+
+impl Driver {
+    /// Issue 14: whether the driver drives every live table: it has caught up with the log
+    /// and no store outage is open (part of `/readyz`).
+    pub fn ready(&self) -> bool {
+        self.caught_up.load(Ordering::SeqCst) && self.outages.lock().expect("outages").open.is_none()
+    }
+
+    /// Issue 14: `pauses` (a gathering's) with the store's outages added, merged so that
+    /// overlapping spans count once: every decision point open during an outage has its
+    /// deadline, bot delay and minimum window moved back by the overlap, like a gathering
+    /// pause; an outage still open stops every clock (`to = None`).
+    pub fn with_outages(
+        &self,
+        pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
+    ) -> Vec<(DateTime<Utc>, Option<DateTime<Utc>>)> {
+        let o = self.outages.lock().expect("outages");
+        if o.recorded.is_empty() && o.open.is_none() {
+            return pauses.to_vec();
+        }
+        let mut spans: Vec<_> = pauses.to_vec();
+        spans.extend(o.recorded.values().map(|&(f, t)| (f, Some(t))));
+        spans.extend(o.open.map(|f| (f, None)));
+        merge_spans(spans)
+    }
+
+    /// Opens an outage (unless one is open) from the last moment the store was known to work.
+    fn store_failed(&self, now: DateTime<Utc>) {
+        let mut o = self.outages.lock().expect("outages");
+        if o.open.is_none() {
+            let from = o.last_ok.unwrap_or(now).min(now);
+            tracing::warn!(%from, "the event store is failing: clocks stop until it answers again");
+            o.open = Some(from);
+        }
+    }
+
+    fn note_outage(&self, e: &StoredEvent) {
+        let span = |k: &str| e.payload[k].as_str().and_then(|t| DateTime::parse_from_rfc3339(t).ok());
+        if let (Some(from), Some(to)) = (span("from"), span("to")) {
+            self.outages.lock().expect("outages").recorded.insert(e.stream_version, (from.to_utc(), to.to_utc()));
+        }
+    }
+
+    fn live(&self) -> Live {
+        self.live.lock().expect("live").clone()
+    }
+}
+
+/// Sorts and merges spans (`to = None`: open, covering everything after `from`).
+fn merge_spans(mut spans: Vec<(DateTime<Utc>, Option<DateTime<Utc>>)>) -> Vec<(DateTime<Utc>, Option<DateTime<Utc>>)> {
+    spans.sort_by_key(|s| s.0);
+    let mut out: Vec<(DateTime<Utc>, Option<DateTime<Utc>>)> = Vec::new();
+    for (from, to) in spans {
+        if let Some(last) = out.last_mut() {
+            match last.1 {
+                None => continue,
+                Some(end) if from <= end => {
+                    last.1 = to.map(|t| t.max(end));
+                    continue;
+                }
+                Some(_) => {}
+            }
+        }
+        out.push((from, to));
+    }
+    out
+}
+
+/// What a table waits for next.
+#[derive(Debug, Clone, PartialEq)]
+enum Due {
+    /// A built-in bot answers for this seat.
+    Bot(u8),
+    /// R10.6.5: a held reaction decision point (a simultaneous window whose answers are all in,
+    /// or a reaction prompt whose answer is held) has reached its public close time; close it.
+    CloseWindow,
+    /// R10.7.1: the deadline has passed; apply the defaults.
+    Timeout,
+    /// R10.7.4: this seat's Ritual prompts timed out too often in a row: it concedes.
+    Abandon(u8),
+}
+
+/// Starts the driver on the server's runtime: the store probe that opens and records outages,
+/// and the follower of the global log, restarted with backoff whenever it fails (issue 14).
+pub fn spawn(app: web::Data<AppState>) {
+    actix_web::rt::spawn(watch_store(app.clone()));
+    actix_web::rt::spawn(async move {
+        let mut follow = None;
+        let mut backoff = Backoff::default();
+        loop {
+            let progressed = match run(&app, &mut follow).await {
+                Ok(p) => {
+                    tracing::warn!("the table driver's subscription ended; following again");
+                    p
+                }
+                Err((p, e)) => {
+                    tracing::warn!(error = %e, "the table driver failed; retrying");
+                    check_store(&app).await;
+                    p
+                }
+            };
+            if progressed {
+                backoff.reset();
+            }
+            tokio::time::sleep(backoff.next()).await;
+        }
+    });
+}
+
+/// Where the follower stands in the log.
+struct Follow {
+    /// Every event up to this position is folded into the live set.
+    after: i64,
+    /// Events folded since the last checkpoint.
+    since_checkpoint: usize,
+    /// The version of [`CHECKPOINTS`] as last seen.
+    checkpoint_version: i64,
+}
+
+/// Issue 14: where the follower starts: the recorded outages, then the last checkpoint (unless
+/// `FLICKER_DRIVER_FULL_CATCHUP=1`, which reads the whole log as before checkpoints, for the
+/// restart benchmark) or the start of the log.
+async fn start(app: &AppState) -> Result<Follow, store::StoreError> {
+    for e in app.store.read_stream(OUTAGES, 1).await? {
+        app.driver.note_outage(&e);
+    }
+    let last = app.store.read_last(CHECKPOINTS).await?;
+    let full = std::env::var("FLICKER_DRIVER_FULL_CATCHUP").is_ok_and(|v| v == "1");
+    let checkpoint_version = last.as_ref().map_or(0, |e| e.stream_version);
+    let checkpoint = last.filter(|_| !full).and_then(|e| match serde_json::from_value::<Checkpoint>(e.payload) {
+        Ok(c) => Some(c),
+        Err(err) => {
+            tracing::warn!(error = %err, "unreadable driver checkpoint; reading the whole log");
+            None
+        }
+    });
+    let (after, live) = checkpoint.map_or((0, Live::default()), |c| (c.position, c.live));
+    *app.driver.live.lock().expect("live") = live;
+    Ok(Follow { after, since_checkpoint: 0, checkpoint_version })
+}
+
+/// Follows the log from `follow` (started on the first call): folds every event into the live
+/// set and broadcasts it on `app.changes` from the first event on, so that a live stream never
+/// misses one, not even during the catch-up (issue 14); once caught up with the position that
+/// was last when it began, drives every live table and marks the driver ready. Returns whether
+/// it folded anything, with the error that stopped it.
+async fn run(app: &web::Data<AppState>, follow: &mut Option<Follow>) -> Result<bool, (bool, store::StoreError)> {
+    let f = match follow {
+        Some(f) => f,
+        None => follow.insert(start(app).await.map_err(|e| (false, e))?),
+    };
+    let head = app.store.last_position().await.map_err(|e| (false, e))?;
+    let mut caught_up = false;
+    if app.driver.caught_up.load(Ordering::SeqCst) || head <= f.after {
+        caught_up = true;
+        resume(app);
+    }
+    let mut progressed = false;
+    let mut sub = store::subscribe(app.store.clone(), f.after);
+    while let Some(e) = sub.recv().await {
+        progressed = true;
+        f.after = e.position;
+        f.since_checkpoint += 1;
+        let _ = app.changes.send(e.stream_id.clone());
+        note(&app.driver, &e);
+        // Checkpoints during the catch-up too, so that a restart in the middle of a long one
+        // (and the next start) begins from there.
+        if f.since_checkpoint >= CHECKPOINT_EVERY {
+            checkpoint(app, f).await;
+        }
+        if !caught_up {
+            if e.position < head {
+                continue;
+            }
+            caught_up = true;
+            resume(app);
+        } else {
+            follow_event(app, &e).await;
+        }
+    }
+    Ok(progressed)
+}
+
+/// The catch-up is over: drives every live table and gathering, and the driver is ready.
+fn resume(app: &web::Data<AppState>) {
+    if !app.driver.caught_up.swap(true, Ordering::SeqCst) {
+        let live = app.driver.live();
+        tracing::info!(tables = live.tables.len(), gatherings = live.gatherings.len(), "driver: resuming clocks");
+    }
+    drive_all(app);
+}
+
+/// Wakes (or starts) every live table's task and runs every live gathering's manager once the
+/// driver has caught up (after an outage, whose record moves the clocks).
+fn drive_all(app: &web::Data<AppState>) {
+    if !app.driver.caught_up.load(Ordering::SeqCst) {
+        return;
+    }
+    let live = app.driver.live();
+    for g in live.gatherings {
+        trigger_reconcile(app.clone(), g);
+    }
+    for t in live.tables {
+        ensure_task(app, &t);
+    }
+}
+
+/// Acts on one new event of the log.
+async fn follow_event(app: &web::Data<AppState>, e: &StoredEvent) {
+    if let Some(t) = e.stream_id.strip_prefix("table-") {
+        if e.event_type == "game_ended" {
+            return;
+        }
+        ensure_task(app, t);
+    } else if let Some(g) = e.stream_id.strip_prefix("gathering-") {
+        // The organiser's pause, resume and cancel reach the tables at once.
+        if matches!(e.event_type.as_str(), "gathering_paused" | "gathering_resumed" | "gathering_cancelled")
+            && let Ok(Some(gat)) = app.gatherings.get(app.store.as_ref(), g).await
+        {
+            for s in &gat.stages {
+                for (c, _) in &s.circles {
+                    poke(app, &c.table_id);
+                }
+            }
+        }
+        if matches!(e.event_type.as_str(), "gathering_started" | "stage_drawn" | "gathering_resumed") {
+            trigger_reconcile(app.clone(), g.to_string());
+        }
+    } else if e.stream_id == OUTAGES {
+        // Another process recorded an outage: its clocks move for every table here too.
+        drive_all(app);
+    }
+}
+
+/// Appends a checkpoint of the live set at the follower's position (skipped when another
+/// process appended one meanwhile; a failure waits for the next round).
+async fn checkpoint(app: &AppState, f: &mut Follow) {
+    let c = Checkpoint { position: f.after, live: app.driver.live() };
+    let ev = store::NewEvent {
+        event_type: "driver_checkpoint".into(),
+        schema_version: 1,
+        payload: serde_json::to_value(&c).expect("json"),
+        metadata: store::Metadata { actor: Some("system:driver".into()), ..Default::default() },
+    };
+    f.since_checkpoint = 0;
+    match app.store.append(CHECKPOINTS, f.checkpoint_version, vec![ev]).await {
+        Ok(a) => f.checkpoint_version = a.version,
+        Err(store::StoreError::Conflict { actual, .. }) => f.checkpoint_version = actual,
+        Err(e) => tracing::warn!(error = %e, "driver checkpoint not written"),
+    }
+}
+
+/// Issue 14: probes the store every second while it answers; when it fails (or a worker saw it
+/// fail), an outage is open from the last good probe and every clock stands still; once the
+/// store takes the outage's record (`from`, `to`) in [`OUTAGES`], the outage closes and every
+/// live table and gathering resumes with its deadlines moved back by the outage.
+async fn watch_store(app: web::Data<AppState>) {
+    let mut backoff = Backoff::default();
+    loop {
+        let open = app.driver.outages.lock().expect("outages").open;
+        let Some(from) = open else {
+            tokio::time::sleep(PROBE_EVERY).await;
+            check_store(&app).await;
+            continue;
+        };
+        // The outage ends when the store answers again; then it takes the outage's record.
+        let to = app.clock.now().max(from);
+        let answers = matches!(tokio::time::timeout(PROBE_TIMEOUT, app.store.ping()).await, Ok(Ok(())));
+        match if answers {
+            record_outage(&app, from, to).await
+        } else {
+            Err(store::StoreError::Other("no answer".into()))
+        } {
+            Ok(()) => {
+                app.driver.outages.lock().expect("outages").open = None;
+                tracing::warn!(%from, %to, "the event store answers again: clocks resume, moved back by the outage");
+                backoff.reset();
+                drive_all(&app);
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "the event store still fails");
+                tokio::time::sleep(backoff.next()).await;
+            }
+        }
+    }
+}
+
+/// Pings the store: a success is the latest moment it was known to work; a failure (or no
+/// answer within [`PROBE_TIMEOUT`]) opens an outage. True when it answered and no outage is
+/// open.
+async fn check_store(app: &AppState) -> bool {
+    let now = app.clock.now();
+    // A full store still answers a ping, but nobody can act on it: it counts as an outage too.
+    let probe = async {
+        app.store.ping().await?;
+        app.store.writable().await
+    };
+    match tokio::time::timeout(PROBE_TIMEOUT, probe).await {
+        Ok(Ok(())) => {
+            let mut o = app.driver.outages.lock().expect("outages");
+            if o.open.is_none() {
+                o.last_ok = Some(now);
+            }
+            o.open.is_none()
+        }
+        Ok(Err(e)) => {
+            tracing::debug!(error = %e, "store probe failed");
+            app.driver.store_failed(now);
+            false
+        }
+        Err(_) => {
+            tracing::debug!("store probe timed out");
+            app.driver.store_failed(now);
+            false
+        }
+    }
+}
+
+/// Appends the outage's record to [`OUTAGES`] (retrying a concurrent append by another
+/// process) and folds it.
+async fn record_outage(app: &AppState, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<(), store::StoreError> {
+    let ev = || store::NewEvent {
+        event_type: "store_outage_recorded".into(),
+        schema_version: 1,
+        payload: serde_json::json!({ "from": from.to_rfc3339(), "to": to.to_rfc3339() }),
+        metadata: store::Metadata { actor: Some("system:driver".into()), ..Default::default() },
+    };
+    for _ in 0..8 {
+        let version = app.store.read_last(OUTAGES).await?.map_or(0, |e| e.stream_version);
+        match app.store.append(OUTAGES, version, vec![ev()]).await {
+            Ok(a) => {
+                for e in app.store.read_stream(OUTAGES, a.version).await? {
+                    app.driver.note_outage(&e);
+                }
+                return Ok(());
+            }
+            Err(store::StoreError::Conflict { .. }) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(store::StoreError::Other("the outage record kept meeting concurrent appends".into()))
+}
+
+fn note(driver: &Driver, e: &StoredEvent) {
+    if e.stream_id == OUTAGES {
+        driver.note_outage(e);
+        return;
+    }
+    let mut live = driver.live.lock().expect("live");
+    if let Some(t) = e.stream_id.strip_prefix("table-") {
+        match e.event_type.as_str() {
+            "table_created" => {
+                live.tables.insert(t.to_string());
+            }
+            "game_ended" => {
+                live.tables.remove(t);
+            }
+            _ => {}
+        }
+    } else if let Some(g) = e.stream_id.strip_prefix("gathering-") {
+        match e.event_type.as_str() {
+            "gathering_started" => {
+                live.gatherings.insert(g.to_string());
+            }
+            "gathering_ended" | "gathering_cancelled" => {
+                live.gatherings.remove(g);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Wakes a table's task, if it runs.
+fn poke(app: &AppState, table: &str) {
+    if let Some(tx) = app.driver.tasks.lock().expect("tasks").get(table) {
+        let _ = tx.send(());
+    }
+}
+
+/// Starts a task for `table` unless one runs; otherwise wakes it.
+fn ensure_task(app: &web::Data<AppState>, table: &str) {
+    let mut tasks = app.driver.tasks.lock().expect("tasks");
+    if let Some(tx) = tasks.get(table) {
+        let _ = tx.send(());
+        return;
+    }
+    let (tx, rx) = watch::channel(());
+    tasks.insert(table.to_string(), tx);
+    let app = app.clone();
+    let table = table.to_string();
+    actix_web::rt::spawn(async move {
+        table_task(app.clone(), table.clone(), rx).await;
+        app.driver.tasks.lock().expect("tasks").remove(&table);
+    });
+}
+
+/// Runs the gathering process manager for `id`, one run at a time per gathering and process;
+/// a failed run is retried with backoff until it succeeds (issue 14: a gathering finishes
+/// after a store outage without a restart).
+pub fn trigger_reconcile(app: web::Data<AppState>, id: String) {
+    actix_web::rt::spawn(async move {
+        let mut backoff = Backoff::default();
+        loop {
+            let lock = app.driver.reconciling.lock().expect("locks").entry(id.clone()).or_default().clone();
+            let r = {
+                let _guard = lock.lock().await;
+                manager::reconcile(app.store.as_ref(), &app.tables, &id).await
+            };
+            match r {
+                Ok(()) => return,
+                Err(e) => {
+                    tracing::warn!(gathering = %id, error = %e, "gathering manager failed; retrying");
+                    check_store(&app).await;
+                    tokio::time::sleep(backoff.next()).await;
+                }
+            }
+        }
+    });
+}
+
+/// Whether a bot still has to answer this prompt (a simultaneous Salt prompt it answered stays
+/// open so it may change its answer; a bot never does).
+fn needs_answer(p: &Prompt) -> bool {
+    !matches!(&p.kind, PromptKind::Salt { current: Some(_), .. })
+}
+
+/// The next thing due at a table at `now` (server clock), and when.
+///
+/// R10.6.4, R10.6.5 (docs/rules-decisions.md, "Windows close at a public time"): at a table that
+/// holds its windows, a reaction decision point closes at its deadline and at no other time: a
+/// simultaneous window whose answers are all in and a reaction prompt whose answer is held get
+/// `CloseWindow` there, anything unanswered gets `Timeout` there. So the close time is a function
+/// of when the point opened and of the table's settings, never of when or whether answers came.
+fn next_due(
+    snap: &Snapshot,
+    pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
+    now: DateTime<Utc>,
+) -> Option<(DateTime<Utc>, Due)> {
+    let clock = snap.clock.as_ref()?;
+    let since = clock.opened_at;
+    let limit = snap.info.abandonment;
+    if limit > 0
+        && let Some(seat) = (0..snap.ritual_timeouts.len() as u8)
+            .find(|&s| snap.ritual_timeouts[s as usize] >= limit && snap.state.may_concede(s))
+    {
+        return Some((now, Due::Abandon(seat)));
+    }
+    let mut best: Option<(DateTime<Utc>, Due)> = None;
+    let mut consider = |at: Option<DateTime<Utc>>, due: Due| {
+        if let Some(at) = at
+            && best.as_ref().is_none_or(|(b, _)| at < *b)
+        {
+            best = Some((at, due));
+        }
+    };
+    for p in final_flicker::prompts(&snap.state) {
+        if snap.info.bots.get(p.seat as usize).is_some_and(Option::is_some) && needs_answer(&p) {
+            let at = since + chrono::Duration::milliseconds(snap.info.bot_delay_ms as i64);
+            consider(shifted(at, since, pauses), Due::Bot(p.seat));
+            break;
+        }
+    }
+    if simultaneous_window(&snap.state) == Some(SimultaneousWindow::HeldOpen) || held_answer(&snap.state).is_some() {
+        consider(shifted(clock.deadline, since, pauses), Due::CloseWindow);
+    }
+    consider(shifted(clock.deadline, since, pauses), Due::Timeout);
+    best
+}
+
+/// R10.6.4, R10.6.5: when the driver closes the open reaction decision point of a table that
+/// holds its windows (a simultaneous window, a held answer, a reaction prompt), as `(opened,
+/// close)` on the server clock, deciding at `now`; `None` at any other decision point or
+/// table. The leak scanner checks that the close is the point's deadline and never moves.
+#[cfg(test)]
+pub(crate) fn reaction_close(snap: &Snapshot, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+    let mark = snap.clock.as_ref()?;
+    let reaction = simultaneous_window(&snap.state).is_some()
+        || held_answer(&snap.state).is_some()
+        || final_flicker::prompts(&snap.state).first().is_some_and(|p| p.kind.is_reaction());
+    if !snap.state.settings().is_some_and(|s| s.hold_windows) || !reaction {
+        return None;
+    }
+    match next_due(snap, &[], now)? {
+        (at, Due::CloseWindow | Due::Timeout) => Some((mark.opened_at, at)),
+        _ => None,
+    }
+}
+
+/// Waits `d`, or less if the table changes; false when the driver dropped the table.
+async fn wait_or_change(changed: &mut watch::Receiver<()>, d: Duration) -> bool {
+    tokio::select! {
+        r = changed.changed() => r.is_ok(),
+        _ = tokio::time::sleep(d) => true,
+    }
+}
+
+/// Drives one table until its game ends (or its gathering is over). A failed read is retried
+/// with backoff (issue 14), never the end of the task.
+async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch::Receiver<()>) {
+    let store = app.store.as_ref();
+    let mut backoff = Backoff::default();
+    loop {
+        changed.mark_unchanged();
+        let loaded = match app.tables.load(store, &table).await {
+            Ok(snap) => match &snap.info.gathering {
+                Some(g) => match app.gatherings.get(store, &g.gathering_id).await {
+                    Ok(gathering) => Ok((snap, gathering)),
+                    Err(e) => Err(e.to_string()),
+                },
+                None => Ok((snap, None)),
+            },
+            Err(p) if p.status == 404 => return,
+            Err(p) => Err(p.to_string()),
+        };
+        let (snap, gathering) = match loaded {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::warn!(%table, error = %e, "driver: reading the table failed; retrying");
+                check_store(&app).await;
+                if !wait_or_change(&mut changed, backoff.next()).await {
+                    return;
+                }
+                continue;
+            }
+        };
+        backoff.reset();
+        if snap.state.is_finished() {
+            if let Some(g) = &snap.info.gathering {
+                trigger_reconcile(app.clone(), g.gathering_id.clone());
+            }
+            return;
+        }
+        if gathering.as_ref().is_some_and(|g| g.over()) {
+            return;
+        }
+        let paused = gathering.as_ref().is_some_and(|g| g.status == Status::Paused);
+        let pauses = app.driver.with_outages(gathering.as_ref().map(|g| g.pauses.as_slice()).unwrap_or_default());
+        let due = if paused || snap.events.is_empty() { None } else { next_due(&snap, &pauses, app.clock.now()) };
+        if let Some((at, what)) = due {
+            if at <= app.clock.now() {
+                // A clock runs out only on a store known to answer now: a deadline that passed
+                // during an outage not yet noticed waits for the outage's record.
+                if matches!(what, Due::Timeout | Due::Abandon(_)) && !check_store(&app).await {
+                    if !wait_or_change(&mut changed, backoff.next()).await {
+                        return;
+                    }
+                    continue;
+                }
+                if !act(&app, &snap, what).await {
+                    // Refused (logged): wait for a change or a second before trying again.
+                    if !wait_or_change(&mut changed, Duration::from_secs(1)).await {
+                        return;
+                    }
+                }
+                continue;
+            }
+            tokio::select! {
+                r = changed.changed() => if r.is_err() { return },
+                _ = app.clock.sleep_until(at) => {}
+            }
+        } else if changed.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Takes the due action at the version it was planned from (skipped if the table moved on).
+/// A bot whose answer is refused falls back to the prompt's default. False when refused.
+async fn act(app: &AppState, planned: &Arc<Snapshot>, what: Due) -> bool {
+    if command(app, planned, &what, false).await {
+        return true;
+    }
+    matches!(what, Due::Bot(_)) && command(app, planned, &what, true).await
+}
+
+async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: bool) -> bool {
+    let version = planned.version;
+    let (actor, cmd) = match what {
+        Due::Bot(seat) => {
+            let Some(prompt) = final_flicker::prompt_for(&planned.state, *seat) else { return false };
+            let kind = planned.info.bots[*seat as usize].expect("a bot seat");
+            let answer =
+                if default { prompt.default.clone() } else { bots::answer(kind, &planned.state, *seat, &prompt) };
+            let name = planned.info.seats[*seat as usize].clone().unwrap_or_default();
+            (format!("bot:{name}"), Command::Answer { seat: *seat, prompt: Some(prompt.id), answer })
+        }
+        Due::CloseWindow => ("system:clock".to_string(), Command::CloseWindow),
+        Due::Timeout => ("system:clock".to_string(), Command::Timeout),
+        Due::Abandon(seat) => ("system:clock".to_string(), Command::Concede { seat: *seat }),
+    };
+    let r = app
+        .tables
+        .command_from(Some(planned.clone()), app.store.as_ref(), &planned.info.table_id, &actor, None, |snap| {
+            if snap.version != version {
+                return Ok(Vec::new());
+            }
+            tables::decide(snap, &cmd)
+        })
+        .await;
+    match r {
+        Ok((after, _)) if after.version == version => {
+            tracing::debug!(table = %planned.info.table_id, ?what, "driver action changed nothing (another process acted first)");
+            false
+        }
+        Ok(_) => true,
+        Err(p) => {
+            tracing::warn!(table = %planned.info.table_id, ?what, problem = %p, "driver action refused");
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn t(s: i64) -> DateTime<Utc> {
+        Utc.timestamp_opt(s, 0).unwrap()
+    }
+
+    /// Issue 14, R10.7.3: overlapping outages and pauses count once; an open one covers all after
+    /// it; disjoint ones stay apart.
+    #[test]
+    fn outage_spans_merge() {
+        assert_eq!(
+            merge_spans(vec![(t(50), Some(t(70))), (t(10), Some(t(20))), (t(60), Some(t(90)))]),
+            vec![(t(10), Some(t(20))), (t(50), Some(t(90)))]
+        );
+        assert_eq!(
+            merge_spans(vec![(t(50), None), (t(60), Some(t(90))), (t(10), Some(t(20)))]),
+            vec![(t(10), Some(t(20))), (t(50), None)]
+        );
+        assert_eq!(merge_spans(vec![(t(10), Some(t(20))), (t(15), None)]), vec![(t(10), None)]);
+    }
+
+    /// Issue 14, R10.7.1: a recorded outage moves a deadline open across it back by its length,
+    /// counted once when it overlaps a gathering pause; an open outage stops every clock.
+    #[test]
+    fn outages_move_deadlines_back() {
+        let d = Driver::default();
+        assert_eq!(d.with_outages(&[(t(10), Some(t(20)))]), vec![(t(10), Some(t(20)))]);
+        d.outages.lock().unwrap().recorded.insert(1, (t(50), t(55)));
+        let pauses = d.with_outages(&[(t(52), Some(t(60)))]);
+        assert_eq!(pauses, vec![(t(50), Some(t(60)))]);
+        // Opened at 40 with a deadline at 100: due at 110.
+        assert_eq!(shifted(t(100), t(40), &pauses), Some(t(110)));
+        // Opened after the outage: not moved.
+        assert_eq!(shifted(t(100), t(70), &d.with_outages(&[])), Some(t(100)));
+        d.store_failed(t(80));
+        assert_eq!(shifted(t(100), t(40), &d.with_outages(&[])), None, "an open outage stops the clock");
+        assert!(!d.ready());
+    }
+
+    /// Issue 14: backoff doubles to its cap, with jitter in the upper half of each step.
+    #[test]
+    fn backoff_is_capped_and_jittered() {
+        let mut b = Backoff::default();
+        let waits: Vec<Duration> = (0..10).map(|_| b.next()).collect();
+        assert!(waits[0] >= Duration::from_millis(50) && waits[0] <= Duration::from_millis(100));
+        assert!(waits.iter().all(|w| *w <= Backoff::CAP));
+        assert!(waits[9] >= Backoff::CAP / 2);
+        b.reset();
+        assert!(b.next() <= Duration::from_millis(100));
+    }
+
+    fn ev(t: &str, payload: serde_json::Value) -> store::NewEvent {
+        store::NewEvent { event_type: t.into(), schema_version: 1, payload, metadata: Default::default() }
+    }
+
+    /// Issue 14 item 5: the follower starts from the last checkpoint (its position and live set),
+    /// not from the start of the log, and folds only what came after it; a checkpoint is
+    /// written after `CHECKPOINT_EVERY` events.
+    #[tokio::test]
+    async fn the_follower_starts_from_the_last_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("flicker-driver-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
+        let app = crate::server::state(store.clone()).await.unwrap();
+        // History that says table `old` plays; the checkpoint after it says only `kept` does.
+        store.append("table-old", 0, vec![ev("table_created", serde_json::json!({}))]).await.unwrap();
+        let c = Checkpoint {
+            position: store.last_position().await.unwrap(),
+            live: Live { tables: ["kept".to_string()].into(), gatherings: ["g".to_string()].into() },
+        };
+        store.append(CHECKPOINTS, 0, vec![ev("driver_checkpoint", serde_json::to_value(&c).unwrap())]).await.unwrap();
+        let f = start(&app).await.unwrap();
+        assert_eq!(f.after, c.position);
+        assert_eq!(f.checkpoint_version, 1);
+        assert_eq!(app.driver.live(), c.live);
+        // What follows the checkpoint is folded on top of it.
+        let e = store.append("table-new", 0, vec![ev("table_created", serde_json::json!({}))]).await.unwrap();
+        for e in store.read_all(f.after, 100).await.unwrap() {
+            note(&app.driver, &e);
+        }
+        assert!(e.position > c.position);
+        let live = app.driver.live();
+        assert!(live.tables.contains("new") && live.tables.contains("kept") && !live.tables.contains("old"));
+        // A checkpoint round appends the live set at the follower's position.
+        let mut f = Follow { after: e.position, since_checkpoint: CHECKPOINT_EVERY, checkpoint_version: 1 };
+        checkpoint(&app, &mut f).await;
+        assert_eq!(f.checkpoint_version, 2);
+        let last: Checkpoint =
+            serde_json::from_value(store.read_last(CHECKPOINTS).await.unwrap().unwrap().payload).unwrap();
+        assert_eq!(last, Checkpoint { position: e.position, live });
+    }
+}

@@ -1,0 +1,570 @@
+//! HTTP handlers for gatherings (RULES.md section 9): organiser commands (create, configure,
+//! fill with bots, start, pause, resume, cancel), players' registration, and the public reads
+//! (summary, bracket, circles, standings). Thin: the rules live in the engine and in
+//! [`crate::gatherings`].
+
+use crate::accounts::Role;
+use crate::auth::Caller;
+use crate::bots::BotKind;
+use crate::gatherings::standings::{Standing, standings};
+use crate::gatherings::views::{Bracket, CircleView, GatheringSummary, bracket, summary};
+use crate::gatherings::{self, Gathering, GatheringEvent, GatheringSettings, Registrant, Status};
+use crate::problem::Problem;
+use crate::server::AppState;
+use crate::store::{Metadata, NewEvent, StoreError};
+use actix_web::{HttpResponse, delete, get, post, put, web};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use utoipa::{IntoParams, ToSchema};
+
+type Data = web::Data<AppState>;
+
+/// The stream listing every gathering's id, in creation order.
+const INDEX: &str = "index-gatherings";
+
+/// The most players a gathering takes.
+pub const MAX_PLAYERS: usize = 10_000;
+
+/// Body of `POST /api/v1/gatherings`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Friday Flicker", "settings": {"advance": 2, "clocks": {"decision_secs": 60, "reaction_secs": 15}}}))]
+pub struct CreateGatheringBody {
+    /// 1-80 characters (leading and trailing white space removed).
+    #[schema(pattern = "^\\s*\\S([\\s\\S]{0,78}\\S)?\\s*$")]
+    pub name: String,
+    /// Settings (R9.1, R10.11); defaults when absent.
+    #[serde(default)]
+    pub settings: Option<GatheringSettings>,
+}
+
+async fn get(state: &AppState, id: &str) -> Result<Arc<Gathering>, Problem> {
+    state
+        .gatherings
+        .get(state.store.as_ref(), id)
+        .await?
+        .ok_or_else(|| Problem::not_found(format!("no gathering {id}")))
+}
+
+fn organiser_of(caller: &Caller, g: &Gathering) -> Result<(), Problem> {
+    caller.require("play")?;
+    if caller.name != g.organiser {
+        return Err(Problem::forbidden("only the gathering's organiser may do this"));
+    }
+    Ok(())
+}
+
+fn not_started(g: &Gathering) -> Result<(), Problem> {
+    if g.status != Status::Registering {
+        return Err(Problem::conflict("gathering-started", "Gathering started", "the gathering has already started"));
+    }
+    Ok(())
+}
+
+/// Appends at the version read; a concurrent change gets 409 `conflict` (nothing changed).
+async fn append(state: &AppState, g: &Gathering, events: &[GatheringEvent], actor: &str) -> Result<(), Problem> {
+    gatherings::append(state.store.as_ref(), g, events, actor).await.map_err(|e| match e {
+        StoreError::Conflict { .. } => {
+            Problem::conflict("conflict", "Conflict", "the gathering changed meanwhile; read it and try again")
+        }
+        e => e.into(),
+    })
+}
+
+/// How many times a commuting command is tried when concurrent commands keep changing the
+/// gathering under it (issue 14: 32 concurrent registrations must all succeed).
+const COMMUTING_ATTEMPTS: usize = 64;
+
+/// Issue 14: appends what `decide` makes of the gathering as read, retrying with the gathering
+/// read again when a concurrent command changed it meanwhile. For commands that commute
+/// (registration, withdrawal, bots added): each attempt decides afresh, so a refusal (already
+/// registered, full, started) still holds against the latest state. Gives the gathering the
+/// events were appended to and the events; 409 `busy` after [`COMMUTING_ATTEMPTS`] conflicts.
+async fn append_commuting(
+    state: &AppState,
+    id: &str,
+    actor: &str,
+    decide: impl Fn(&Gathering) -> Result<Vec<GatheringEvent>, Problem>,
+) -> Result<(Arc<Gathering>, Vec<GatheringEvent>), Problem> {
+    for attempt in 0..COMMUTING_ATTEMPTS {
+        let g = get(state, id).await?;
+        let events = decide(&g)?;
+        match gatherings::append(state.store.as_ref(), &g, &events, actor).await {
+            Ok(()) => return Ok((g, events)),
+            Err(StoreError::Conflict { .. }) => {
+                // A short random pause spreads the retries of many concurrent writers.
+                let ms = rand::random_range(0..=(attempt as u64).min(8));
+                tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Problem::conflict("busy", "Busy", "the gathering kept changing meanwhile; try again"))
+}
+
+/// The answer to a registration or a withdrawal (issue 14: the registration and a count, not
+/// the whole list, which `GET /api/v1/gatherings/{id}/registrations` pages).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "registration": {"name": "alice"}, "registered": 12}))]
+pub struct RegistrationAnswer {
+    /// The gathering.
+    pub gathering_id: String,
+    /// The registration made (or, for a withdrawal, removed).
+    pub registration: Registrant,
+    /// How many players are registered now.
+    pub registered: usize,
+}
+
+/// The answer to `POST /api/v1/gatherings/{id}/bots`.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "added": 3, "first": "heuristic-bot#01", "last": "heuristic-bot#03", "registered": 4}))]
+pub struct BotsAdded {
+    /// The gathering.
+    pub gathering_id: String,
+    /// How many bots were registered.
+    pub added: usize,
+    /// The first bot's name.
+    pub first: String,
+    /// The last bot's name (bots are numbered in between).
+    pub last: String,
+    /// How many players are registered now.
+    pub registered: usize,
+}
+
+fn settings_problem(msg: String) -> Problem {
+    Problem::invalid(msg)
+}
+
+/// Creates a gathering (organisers only). It takes registrations until its organiser starts it.
+#[utoipa::path(tag = "gatherings", request_body = CreateGatheringBody, security(("bearer" = [])),
+    responses((status = 201, body = GatheringSummary), (status = 400, body = Problem), (status = 401, body = Problem), (status = 403, body = Problem)))]
+#[post("/api/v1/gatherings")]
+pub async fn create_gathering(
+    state: Data,
+    caller: Caller,
+    body: web::Json<CreateGatheringBody>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    if caller.role != Role::Organiser {
+        return Err(Problem::forbidden("only organiser accounts create gatherings"));
+    }
+    let name = body.name.trim();
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(Problem::invalid("name has 1 to 80 characters"));
+    }
+    let settings = body.settings.clone().unwrap_or_default();
+    settings.validate().map_err(settings_problem)?;
+    let id = uuid::Uuid::new_v4().to_string();
+    let ev = GatheringEvent::GatheringCreated {
+        gathering_id: id.clone(),
+        name: name.to_string(),
+        organiser: caller.name.clone(),
+        settings,
+    };
+    state.store.append(&gatherings::stream_of(&id), 0, vec![gatherings::to_new(&ev, &caller.name)]).await?;
+    list_in_index(&state, &id).await?;
+    let g = get(&state, &id).await?;
+    Ok(HttpResponse::Created().json(summary(&g)))
+}
+
+async fn list_in_index(state: &AppState, id: &str) -> Result<(), Problem> {
+    for _ in 0..20 {
+        let version = state.store.read_stream(INDEX, 1).await?.len() as i64;
+        let ev = NewEvent {
+            event_type: "gathering_listed".into(),
+            schema_version: 1,
+            payload: serde_json::json!({ "gathering_id": id }),
+            metadata: Metadata::default(),
+        };
+        match state.store.append(INDEX, version, vec![ev]).await {
+            Ok(_) => return Ok(()),
+            Err(StoreError::Conflict { .. }) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Problem::conflict("busy", "Busy", "too many gatherings created at once; try again"))
+}
+
+/// Query of `GET /api/v1/gatherings`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Only gatherings in this status (`registering`, `running`, `paused`, `finished`, `cancelled`).
+    pub status: Option<Status>,
+    /// At most this many, newest first, 1-200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<usize>,
+}
+
+/// Lists gatherings, newest first (public).
+#[utoipa::path(tag = "gatherings", params(ListQuery),
+    responses((status = 200, body = Vec<GatheringSummary>), (status = 400, body = Problem)))]
+#[get("/api/v1/gatherings")]
+pub async fn list_gatherings(state: Data, q: web::Query<ListQuery>) -> Result<HttpResponse, Problem> {
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(Problem::invalid("limit is 1 to 200"));
+    }
+    let index = state.store.read_stream(INDEX, 1).await?;
+    let mut out = Vec::new();
+    for e in index.iter().rev() {
+        let Some(id) = e.payload["gathering_id"].as_str() else { continue };
+        let Ok(g) = get(&state, id).await else { continue };
+        if q.status.is_none_or(|s| s == g.status) {
+            out.push(summary(&g));
+        }
+        if out.len() >= limit {
+            break;
+        }
+    }
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// Reads a gathering: settings, status, registrants, winner, progress (public).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = GatheringSummary), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}")]
+pub async fn get_gathering(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// Replaces the settings before the start (organiser).
+#[utoipa::path(tag = "gatherings", request_body = GatheringSettings, security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = GatheringSummary), (status = 400, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[put("/api/v1/gatherings/{id}/settings")]
+pub async fn configure(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<GatheringSettings>,
+) -> Result<HttpResponse, Problem> {
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    not_started(&g)?;
+    body.validate().map_err(settings_problem)?;
+    append(&state, &g, &[GatheringEvent::GatheringConfigured { settings: body.into_inner() }], &caller.name).await?;
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// Body of `POST /api/v1/gatherings/{id}/registrations` (optional).
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationBody {
+    /// The organiser registers this account (a player or bot account); absent: the caller
+    /// registers themself.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Registers a player before the start: the caller (a player or bot account) registers
+/// themself, or the organiser registers a named account.
+#[utoipa::path(tag = "gatherings", operation_id = "register_player", request_body = Option<RegistrationBody>, security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
+    responses((status = 201, body = RegistrationAnswer), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem),
+        (status = 413, body = Problem), (status = 422, description = "`unknown-account`: no account has the name given", body = Problem)))]
+#[post("/api/v1/gatherings/{id}/registrations")]
+pub async fn register(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let body = crate::problem::optional_json::<RegistrationBody>(&body)?;
+    let g = get(&state, &id).await?;
+    let (name, role) = match body.name {
+        Some(name) => {
+            if caller.name != g.organiser {
+                return Err(Problem::forbidden(
+                    "only the organiser registers other accounts; omit 'name' to register yourself",
+                ));
+            }
+            let a = crate::accounts::load(state.store.as_ref(), &name)
+                .await?
+                // The gathering exists (a 404 would say it does not): the body names nothing.
+                .ok_or_else(|| {
+                    Problem::new(
+                        actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                        "unknown-account",
+                        "Unknown account",
+                        format!("no account {name}"),
+                    )
+                })?;
+            (a.name.clone(), a.role.unwrap_or(Role::Player))
+        }
+        None => (caller.name.clone(), caller.role),
+    };
+    if !matches!(role, Role::Player | Role::Bot) {
+        return Err(Problem::forbidden("only player and bot accounts register to play"));
+    }
+    let r = Registrant { name, bot: None, program: role == Role::Bot };
+    let (g, _) = append_commuting(&state, &id, &caller.name, |g| {
+        not_started(g)?;
+        if g.players.iter().any(|p| p.name == r.name) {
+            return Err(Problem::conflict(
+                "already-registered",
+                "Already registered",
+                format!("{} is registered already", r.name),
+            ));
+        }
+        if g.players.len() >= MAX_PLAYERS {
+            return Err(Problem::conflict(
+                "gathering-full",
+                "Gathering full",
+                format!("at most {MAX_PLAYERS} players"),
+            ));
+        }
+        Ok(vec![GatheringEvent::PlayerRegistered(r.clone())])
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(RegistrationAnswer {
+        gathering_id: g.id.clone(),
+        registration: r,
+        registered: g.players.len() + 1,
+    }))
+}
+
+/// Query of `GET /api/v1/gatherings/{id}/registrations`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationsQuery {
+    /// At most this many, in registration order, 1-1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<usize>,
+    /// Only registrations after the one of this name (the `next` of the previous page).
+    pub after: Option<String>,
+}
+
+/// A page of a gathering's registrations.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"registrations": [{"name": "alice"}, {"name": "heuristic-bot#01", "bot": "heuristic"}], "registered": 2, "next": null}))]
+pub struct RegistrationsPage {
+    /// Registrations in registration order.
+    pub registrations: Vec<Registrant>,
+    /// How many players are registered in all.
+    pub registered: usize,
+    /// The `after` of the next page; `null` on the last page.
+    pub next: Option<String>,
+}
+
+/// Pages through a gathering's registrations, in registration order (public).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id"), RegistrationsQuery),
+    responses((status = 200, body = RegistrationsPage), (status = 400, body = Problem), (status = 404, body = Problem),
+        (status = 422, description = "`unknown-registration`: `after` names nobody registered", body = Problem)))]
+#[get("/api/v1/gatherings/{id}/registrations")]
+pub async fn list_registrations(
+    state: Data,
+    id: web::Path<String>,
+    q: web::Query<RegistrationsQuery>,
+) -> Result<HttpResponse, Problem> {
+    let limit = q.limit.unwrap_or(100);
+    if !(1..=1000).contains(&limit) {
+        return Err(Problem::invalid("limit is 1 to 1000"));
+    }
+    let g = get(&state, &id).await?;
+    // An empty `after` is the start of the list, like no `after`.
+    let start = match q.after.as_deref().filter(|a| !a.is_empty()) {
+        None => 0,
+        Some(name) => match g.players.iter().position(|p| p.name == name) {
+            Some(i) => i + 1,
+            None => {
+                return Err(Problem::new(
+                    actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    "unknown-registration",
+                    "Unknown registration",
+                    format!("'after': {name} is not registered"),
+                ));
+            }
+        },
+    };
+    let page: Vec<Registrant> = g.players.iter().skip(start).take(limit).cloned().collect();
+    let next = (start + page.len() < g.players.len()).then(|| page.last().map(|p| p.name.clone())).flatten();
+    Ok(HttpResponse::Ok().json(RegistrationsPage { registrations: page, registered: g.players.len(), next }))
+}
+
+/// Withdraws a registration before the start (R9.10.2): the player themself, or the organiser.
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id"), ("name" = String, Path, description = "player name")),
+    responses((status = 200, body = RegistrationAnswer), (status = 403, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[delete("/api/v1/gatherings/{id}/registrations/{name}")]
+pub async fn withdraw(state: Data, caller: Caller, path: web::Path<(String, String)>) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let (id, name) = path.into_inner();
+    let (g, _) = append_commuting(&state, &id, &caller.name, |g| {
+        if caller.name != name && caller.name != g.organiser {
+            return Err(Problem::forbidden("only the player or the organiser may withdraw a registration"));
+        }
+        if g.status != Status::Registering {
+            return Err(Problem::conflict(
+                "gathering-started",
+                "Gathering started",
+                "after the start a player may only concede at their table (R9.10.2)",
+            ));
+        }
+        if !g.players.iter().any(|p| p.name == name) {
+            return Err(Problem::not_found(format!("{name} is not registered")));
+        }
+        Ok(vec![GatheringEvent::PlayerWithdrew { name: name.clone() }])
+    })
+    .await?;
+    let registration = g.players.iter().find(|p| p.name == name).cloned().expect("registered when decided");
+    Ok(HttpResponse::Ok().json(RegistrationAnswer {
+        gathering_id: g.id.clone(),
+        registration,
+        registered: g.players.len() - 1,
+    }))
+}
+
+/// Body of `POST /api/v1/gatherings/{id}/bots`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"count": 20, "kind": "heuristic"}))]
+pub struct AddBotsBody {
+    /// How many built-in bots to add, 1 to 10,000.
+    #[schema(minimum = 1, maximum = 10000)]
+    pub count: usize,
+    /// Their policy (default `heuristic`).
+    #[serde(default = "heuristic")]
+    pub kind: BotKind,
+}
+
+fn heuristic() -> BotKind {
+    BotKind::Heuristic
+}
+
+/// Fills seats with built-in bots before the start (organiser). Bots are named
+/// `heuristic-bot#01`, `random-bot#02`… (`#` keeps them apart from accounts).
+#[utoipa::path(tag = "gatherings", request_body = AddBotsBody, security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id")),
+    responses((status = 201, body = BotsAdded), (status = 400, body = Problem), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[post("/api/v1/gatherings/{id}/bots")]
+pub async fn add_bots(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<AddBotsBody>,
+) -> Result<HttpResponse, Problem> {
+    let (g, events) = append_commuting(&state, &id, &caller.name, |g| {
+        organiser_of(&caller, g)?;
+        not_started(g)?;
+        if body.count == 0 || g.players.len() + body.count > MAX_PLAYERS {
+            return Err(Problem::invalid(format!("count is at least 1 and the gathering holds at most {MAX_PLAYERS}")));
+        }
+        let existing = g.players.iter().filter(|p| p.bot.is_some()).count();
+        let width = (existing + body.count).to_string().len().max(2);
+        Ok((1..=body.count)
+            .map(|i| {
+                GatheringEvent::PlayerRegistered(Registrant {
+                    name: format!("{}-bot#{:0width$}", body.kind.name(), existing + i),
+                    bot: Some(body.kind),
+                    program: false,
+                })
+            })
+            .collect())
+    })
+    .await?;
+    let name = |e: Option<&GatheringEvent>| match e {
+        Some(GatheringEvent::PlayerRegistered(r)) => r.name.clone(),
+        _ => String::new(),
+    };
+    Ok(HttpResponse::Created().json(BotsAdded {
+        gathering_id: g.id.clone(),
+        added: events.len(),
+        first: name(events.first()),
+        last: name(events.last()),
+        registered: g.players.len() + events.len(),
+    }))
+}
+
+/// Organiser commands on a running gathering.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    /// Close registration, draw stage 1 and start every circle (R9.2).
+    Start,
+    /// Stop clocks and bots; answers are refused until resumed.
+    Pause,
+    /// Restart clocks (deadlines move back by the pause) and bots.
+    Resume,
+    /// End with no winner.
+    Cancel,
+}
+
+/// Starts, pauses, resumes or cancels a gathering (organiser). `action`: `start`, `pause`,
+/// `resume` or `cancel`.
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id"), ("action" = Control, Path, description = "start, pause, resume or cancel")),
+    responses((status = 200, body = GatheringSummary), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[post("/api/v1/gatherings/{id}/{action}")]
+pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Control)>) -> Result<HttpResponse, Problem> {
+    let (id, action) = path.into_inner();
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    let wrong = |what: &str| Problem::conflict("wrong-status", "Wrong status", what.to_string());
+    let events = match action {
+        Control::Start => {
+            not_started(&g)?;
+            vec![GatheringEvent::GatheringStarted]
+        }
+        Control::Pause if g.status == Status::Running => vec![GatheringEvent::GatheringPaused],
+        Control::Pause => return Err(wrong("only a running gathering can be paused")),
+        Control::Resume if g.status == Status::Paused => vec![GatheringEvent::GatheringResumed],
+        Control::Resume => return Err(wrong("only a paused gathering can be resumed")),
+        Control::Cancel if !g.over() => vec![
+            GatheringEvent::GatheringCancelled { reason: format!("cancelled by {}", caller.name) },
+            GatheringEvent::GatheringEnded { winner: None, reason: "cancelled".into() },
+        ],
+        Control::Cancel => return Err(wrong("the gathering is over already")),
+    };
+    append(&state, &g, &events, &caller.name).await?;
+    if matches!(action, Control::Start | Control::Resume) {
+        crate::driver::trigger_reconcile(state.clone(), id.clone());
+    }
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// The classes at the tables of the circles still playing (public: chosen classes are public,
+/// R2.7.5).
+async fn live_classes(state: &AppState, g: &Gathering) -> crate::gatherings::views::LiveClasses {
+    let mut live = crate::gatherings::views::LiveClasses::new();
+    for s in &g.stages {
+        for (c, r) in &s.circles {
+            if r.is_none()
+                && let Ok(snap) = state.tables.load(state.store.as_ref(), &c.table_id).await
+                && let Ok(sight) = crate::spectate::sight(state, &snap, None, None, false).await
+            {
+                // As a spectator sees the table: the spectator delay holds here too.
+                let seen = crate::spectate::state_at(&snap, sight.visible);
+                live.insert(c.table_id.clone(), final_flicker::seat_classes(&seen));
+            }
+        }
+    }
+    live
+}
+
+/// The bracket: each stage's circles, tables, players, Last Lit, and the winner (public).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = Bracket), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/bracket")]
+pub async fn get_bracket(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let g = get(&state, &id).await?;
+    Ok(HttpResponse::Ok().json(bracket(&g, &live_classes(&state, &g).await)))
+}
+
+/// The circles of the stage being played (public): where to watch.
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = Vec<CircleView>), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/circles")]
+pub async fn get_circles(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let g = get(&state, &id).await?;
+    let b = bracket(&g, &live_classes(&state, &g).await);
+    Ok(HttpResponse::Ok().json(b.stages.last().map(|s| s.circles.clone()).unwrap_or_default()))
+}
+
+/// R9.9: standings across stages, best first, readable at any time (public).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = Vec<Standing>), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/standings")]
+pub async fn get_standings(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    Ok(HttpResponse::Ok().json(standings(&*get(&state, &id).await?)))
+}

@@ -1,0 +1,868 @@
+//! SQLite event store: the embedded default. WAL journal, `synchronous = FULL` (an append is
+//! acknowledged only once durable), one writer task that batches concurrent appends into one
+//! transaction (group commit), and a pool of readers. One process serves a database file: it
+//! holds an exclusive lock on `<file>.lock` while open (several API processes need PostgreSQL),
+//! so it knows every stream's head without asking ([`EventStore::known_head`]).
+
+use super::{Appended, EventStore, Metadata, NewEvent, Secret, StoreError, StoredEvent};
+use crate::chain::{GENESIS, Hash, event_hash, parse_hash, payload_text, rechain, to_hex};
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{ConnectOptions, Row, SqlitePool};
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+struct AppendRequest {
+    stream: String,
+    expected: i64,
+    events: Vec<NewEvent>,
+    reply: oneshot::Sender<Result<Appended, StoreError>>,
+}
+
+/// Stream heads this process knows: every stream it has appended to or read (by stream or in
+/// the global log), at its version. Never ahead of the database; behind it only between a
+/// commit and the first of the writer's update (before it answers the append) and a reader
+/// seeing the commit (before it hands the event on), so whoever learns of an append also
+/// finds the head raised.
+type Heads = Arc<Mutex<HashMap<String, i64>>>;
+
+/// Raises `stream`'s known head to `version` (never lowers it: a read may finish after a later
+/// append's update).
+fn raise(heads: &Heads, stream: &str, version: i64) {
+    raise_in(&mut heads.lock().expect("heads"), stream, version);
+}
+
+/// Streams whose heads are remembered; past it the map starts afresh (a stream not in it is
+/// simply read).
+const HEADS_KEPT: usize = 500_000;
+
+fn raise_in(h: &mut HashMap<String, i64>, stream: &str, version: i64) {
+    if h.len() >= HEADS_KEPT && !h.contains_key(stream) {
+        h.clear();
+    }
+    match h.get_mut(stream) {
+        Some(v) => *v = (*v).max(version),
+        None => {
+            h.insert(stream.to_string(), version);
+        }
+    }
+}
+
+/// The SQLite store.
+pub struct SqliteStore {
+    readers: SqlitePool,
+    writer: mpsc::Sender<WriterMsg>,
+    notify: broadcast::Sender<i64>,
+    heads: Heads,
+    /// Issue 14: set while writes fail for want of space.
+    full: FullState,
+    /// How to open a writing connection: secrets are written on one of their own, rarely (at
+    /// first start and on rotation), outside the writer task's batches.
+    write_opts: SqliteConnectOptions,
+    /// The exclusive lock on `<file>.lock`, held while the store is open.
+    _lock: Option<std::fs::File>,
+}
+
+/// The files of the database at `path`: the database, its `-wal` and `-shm`, and `.lock`.
+pub fn database_files(path: &str) -> Vec<std::path::PathBuf> {
+    let base = path.split('?').next().unwrap_or(path);
+    ["", "-wal", "-shm", ".lock"].iter().map(|s| std::path::PathBuf::from(format!("{base}{s}"))).collect()
+}
+
+/// Issue 13: makes the database files owner-only (0600; the files, not their directory).
+/// `create`: creates the database file 0600 when missing, so that it is never readable by
+/// others even for a moment (SQLite gives its `-wal` and `-shm` the database file's mode). An
+/// existing file readable or writable by others is tightened, saying so in the log. Returns the
+/// files tightened. In-memory databases have none.
+pub fn owner_only(path: &str, create: bool) -> Result<Vec<std::path::PathBuf>, StoreError> {
+    if path.is_empty() || path.contains(":memory:") || path.contains("mode=memory") {
+        return Ok(vec![]);
+    }
+    let mut tightened = Vec::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let files = database_files(path);
+        if create && !files[0].exists() {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .open(&files[0])
+                .map_err(|e| StoreError::Other(format!("cannot create {}: {e}", files[0].display())))?;
+        }
+        for f in files {
+            let Ok(meta) = std::fs::metadata(&f) else { continue };
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600))
+                    .map_err(|e| StoreError::Other(format!("cannot make {} owner-only: {e}", f.display())))?;
+                tracing::warn!(
+                    file = %f.display(),
+                    was = %format!("{mode:o}"),
+                    "the database file was readable or writable by others; made it owner-only (0600)"
+                );
+                tightened.push(f);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = create;
+    Ok(tightened)
+}
+
+/// Takes the exclusive lock on `<path>.lock` (released by the OS when the process ends, even on
+/// SIGKILL). In-memory databases need none.
+fn lock_file(path: &str) -> Result<Option<std::fs::File>, StoreError> {
+    #[cfg(unix)]
+    use std::os::unix::fs::OpenOptionsExt;
+    if path.is_empty() || path.contains(":memory:") || path.contains("mode=memory") {
+        return Ok(None);
+    }
+    let lock_path = format!("{}.lock", path.split('?').next().unwrap_or(path));
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(&lock_path)
+        .map_err(|e| StoreError::Other(format!("cannot open {lock_path}: {e}")))?;
+    match f.try_lock() {
+        Ok(()) => Ok(Some(f)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Other(format!(
+            "another process is serving {path} (it holds {lock_path}); one process serves a SQLite file: \
+             stop it, or use PostgreSQL (DATABASE_URL=postgres://...) to run several API processes"
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(StoreError::Other(format!("cannot lock {lock_path}: {e}"))),
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file at `path` and applies the migrations.
+    pub async fn open(path: &str) -> Result<Self, StoreError> {
+        // Issue 13: the database holds accounts and secrets, so its files are owner-only.
+        owner_only(path, true)?;
+        let lock = lock_file(path)?;
+        let opts = SqliteConnectOptions::from_str(&format!("sqlite://{path}"))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(Duration::from_secs(10));
+        let mut conn = opts.connect().await?;
+        sqlx::migrate!("../../migrations/sqlite").run(&mut conn).await?;
+        let readers = SqlitePoolOptions::new().max_connections(4).connect_with(opts.clone().read_only(true)).await?;
+        let (notify, _) = broadcast::channel(4096);
+        let (writer, rx) = mpsc::channel(4096);
+        let heads = Heads::default();
+        let full = Arc::new(Mutex::new(None));
+        let write_opts = opts.clone();
+        let w = Writer { conn, opts, full: full.clone() };
+        tokio::spawn(writer_task(w, rx, notify.clone(), heads.clone()));
+        // The WAL and shared-memory files exist now: SQLite gives them the database file's mode,
+        // but tighten them in case they were left from an earlier, looser run.
+        owner_only(path, false)?;
+        Ok(SqliteStore { readers, writer, notify, heads, full, write_opts, _lock: lock })
+    }
+
+    /// Runs `sql` on the writer's own connection, between batches (tests: `PRAGMA
+    /// max_page_count`, which is per connection, to fill the store for real).
+    #[cfg(test)]
+    pub(crate) async fn exec_on_writer(&self, sql: &str) -> Result<(), StoreError> {
+        let (reply, rx) = oneshot::channel();
+        self.writer
+            .send(WriterMsg::Exec(sql.to_string(), reply))
+            .await
+            .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
+        rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
+    }
+}
+
+/// What the writer task is asked to do.
+enum WriterMsg {
+    Append(AppendRequest),
+    /// Probe whether a write commits now ([`EventStore::writable`]).
+    Probe(oneshot::Sender<Result<(), StoreError>>),
+    #[cfg(test)]
+    Exec(String, oneshot::Sender<Result<(), StoreError>>),
+}
+
+/// The writer's connection and what it knows of its health.
+struct Writer {
+    conn: SqliteConnection,
+    opts: SqliteConnectOptions,
+    /// Why the last write failed for want of space; `None` while writes commit.
+    full: FullState,
+}
+
+/// Issue 14: set while the store cannot write for want of space (the message of the failure),
+/// cleared by the next write that commits.
+type FullState = Arc<Mutex<Option<String>>>;
+
+/// SQLITE_FULL (13): `database or disk is full`, a disk out of space or `max_page_count`
+/// reached.
+fn is_full(e: &sqlx::Error) -> bool {
+    e.as_database_error().and_then(|d| d.code()).and_then(|c| c.parse::<i32>().ok()).is_some_and(|c| c & 0xff == 13)
+}
+
+/// A failed write as a store error: [`StoreError::Full`] for want of space.
+fn write_error(e: sqlx::Error) -> StoreError {
+    if is_full(&e) { StoreError::Full(e.to_string()) } else { StoreError::Database(e) }
+}
+
+impl Writer {
+    /// Issue 14: after a failed batch, ends whatever is left of its transaction (SQLite may
+    /// already have rolled it back itself on SQLITE_FULL, so "no transaction is active" is
+    /// fine), and opens a fresh connection if this one no longer answers. The transaction is
+    /// driven by plain statements, never by sqlx's transaction depth, which a rollback SQLite
+    /// did by itself would leave wrong for good (`begin_with at non-zero transaction depth`).
+    async fn recover(&mut self) {
+        if let Err(e) = sqlx::query("ROLLBACK").execute(&mut self.conn).await
+            && !e.to_string().contains("no transaction is active")
+        {
+            tracing::warn!(error = %e, "rolling back a failed batch failed; reopening the writer's connection");
+            match self.opts.connect().await {
+                Ok(c) => self.conn = c,
+                Err(e) => tracing::error!(error = %e, "reopening the writer's connection failed"),
+            }
+        }
+    }
+
+    fn set_full(&self, why: Option<String>) {
+        let mut full = self.full.lock().expect("full");
+        if why.is_some() && full.is_none() {
+            tracing::error!(
+                error = why.as_deref().unwrap_or_default(),
+                "the event store is full; refusing writes until space is free"
+            );
+        } else if why.is_none() && full.is_some() {
+            tracing::info!("the event store writes again");
+        }
+        *full = why;
+    }
+
+    /// A small write that commits and leaves nothing behind (a table created, filled with
+    /// 64 KiB and dropped in one transaction): whether there is room to write now.
+    async fn probe(&mut self) -> Result<(), StoreError> {
+        let r: Result<(), sqlx::Error> = async {
+            sqlx::query("BEGIN IMMEDIATE").execute(&mut self.conn).await?;
+            sqlx::query("CREATE TABLE flicker_store_probe (b BLOB)").execute(&mut self.conn).await?;
+            sqlx::query("INSERT INTO flicker_store_probe VALUES (zeroblob(65536))").execute(&mut self.conn).await?;
+            sqlx::query("DROP TABLE flicker_store_probe").execute(&mut self.conn).await?;
+            sqlx::query("COMMIT").execute(&mut self.conn).await?;
+            Ok(())
+        }
+        .await;
+        match r {
+            Ok(()) => {
+                self.set_full(None);
+                Ok(())
+            }
+            Err(e) => {
+                self.recover().await;
+                let e = write_error(e);
+                if let StoreError::Full(m) = &e {
+                    self.set_full(Some(m.clone()));
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Group commit: takes every request waiting, appends them in one transaction, then answers.
+async fn writer_task(mut w: Writer, mut rx: mpsc::Receiver<WriterMsg>, notify: broadcast::Sender<i64>, heads: Heads) {
+    // Each stream's (version, hash) head, kept across batches: this writer is the file's only
+    // writer, so after one read it knows them. Dropped for a batch that fails as a whole.
+    let mut chain: HashMap<String, (i64, Hash)> = HashMap::new();
+    while let Some(first) = rx.recv().await {
+        if chain.len() > 100_000 {
+            chain.clear();
+        }
+        let mut msgs = vec![first];
+        while msgs.len() < 256 {
+            match rx.try_recv() {
+                Ok(r) => msgs.push(r),
+                Err(_) => break,
+            }
+        }
+        let mut batch = Vec::with_capacity(msgs.len());
+        let mut probes = Vec::new();
+        for m in msgs {
+            match m {
+                WriterMsg::Append(r) => batch.push(r),
+                WriterMsg::Probe(reply) => probes.push(reply),
+                #[cfg(test)]
+                WriterMsg::Exec(sql, reply) => {
+                    let r = sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut w.conn).await;
+                    let _ = reply.send(r.map(|_| ()).map_err(StoreError::from));
+                }
+            }
+        }
+        let mut committed = false;
+        if !batch.is_empty() {
+            match write_batch(&mut w.conn, &batch, &mut chain).await {
+                Ok(results) => {
+                    committed = true;
+                    w.set_full(None);
+                    let mut last = None;
+                    for (req, res) in batch.into_iter().zip(results) {
+                        if let Ok(a) = &res {
+                            last = Some(a.position);
+                            // Before the reply, so the appender's next read sees its own append.
+                            raise(&heads, &req.stream, a.version);
+                        }
+                        let _ = req.reply.send(res);
+                    }
+                    if let Some(p) = last {
+                        let _ = notify.send(p);
+                    }
+                }
+                Err(e) => {
+                    w.recover().await;
+                    for req in &batch {
+                        chain.remove(&req.stream);
+                    }
+                    let full = match &e {
+                        StoreError::Full(m) => Some(m.clone()),
+                        _ => None,
+                    };
+                    if full.is_some() {
+                        w.set_full(full.clone());
+                    }
+                    let msg = e.to_string();
+                    for req in batch {
+                        let err = match &full {
+                            Some(m) => StoreError::Full(m.clone()),
+                            None => StoreError::Other(format!("append failed: {msg}")),
+                        };
+                        let _ = req.reply.send(Err(err));
+                    }
+                }
+            }
+        }
+        if !probes.is_empty() {
+            let r = if committed || w.full.lock().expect("full").is_none() { Ok(()) } else { w.probe().await };
+            for reply in probes {
+                let _ = reply.send(match &r {
+                    Ok(()) => Ok(()),
+                    Err(StoreError::Full(m)) => Err(StoreError::Full(m.clone())),
+                    Err(e) => Err(StoreError::Other(e.to_string())),
+                });
+            }
+        }
+    }
+}
+
+async fn write_batch(
+    conn: &mut SqliteConnection,
+    batch: &[AppendRequest],
+    heads: &mut HashMap<String, (i64, Hash)>,
+) -> Result<Vec<Result<Appended, StoreError>>, StoreError> {
+    // BEGIN IMMEDIATE takes the write lock at once (no failed upgrade from a read lock). Plain
+    // statements, not sqlx's transaction: see [`Writer::recover`], which ends it on failure.
+    sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await.map_err(write_error)?;
+    let mut results = Vec::with_capacity(batch.len());
+    let recorded_at = super::to_micros(Utc::now());
+    let now = recorded_at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+    // Several requests: each in its own savepoint, so a failure rolls back that request only.
+    // A lone request needs none: its failure rolls back the transaction.
+    let savepoints = batch.len() > 1;
+    for req in batch {
+        if savepoints {
+            sqlx::query("SAVEPOINT request").execute(&mut *conn).await.map_err(write_error)?;
+        }
+        match write_one(conn, req, heads, (&now, recorded_at)).await {
+            Ok(r) => {
+                if savepoints {
+                    sqlx::query("RELEASE request").execute(&mut *conn).await.map_err(write_error)?;
+                }
+                results.push(r);
+            }
+            // No room: the whole batch fails (and is rolled back by the caller).
+            Err(e) if is_full(&e) => return Err(write_error(e)),
+            Err(e) => {
+                heads.remove(&req.stream);
+                let failure = append_failure(req, &e);
+                if !savepoints {
+                    sqlx::query("ROLLBACK").execute(&mut *conn).await.map_err(write_error)?;
+                    return Ok(vec![Err(failure)]);
+                }
+                sqlx::query("ROLLBACK TO request").execute(&mut *conn).await.map_err(write_error)?;
+                sqlx::query("RELEASE request").execute(&mut *conn).await.map_err(write_error)?;
+                results.push(Err(failure));
+            }
+        }
+    }
+    sqlx::query("COMMIT").execute(&mut *conn).await.map_err(write_error)?;
+    Ok(results)
+}
+
+/// A failed insert as a store error: the unique index on (stream, idempotency key) refusing a
+/// key used before is a duplicate request; anything else is a failure.
+fn append_failure(req: &AppendRequest, e: &sqlx::Error) -> StoreError {
+    match e.as_database_error() {
+        Some(d) if d.is_unique_violation() && d.message().contains("idempotency_key") => {
+            StoreError::Duplicate { stream: req.stream.clone() }
+        }
+        // Only a writer this one does not know of could have taken the version: a conflict.
+        Some(d) if d.is_unique_violation() && d.message().contains("stream_version") => {
+            StoreError::Conflict { stream: req.stream.clone(), expected: req.expected, actual: req.expected + 1 }
+        }
+        _ => StoreError::Other(format!("append failed: {e}")),
+    }
+}
+
+async fn write_one(
+    tx: &mut SqliteConnection,
+    req: &AppendRequest,
+    heads: &mut HashMap<String, (i64, Hash)>,
+    (now, recorded_at): (&str, DateTime<Utc>),
+) -> Result<Result<Appended, StoreError>, sqlx::Error> {
+    {
+        let (current, mut prev) = match heads.get(&req.stream) {
+            Some(h) => *h,
+            None => {
+                let head = sqlx::query(
+                    "SELECT stream_version, hash FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
+                )
+                .bind(&req.stream)
+                .fetch_optional(&mut *tx)
+                .await?;
+                let h = match head {
+                    None => (0, GENESIS),
+                    Some(r) => {
+                        let version: i64 = r.get(0);
+                        match r.get::<Option<String>, _>(1).as_deref().and_then(parse_hash) {
+                            Some(hash) => (version, hash),
+                            // Appended before the hash column: chain from its recomputed hash.
+                            None => match legacy_head(tx, &req.stream).await? {
+                                Ok(hash) => (version, hash),
+                                Err(e) => return Ok(Err(e)),
+                            },
+                        }
+                    }
+                };
+                heads.insert(req.stream.clone(), h);
+                h
+            }
+        };
+        if current != req.expected {
+            return Ok(Err(StoreError::Conflict {
+                stream: req.stream.clone(),
+                expected: req.expected,
+                actual: current,
+            }));
+        }
+        // A key used before: the unique index refuses the insert ([`append_failure`]).
+        // All the request's events in one multi-row INSERT (up to 100 rows a statement).
+        let mut version = current;
+        let mut position = 0;
+        for chunk in req.events.chunks(100) {
+            let mut rows = Vec::with_capacity(chunk.len());
+            for e in chunk {
+                version += 1;
+                let text = payload_text(&e.payload);
+                let hash = event_hash(&prev, &req.stream, version, &e.event_type, e.schema_version, text.as_bytes());
+                rows.push((version, e, text, to_hex(&hash)));
+                prev = hash;
+            }
+            let sql = super::insert_events_sql(rows.len(), "");
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for (v, e, text, hash) in &rows {
+                q = q
+                    .bind(&req.stream)
+                    .bind(*v)
+                    .bind(&e.event_type)
+                    .bind(e.schema_version)
+                    .bind(text)
+                    .bind(serde_json::to_string(&e.metadata).expect("json"))
+                    .bind(e.metadata.idempotency_key.as_deref())
+                    .bind(now)
+                    .bind(hash);
+            }
+            for r in q.fetch_all(&mut *tx).await? {
+                position = position.max(r.get::<i64, _>(0));
+            }
+        }
+        heads.insert(req.stream.clone(), (version, prev));
+        Ok(Ok(Appended { version, position, recorded_at }))
+    }
+}
+
+/// The head hash of a stream whose last event has no stored hash (appended before migration
+/// 0002): the chain recomputed over its stored bytes.
+async fn legacy_head(tx: &mut SqliteConnection, stream: &str) -> Result<Result<Hash, StoreError>, sqlx::Error> {
+    let rows = sqlx::query("SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version")
+        .bind(stream)
+        .fetch_all(&mut *tx)
+        .await?;
+    let events = match rows.iter().map(row_to_event).collect::<Result<Vec<_>, _>>() {
+        Ok(e) => e,
+        Err(e) => return Ok(Err(e)),
+    };
+    Ok(rechain(stream, &events).map(|c| c.last().map_or(GENESIS, |e| e.hash)).map_err(StoreError::Other))
+}
+
+fn row_to_event(r: &sqlx::sqlite::SqliteRow) -> Result<StoredEvent, StoreError> {
+    let payload: String = r.get("payload");
+    let metadata: String = r.get("metadata");
+    let recorded: String = r.get("recorded_at");
+    Ok(StoredEvent {
+        position: r.get("position"),
+        stream_id: r.get("stream_id"),
+        stream_version: r.get("stream_version"),
+        event_type: r.get("event_type"),
+        schema_version: r.get("schema_version"),
+        payload: serde_json::from_str(&payload).map_err(|e| StoreError::Other(format!("stored payload: {e}")))?,
+        payload_text: payload,
+        hash: r.get("hash"),
+        metadata: serde_json::from_str::<Metadata>(&metadata)
+            .map_err(|e| StoreError::Other(format!("stored metadata: {e}")))?,
+        recorded_at: DateTime::parse_from_rfc3339(&recorded)
+            .map_err(|e| StoreError::Other(format!("stored time: {e}")))?
+            .with_timezone(&Utc),
+    })
+}
+
+#[async_trait]
+impl EventStore for SqliteStore {
+    async fn append(&self, stream: &str, expected: i64, events: Vec<NewEvent>) -> Result<Appended, StoreError> {
+        let (reply, rx) = oneshot::channel();
+        self.writer
+            .send(WriterMsg::Append(AppendRequest { stream: stream.to_string(), expected, events, reply }))
+            .await
+            .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
+        rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
+    }
+
+    async fn secrets(&self, name: &str) -> Result<Vec<Secret>, StoreError> {
+        let rows = sqlx::query("SELECT version, value, created_at FROM secrets WHERE name = $1 ORDER BY version")
+            .bind(name)
+            .fetch_all(&self.readers)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let at: String = r.get(2);
+                Ok(Secret {
+                    version: r.get(0),
+                    value: r.get(1),
+                    created_at: DateTime::parse_from_rfc3339(&at)
+                        .map_err(|e| StoreError::Other(format!("secret {name}: bad time {at}: {e}")))?
+                        .with_timezone(&Utc),
+                })
+            })
+            .collect()
+    }
+
+    async fn add_secret(&self, name: &str, version: i64, value: &str) -> Result<bool, StoreError> {
+        let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+        let r = sqlx::query(
+            "INSERT INTO secrets (name, version, value, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+        )
+        .bind(name)
+        .bind(version)
+        .bind(value)
+        .bind(now)
+        .execute(&mut self.write_opts.connect().await?)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    async fn read_stream(&self, stream: &str, from_version: i64) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows =
+            sqlx::query("SELECT * FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version")
+                .bind(stream)
+                .bind(from_version)
+                .fetch_all(&self.readers)
+                .await?;
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
+        if let Some(last) = events.last() {
+            raise(&self.heads, stream, last.stream_version);
+        }
+        Ok(events)
+    }
+
+    async fn read_all(&self, after: i64, limit: i64) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = sqlx::query("SELECT * FROM events WHERE position > $1 ORDER BY position LIMIT $2")
+            .bind(after)
+            .bind(limit)
+            .fetch_all(&self.readers)
+            .await?;
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
+        // A subscriber may see a commit before the writer has raised its heads; raising them
+        // here keeps a table loaded on its notification from being taken as current when it
+        // is not.
+        let mut heads = self.heads.lock().expect("heads");
+        for e in &events {
+            raise_in(&mut heads, &e.stream_id, e.stream_version);
+        }
+        drop(heads);
+        Ok(events)
+    }
+
+    async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError> {
+        let row = sqlx::query("SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1")
+            .bind(stream)
+            .fetch_optional(&self.readers)
+            .await?;
+        let event = row.as_ref().map(row_to_event).transpose()?;
+        if let Some(e) = &event {
+            raise(&self.heads, stream, e.stream_version);
+        }
+        Ok(event)
+    }
+
+    async fn last_position(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COALESCE(MAX(position), 0) FROM events").fetch_one(&self.readers).await?;
+        Ok(row.get(0))
+    }
+
+    async fn find_idempotency_key(&self, stream: &str, key: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT MIN(stream_version) FROM events WHERE stream_id = $1 AND idempotency_key = $2")
+            .bind(stream)
+            .bind(key)
+            .fetch_one(&self.readers)
+            .await?;
+        Ok(row.get::<Option<i64>, _>(0))
+    }
+
+    fn notifications(&self) -> broadcast::Receiver<i64> {
+        self.notify.subscribe()
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").fetch_one(&self.readers).await?;
+        Ok(())
+    }
+
+    async fn writable(&self) -> Result<(), StoreError> {
+        if self.full.lock().expect("full").is_none() {
+            return Ok(());
+        }
+        let (reply, rx) = oneshot::channel();
+        self.writer
+            .send(WriterMsg::Probe(reply))
+            .await
+            .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
+        rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
+    }
+
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn known_head(&self, stream: &str) -> Option<i64> {
+        self.heads.lock().expect("heads").get(stream).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[tokio::test]
+    async fn sqlite_store_meets_the_contract() {
+        let dir = std::env::temp_dir().join(format!("flicker-store-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let store = Arc::new(SqliteStore::open(path.to_str().unwrap()).await.unwrap());
+        crate::store::contract::run(store.clone()).await;
+        // The database itself refuses updates and deletes.
+        let err = sqlx::query("UPDATE events SET event_type = 'x'").execute(&store.readers).await;
+        assert!(err.is_err());
+        let pool = SqlitePool::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+        let err = sqlx::query("UPDATE events SET event_type = 'x'").execute(&pool).await.unwrap_err();
+        assert!(err.to_string().contains("append-only"), "{err}");
+        let err = sqlx::query("DELETE FROM events").execute(&pool).await.unwrap_err();
+        assert!(err.to_string().contains("append-only"), "{err}");
+        // Events stored before migration 0002 have no hash.
+        let legacy = format!("legacy-{}", uuid::Uuid::new_v4());
+        for v in 1..=2 {
+            sqlx::query(
+                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, recorded_at) \
+                 VALUES ($1, $2, 'old', 1, '{\"v\":1}', '{}', '2024-01-01T00:00:00Z')",
+            )
+            .bind(&legacy)
+            .bind(v)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        crate::store::contract::legacy(store.clone(), &legacy).await;
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// One process serves a file: a second open fails, naming the way out; the lock goes with
+    /// the store. The store knows the head of every stream it wrote or read.
+    #[tokio::test]
+    async fn one_process_serves_a_file_and_knows_its_heads() {
+        let dir = std::env::temp_dir().join(format!("flicker-store-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let path = path.to_str().unwrap();
+        let store = SqliteStore::open(path).await.unwrap();
+        let err = SqliteStore::open(path).await.err().expect("a second open is refused");
+        assert!(
+            err.to_string().contains("another process is serving") && err.to_string().contains("PostgreSQL"),
+            "{err}"
+        );
+        let ev = crate::store::contract::ev;
+        assert_eq!(store.known_head("s"), None);
+        store.append("s", 0, vec![ev("a", Some("k")), ev("b", None), ev("c", None)]).await.unwrap();
+        assert_eq!(store.known_head("s"), Some(3));
+        // A reused key is a duplicate and stores nothing; the head stays.
+        let dup = store.append("s", 3, vec![ev("d", Some("k")), ev("e", None)]).await;
+        assert!(matches!(dup, Err(StoreError::Duplicate { .. })), "{dup:?}");
+        assert_eq!(store.read_stream("s", 1).await.unwrap().len(), 3);
+        assert_eq!(store.known_head("s"), Some(3));
+        drop(store);
+        // A fresh process learns heads by reading.
+        let store = SqliteStore::open(path).await.unwrap();
+        assert_eq!(store.known_head("s"), None);
+        assert_eq!(store.read_stream("s", 2).await.unwrap().len(), 2);
+        assert_eq!(store.known_head("s"), Some(3));
+        let conflict = store.append("s", 2, vec![ev("x", None)]).await;
+        assert!(matches!(conflict, Err(StoreError::Conflict { actual: 3, .. })), "{conflict:?}");
+        // A commit seen in the global log before the writer raised its head (simulated by a row
+        // the writer never saw) raises it: whoever is told of an event finds the head moved.
+        let pool = SqlitePool::connect(&format!("sqlite://{path}")).await.unwrap();
+        sqlx::query(
+            "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, recorded_at) \
+             VALUES ('t', 1, 'x', 1, '{}', '{}', '2026-01-01T00:00:00Z')",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        assert_eq!(store.known_head("t"), None);
+        let all = store.read_all(0, 500).await.unwrap();
+        assert_eq!(all.last().map(|e| e.stream_id.as_str()), Some("t"));
+        assert_eq!(store.known_head("t"), Some(1));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    /// Issue 14 item 1: a real SQLITE_FULL inside the adapter (`PRAGMA max_page_count` on the
+    /// writer's connection, lowered to the file's size, then raised). While full, appends fail
+    /// as [`StoreError::Full`] (never the wedge `begin_with at non-zero transaction depth`), the
+    /// API answers 503 `storage-full` with `Retry-After` and `/readyz` 503; once there is room the
+    /// writer has recovered by itself: `/readyz` 200, writes succeed, nothing acknowledged is lost.
+    #[actix_web::test]
+    async fn a_full_store_answers_503_and_recovers_by_itself() {
+        use actix_web::{App, test};
+        let dir = std::env::temp_dir().join(format!("flicker-store-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let sqlite = Arc::new(SqliteStore::open(path.to_str().unwrap()).await.unwrap());
+        let store: Arc<dyn EventStore> = sqlite.clone();
+        let app = crate::server::state(store.clone()).await.unwrap();
+        let svc = test::init_service(App::new().app_data(app.clone()).configure(crate::server::configure)).await;
+        let ready = || test::TestRequest::get().uri("/readyz").to_request();
+        // Ready means the driver drives the live tables too (issue 14): start it and wait.
+        crate::driver::spawn(app.clone());
+        let mut waited = 0;
+        while test::call_service(&svc, ready()).await.status() != 200 {
+            waited += 1;
+            assert!(waited < 200, "never ready");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let account = |name: &str| {
+            test::TestRequest::post()
+                .uri("/api/v1/accounts")
+                .set_json(serde_json::json!({"name": name, "password": "correct horse battery", "role": "player"}))
+                .to_request()
+        };
+        assert_eq!(test::call_service(&svc, account("before")).await.status(), 201);
+        // 16 KiB events, so the file fills in a few appends.
+        let big = |i: usize| NewEvent {
+            payload: serde_json::json!({"i": i, "ballast": "x".repeat(16 * 1024)}),
+            ..crate::store::contract::ev("big", None)
+        };
+        let mut acked: Vec<(String, i64)> = Vec::new();
+        for i in 0..4 {
+            let s = format!("fill-{i}");
+            let a = store.append(&s, 0, vec![big(i)]).await.unwrap();
+            acked.push((s, a.version));
+        }
+        let pages: i64 = sqlx::query("PRAGMA page_count").fetch_one(&sqlite.readers).await.unwrap().get(0);
+        sqlite.exec_on_writer(&format!("PRAGMA max_page_count = {pages}")).await.unwrap();
+        let mut full = 0;
+        for i in 4..200 {
+            let s = format!("fill-{i}");
+            match store.append(&s, 0, vec![big(i)]).await {
+                Ok(a) => acked.push((s, a.version)),
+                Err(StoreError::Full(_)) => {
+                    full += 1;
+                    if full == 3 {
+                        break;
+                    }
+                }
+                Err(e) => panic!("a write without room must fail as Full, not: {e}"),
+            }
+        }
+        assert_eq!(full, 3, "the store never filled");
+        // Then the last bytes, with tiny events, so that any write fails.
+        let mut full = 0;
+        for i in 0..5000 {
+            let s = format!("tiny-{i}");
+            match store.append(&s, 0, vec![crate::store::contract::ev("t", None)]).await {
+                Ok(a) => acked.push((s, a.version)),
+                Err(StoreError::Full(_)) => {
+                    full += 1;
+                    if full == 3 {
+                        break;
+                    }
+                }
+                Err(e) => panic!("a write without room must fail as Full, not: {e}"),
+            }
+        }
+        assert_eq!(full, 3, "the store never filled");
+        // Batched appends (savepoints) fail as Full too.
+        let names: Vec<String> = (0..8).map(|i| format!("batch-{i}")).collect();
+        let batch: Vec<_> = names.iter().enumerate().map(|(i, s)| store.append(s, 0, vec![big(i)])).collect();
+        for r in futures_util::future::join_all(batch).await {
+            assert!(matches!(r, Err(StoreError::Full(_))), "{r:?}");
+        }
+        let resp = test::call_service(&svc, account("during")).await;
+        assert_eq!(resp.status(), 503);
+        assert_eq!(resp.headers().get("content-type").unwrap(), "application/problem+json");
+        let retry: u64 = resp.headers().get("retry-after").expect("Retry-After").to_str().unwrap().parse().unwrap();
+        assert!(retry >= 1);
+        let body: serde_json::Value = test::read_body_json(resp).await;
+        assert_eq!(body["type"], "/problems/storage-full", "{body}");
+        assert_eq!(body["status"], 503);
+        assert!(store.writable().await.is_err());
+        let resp = test::call_service(&svc, ready()).await;
+        assert_eq!(resp.status(), 503);
+        assert!(resp.headers().get("retry-after").is_some());
+        // Room again: nobody restarts anything.
+        sqlite.exec_on_writer("PRAGMA max_page_count = 1073741823").await.unwrap();
+        // The driver saw the store fail too; it records the outage and is ready again.
+        let mut waited = 0;
+        while test::call_service(&svc, ready()).await.status() != 200 {
+            waited += 1;
+            assert!(waited < 200, "not ready again once there is room");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        store.writable().await.unwrap();
+        assert_eq!(test::call_service(&svc, account("after")).await.status(), 201);
+        let a = store.append("fill-0", 1, vec![big(0)]).await.unwrap();
+        assert_eq!(a.version, 2);
+        acked[0].1 = 2;
+        // Nothing acknowledged was lost; nothing refused was stored; the file is sound.
+        for (s, v) in &acked {
+            assert_eq!(store.read_stream(s, 1).await.unwrap().len() as i64, *v, "{s}");
+        }
+        for i in 0..8 {
+            assert!(store.read_stream(&format!("batch-{i}"), 1).await.unwrap().is_empty());
+        }
+        assert!(crate::accounts::load(store.as_ref(), "during").await.unwrap().is_none());
+        assert!(crate::accounts::load(store.as_ref(), "after").await.unwrap().is_some());
+        let ok: String = sqlx::query("PRAGMA integrity_check").fetch_one(&sqlite.readers).await.unwrap().get(0);
+        assert_eq!(ok, "ok");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

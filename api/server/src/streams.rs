@@ -1,0 +1,246 @@
+//! Live streams (Server-Sent Events): one per table, each event redacted for the viewer asking
+//! (R10.8), and one per gathering. A table stream's message ids are the viewer's own opaque
+//! cursors (they count only what that viewer may see, R10.6.3); a client that reconnects with
+//! `Last-Event-ID` resumes after it with nothing missed or repeated. Spectators of a gathering
+//! table are held back by its spectator delay.
+
+use crate::auth::MaybeCaller;
+use crate::gatherings;
+use crate::problem::Problem;
+use crate::server::AppState;
+use crate::spectate;
+use actix_web::{HttpRequest, Responder, get, web};
+use actix_web_lab::sse;
+use final_flicker::{State, Viewer};
+use serde::Deserialize;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc};
+use utoipa::{IntoParams, ToSchema};
+
+type Data = web::Data<AppState>;
+
+/// One message of a stream: the documented schema of each Server-Sent Event of a
+/// `text/event-stream` response (OpenAPI 3.1 has no item schema; as in 3.2, the fields of the
+/// event). Keep-alive comments are not events.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct StreamEvent {
+    /// `id:` the resume point to send back as `Last-Event-ID` (absent on `finished`).
+    pub id: Option<String>,
+    /// `event:` the event's type (`finished` when a table's stream closes).
+    pub event: String,
+    /// `data:` the event, as JSON text.
+    pub data: String,
+}
+
+/// Keep-alive comment interval.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Query of `GET /api/v1/tables/{id}/stream`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct StreamQuery {
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// The organiser's commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+    /// An access token, for clients that cannot send headers (browsers' `EventSource`). Read
+    /// by the [`MaybeCaller`] extractor; declared here for the contract.
+    #[allow(dead_code)]
+    pub access_token: Option<String>,
+    /// Resume after this cursor (as `Last-Event-ID`; the header wins).
+    pub after: Option<String>,
+}
+
+fn last_event_id(req: &HttpRequest) -> Option<String> {
+    req.headers().get("Last-Event-ID").and_then(|v| v.to_str().ok()).map(str::to_string)
+}
+
+/// Streams the table's events as *your* sequence (R10.8), live: `event:` is the event's type,
+/// `data:` the event as you may see it (JSON), `id:` your cursor. Reconnect with `Last-Event-ID`
+/// to resume. The stream keeps the sequence it began with; when the game ends it sends the rest
+/// of that sequence, then `event: finished`, and closes (the complete record is then at
+/// `/events`, `/replay` and `/replay.jsonl`).
+#[utoipa::path(tag = "spectators", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), StreamQuery,
+        ("Last-Event-ID" = Option<String>, Header, description = "the last cursor received")),
+    responses((status = 200, content_type = "text/event-stream", body = StreamEvent, description = "a stream of events, each as `StreamEvent`"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[get("/api/v1/tables/{id}/stream")]
+pub async fn table_stream(
+    state: Data,
+    req: HttpRequest,
+    caller: MaybeCaller,
+    id: web::Path<String>,
+    q: web::Query<StreamQuery>,
+) -> Result<impl Responder, Problem> {
+    if let Some(c) = &caller.0 {
+        c.require("read")?;
+    }
+    let id = id.into_inner();
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    let sight = spectate::sight(&state, &snap, caller.0.as_ref(), q.seat, q.commentary).await?;
+    let mut viewer = sight.viewer;
+    let mut scope = format!("{id}:{viewer:?}");
+    let resume = last_event_id(&req).or_else(|| q.after.clone());
+    let skip = match resume.as_deref() {
+        None => 0,
+        Some(c) => match state.keys.read_cursor(&scope, c) {
+            Ok(n) => n,
+            // A stream that began during play resumes in the sequence it began with, even after
+            // the end.
+            Err(p) if snap.state.is_finished() => {
+                let play = if q.commentary {
+                    Viewer::Commentary
+                } else {
+                    spectate::play_viewer(&snap, caller.0.as_ref().map(|c| c.name.as_str()), q.seat)
+                };
+                let play_scope = format!("{id}:{play:?}");
+                let n = state.keys.read_cursor(&play_scope, c).map_err(|_| p)?;
+                viewer = play;
+                scope = play_scope;
+                n
+            }
+            Err(p) => return Err(p),
+        },
+    };
+    let (tx, rx) = mpsc::channel::<sse::Event>(64);
+    let changes = state.changes.subscribe();
+    let caller = caller.0.clone();
+    let (seat, commentary) = (q.seat, q.commentary);
+    actix_web::rt::spawn(async move {
+        let mut feed = TableFeed { state: State::new(), done: 0, sent: 0, skip };
+        let mut changes = changes;
+        let stream_id = crate::tables::stream_of(&id);
+        loop {
+            let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await else { return };
+            let Ok(sight) = spectate::sight(&state, &snap, caller.as_ref(), seat, commentary).await else { return };
+            if snap.state.is_finished() {
+                // Deliver what this viewer's sequence still holds, then close.
+                let _ = feed.push(&snap, viewer, snap.events.len(), &state, &scope, &tx).await;
+                let _ = tx.send(sse::Data::new("{}").event("finished").into()).await;
+                return;
+            }
+            if feed.push(&snap, viewer, sight.visible, &state, &scope, &tx).await.is_err() {
+                return;
+            }
+            let reveal = sight.next_reveal.map(|t| (t - state.clock.now()).to_std().unwrap_or_default());
+            tokio::select! {
+                _ = tx.closed() => return,
+                _ = wait_for(&mut changes, &stream_id) => {}
+                _ = tokio::time::sleep(reveal.unwrap_or(Duration::from_secs(3600))), if reveal.is_some() => {}
+            }
+        }
+    });
+    Ok(sse::Sse::from_infallible_receiver(rx).with_keep_alive(KEEP_ALIVE))
+}
+
+/// Waits for a change of `stream` (or a lagged channel, which may hide one).
+async fn wait_for(changes: &mut broadcast::Receiver<String>, stream: &str) {
+    loop {
+        match changes.recv().await {
+            Ok(s) if s == stream => return,
+            Ok(_) => {}
+            Err(broadcast::error::RecvError::Lagged(_)) => return,
+            Err(broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
+        }
+    }
+}
+
+/// Incremental state of one table stream.
+struct TableFeed {
+    /// The game folded over the first `done` engine events.
+    state: State,
+    done: usize,
+    /// Messages of the viewer's sequence passed so far (sent or skipped).
+    sent: usize,
+    /// Messages to skip (already received before a reconnect).
+    skip: usize,
+}
+
+impl TableFeed {
+    /// Folds and sends the viewer's messages for engine events `done..upto`.
+    async fn push(
+        &mut self,
+        snap: &crate::tables::Snapshot,
+        viewer: Viewer,
+        upto: usize,
+        app: &AppState,
+        scope: &str,
+        tx: &mpsc::Sender<sse::Event>,
+    ) -> Result<(), ()> {
+        while self.done < upto.min(snap.events.len()) {
+            let e = &snap.events[self.done];
+            let before = self.state.clone();
+            final_flicker::apply(&mut self.state, e);
+            self.done += 1;
+            let Some(shown) = final_flicker::redact(&before, e, &self.state, viewer) else { continue };
+            self.sent += 1;
+            if self.sent <= self.skip {
+                continue;
+            }
+            let json = serde_json::to_string(&shown).expect("json");
+            let msg = sse::Data::new(json).event(e.type_name()).id(app.keys.cursor(scope, self.sent));
+            tx.send(msg.into()).await.map_err(|_| ())?;
+        }
+        Ok(())
+    }
+}
+
+/// Query of `GET /api/v1/gatherings/{id}/stream`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct GatheringStreamQuery {
+    /// Resume after this event number (as `Last-Event-ID`; the header wins).
+    pub after: Option<i64>,
+}
+
+/// Streams a gathering's events live (public): registrations, stage draws (`stage_drawn` with
+/// each circle's table), circle results, pauses and the end. `id:` is the event's number in the
+/// gathering stream (every gathering event is public); reconnect with `Last-Event-ID`.
+#[utoipa::path(tag = "spectators", params(("id" = String, Path, description = "gathering id"), GatheringStreamQuery,
+        ("Last-Event-ID" = Option<i64>, Header, description = "the last event number received")),
+    responses((status = 200, content_type = "text/event-stream", body = StreamEvent, description = "a stream of events, each as `StreamEvent`"), (status = 400, body = Problem), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/stream")]
+pub async fn gathering_stream(
+    state: Data,
+    req: HttpRequest,
+    id: web::Path<String>,
+    q: web::Query<GatheringStreamQuery>,
+) -> Result<impl Responder, Problem> {
+    let id = id.into_inner();
+    if state.gatherings.get(state.store.as_ref(), &id).await?.is_none() {
+        return Err(Problem::not_found(format!("no gathering {id}")));
+    }
+    let after = match last_event_id(&req) {
+        Some(h) => h.parse::<i64>().map_err(|_| Problem::invalid("Last-Event-ID is an event number"))?,
+        None => q.after.unwrap_or(0),
+    };
+    let (tx, rx) = mpsc::channel::<sse::Event>(64);
+    let mut changes = state.changes.subscribe();
+    actix_web::rt::spawn(async move {
+        let stream_id = gatherings::stream_of(&id);
+        let mut last = after;
+        loop {
+            // `after` is the client's number: i64::MAX must not overflow (it reads nothing).
+            let Ok(events) = state.store.read_stream(&stream_id, last.saturating_add(1)).await else { return };
+            let mut over = false;
+            for e in events {
+                last = e.stream_version;
+                over |= matches!(e.event_type.as_str(), "gathering_ended");
+                let json = serde_json::json!({"type": e.event_type, "payload": e.payload, "at": e.recorded_at});
+                let msg = sse::Data::new(json.to_string()).event(e.event_type.clone()).id(last.to_string());
+                if tx.send(msg.into()).await.is_err() {
+                    return;
+                }
+            }
+            if over {
+                return;
+            }
+            tokio::select! {
+                _ = tx.closed() => return,
+                _ = wait_for(&mut changes, &stream_id) => {}
+            }
+        }
+    });
+    Ok(sse::Sse::from_infallible_receiver(rx).with_keep_alive(KEEP_ALIVE))
+}

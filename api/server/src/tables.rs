@@ -1,0 +1,642 @@
+//! Tables: one game each, one stream each (`table-<uuid>`). The stream starts with platform
+//! events (`table_created`, `seat_taken`); from the start it holds the engine's events. Commands
+//! load the stream (cached, then caught up from the store), run the engine's `decide`, and append
+//! with the expected version; a conflicting append is retried on the fresh state.
+
+use crate::bots::BotKind;
+use crate::clocks::{ClockMark, Clocks};
+use crate::problem::Problem;
+use crate::store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
+use final_flicker::event::EVENT_SCHEMA_VERSION;
+use final_flicker::{Command, Event, Settings, State, Viewer};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use utoipa::ToSchema;
+
+/// Platform events of a table stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "payload", rename_all = "snake_case")]
+pub enum TableEvent {
+    /// The table was created.
+    TableCreated {
+        /// Its id.
+        table_id: String,
+        /// Who created it.
+        creator: String,
+        /// Engine settings.
+        settings: Settings,
+        /// A practice table (never counts in standings).
+        practice: bool,
+        /// The practice position it starts from, if any (R10.13).
+        position: Option<String>,
+        /// The gathering circle this table plays, if any (R9.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gathering: Option<TableGathering>,
+        /// Seats filled at creation (a gathering circle), in seat order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        seated: Vec<SeatHolder>,
+        /// R10.7.2: prompt clocks.
+        #[serde(default)]
+        clocks: Clocks,
+        /// R10.6.5: minimum open time of a simultaneous window, in ms (0: none).
+        #[serde(default)]
+        reaction_window_min_ms: u32,
+        /// R10.6.5: the creator gave no minimum window, so the start decides it from the seats
+        /// ([`DEFAULT_MIN_WINDOW_MS`] with any person seated, else 0) and records it in the
+        /// game's `hold_windows`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        min_window_at_start: bool,
+        /// Pause before a built-in bot answers, in ms (for people watching).
+        #[serde(default)]
+        bot_delay_ms: u32,
+        /// R10.7.4: consecutive Ritual time-outs that count as a concession (0: never).
+        #[serde(default = "default_abandonment")]
+        abandonment: u8,
+    },
+    /// The creator seated a built-in bot.
+    BotSeated {
+        /// The seat.
+        seat: u8,
+        /// Its display name (contains `#`, which account names cannot).
+        name: String,
+        /// Its policy.
+        bot: BotKind,
+    },
+    /// A seat was taken.
+    SeatTaken {
+        /// The seat.
+        seat: u8,
+        /// The account.
+        account: String,
+    },
+}
+
+/// R10.6.5: the minimum window of a table with at least one seat not held by a bot, in ms.
+pub const DEFAULT_MIN_WINDOW_MS: u32 = 1500;
+
+fn default_abandonment() -> u8 {
+    3
+}
+
+/// R9.3: the gathering circle a table plays.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TableGathering {
+    /// The gathering's id.
+    pub gathering_id: String,
+    /// Stage number, from 1.
+    pub stage: u32,
+    /// Circle number within the stage, from 1.
+    pub circle: u32,
+}
+
+/// Who holds a seat: an account, or a built-in bot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatHolder {
+    /// Account name, or the bot's display name (`heuristic-bot#07`).
+    pub name: String,
+    /// The built-in bot's policy (absent: an account, person or external bot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<BotKind>,
+}
+
+/// What the platform knows of a table besides the game.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TableInfo {
+    /// Table id.
+    pub table_id: String,
+    /// Creator's account name.
+    pub creator: String,
+    /// Engine settings.
+    #[schema(value_type = Object)]
+    pub settings: Settings,
+    /// Practice table: never counts in standings.
+    pub practice: bool,
+    /// Practice position (R10.13), if any. During play it is shown only to the creator, and only
+    /// while every other seat is a built-in bot (`null` otherwise); after the game to everyone.
+    pub position: Option<String>,
+    /// Account (or built-in bot name) holding each seat (`null`: free).
+    pub seats: Vec<Option<String>>,
+    /// The built-in bot's policy at each seat (`null`: no built-in bot).
+    pub bots: Vec<Option<BotKind>>,
+    /// `open` (taking seats), `playing` or `finished`.
+    pub status: String,
+    /// The gathering circle this table plays, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gathering: Option<TableGathering>,
+    /// R10.7.2: prompt clocks.
+    pub clocks: Clocks,
+    /// R10.6.5: minimum open time of a simultaneous window, in ms.
+    pub reaction_window_min_ms: u32,
+    /// Pause before a built-in bot answers, in ms.
+    #[serde(skip)]
+    pub bot_delay_ms: u32,
+    /// R10.6.5: the minimum window is decided at the start (see `TableEvent::TableCreated`).
+    #[serde(skip)]
+    pub min_window_at_start: bool,
+    /// R10.7.4: consecutive Ritual time-outs that count as a concession (0: never).
+    pub abandonment: u8,
+}
+
+/// A table folded from its stream.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Stream version.
+    pub version: i64,
+    /// Platform information.
+    pub info: TableInfo,
+    /// The game (empty before the start).
+    pub state: State,
+    /// The game's events, in order.
+    pub events: Vec<Event>,
+    /// R10.7.3: when the open decision point opened and its deadline (server-side; `None`
+    /// before the start and after the end).
+    pub clock: Option<ClockMark>,
+    /// R10.7.4: each seat's Ritual prompts timed out in a row.
+    pub ritual_timeouts: Vec<u8>,
+    /// When each engine event was recorded (for spectator delays).
+    pub times: Vec<chrono::DateTime<chrono::Utc>>,
+    /// R10.7.3: the clock mark stored with each engine event, if any (a delayed viewer sees the
+    /// clock as it stood at its horizon).
+    pub marks: Vec<Option<ClockMark>>,
+    /// Each idempotency key stored in the stream (account-scoped) and the version of its first
+    /// event, so a command at a known-current table checks its key without a query.
+    pub idempotency_keys: std::collections::HashMap<String, i64>,
+}
+
+impl Snapshot {
+    fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
+        self.apply_parts(e.stream_version, &e.event_type, &e.payload, &e.metadata, e.recorded_at)
+    }
+
+    /// Folds one event given by its parts: a stored event's, or one this process has just
+    /// appended (so that it needs no read back).
+    fn apply_parts(
+        &mut self,
+        version: i64,
+        event_type: &str,
+        payload: &serde_json::Value,
+        metadata: &Metadata,
+        recorded_at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
+        self.version = version;
+        if let Some(k) = &metadata.idempotency_key {
+            self.idempotency_keys.entry(k.clone()).or_insert(version);
+        }
+        let tagged = serde_json::json!({"type": event_type, "payload": payload});
+        if let Ok(t) = serde_json::from_value::<TableEvent>(tagged.clone()) {
+            match t {
+                TableEvent::TableCreated {
+                    table_id,
+                    creator,
+                    settings,
+                    practice,
+                    position,
+                    gathering,
+                    seated,
+                    clocks,
+                    reaction_window_min_ms,
+                    min_window_at_start,
+                    bot_delay_ms,
+                    abandonment,
+                } => {
+                    let n = settings.players as usize;
+                    let mut seats = vec![None; n];
+                    let mut bots = vec![None; n];
+                    for (i, h) in seated.into_iter().enumerate().take(n) {
+                        seats[i] = Some(h.name);
+                        bots[i] = h.bot;
+                    }
+                    self.info = TableInfo {
+                        table_id,
+                        creator,
+                        seats,
+                        bots,
+                        settings,
+                        practice,
+                        position,
+                        status: "open".into(),
+                        gathering,
+                        clocks,
+                        reaction_window_min_ms,
+                        bot_delay_ms,
+                        min_window_at_start,
+                        abandonment,
+                    };
+                    self.ritual_timeouts = vec![0; n];
+                }
+                TableEvent::SeatTaken { seat, account } => {
+                    if let Some(s) = self.info.seats.get_mut(seat as usize) {
+                        *s = Some(account);
+                    }
+                }
+                TableEvent::BotSeated { seat, name, bot } => {
+                    if let Some(s) = self.info.seats.get_mut(seat as usize) {
+                        *s = Some(name);
+                        self.info.bots[seat as usize] = Some(bot);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let ev: Event =
+            serde_json::from_value(tagged).map_err(|err| StoreError::Other(format!("table event: {err}")))?;
+        // R10.7.4: a Ritual that ends right after its seat's time-out mark timed out; an action
+        // or an end given by hand resets the count.
+        match &ev {
+            Event::RitualEnded { seat, .. } => {
+                let timed_out = matches!(self.events.last(), Some(Event::TimedOut { seats }) if seats == &[*seat]);
+                if let Some(n) = self.ritual_timeouts.get_mut(*seat as usize) {
+                    *n = if timed_out { n.saturating_add(1) } else { 0 };
+                }
+            }
+            Event::ActionDeclared { actor, .. } => {
+                if let Some(n) = self.ritual_timeouts.get_mut(*actor as usize) {
+                    *n = 0;
+                }
+            }
+            _ => {}
+        }
+        final_flicker::apply(&mut self.state, &ev);
+        if let Event::GameCreated(g) = &ev
+            && self.info.min_window_at_start
+        {
+            // R10.6.5: the start decided the minimum window; the game records it.
+            self.info.settings.hold_windows = g.settings.hold_windows;
+            self.info.reaction_window_min_ms = if g.settings.hold_windows { DEFAULT_MIN_WINDOW_MS } else { 0 };
+        }
+        self.events.push(ev);
+        self.times.push(recorded_at);
+        self.marks.push(metadata.clock.clone());
+        if let Some(c) = &metadata.clock {
+            self.clock = Some(c.clone());
+        }
+        if self.state.is_finished() {
+            self.clock = None;
+        }
+        self.info.status = if self.state.is_finished() { "finished".into() } else { "playing".into() };
+        Ok(())
+    }
+
+    /// A table with no event folded yet (its stream about to be read from the start).
+    fn blank(table_id: &str) -> Snapshot {
+        Snapshot {
+            version: 0,
+            info: TableInfo {
+                table_id: table_id.into(),
+                creator: String::new(),
+                settings: Settings::new(2),
+                practice: false,
+                position: None,
+                seats: Vec::new(),
+                bots: Vec::new(),
+                status: "open".into(),
+                gathering: None,
+                clocks: Clocks::default(),
+                reaction_window_min_ms: 0,
+                bot_delay_ms: 0,
+                min_window_at_start: false,
+                abandonment: 3,
+            },
+            state: State::new(),
+            events: Vec::new(),
+            clock: None,
+            ritual_timeouts: Vec::new(),
+            times: Vec::new(),
+            marks: Vec::new(),
+            idempotency_keys: std::collections::HashMap::new(),
+        }
+    }
+
+    /// R10.13, R10.8: the table as `account` may see it. A practice position names both hands
+    /// and the next draws, so during play it is shown only to the creator, and only while every
+    /// seat the creator does not hold is a built-in bot; after the game, to everyone.
+    pub fn info_for(&self, account: Option<&str>) -> TableInfo {
+        let mut info = self.info.clone();
+        let creator = account == Some(self.info.creator.as_str());
+        let only_bots = self
+            .info
+            .seats
+            .iter()
+            .zip(&self.info.bots)
+            .all(|(holder, bot)| bot.is_some() || holder.as_deref() == Some(self.info.creator.as_str()));
+        if !(self.state.is_finished() || creator && only_bots) {
+            info.position = None;
+        }
+        info
+    }
+
+    /// The seats `account` holds.
+    pub fn seats_of(&self, account: &str) -> Vec<u8> {
+        self.info
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.as_deref() == Some(account))
+            .map(|(i, _)| i as u8)
+            .collect()
+    }
+}
+
+/// The stream id of a table.
+pub fn stream_of(table_id: &str) -> String {
+    format!("table-{table_id}")
+}
+
+/// Finished tables kept in the cache; older ones are dropped and read again when asked for.
+const FINISHED_KEPT: usize = 1_000;
+
+/// Loads and caches tables: every table in play, and the [`FINISHED_KEPT`] most recently
+/// finished.
+pub struct Tables {
+    cache: Mutex<Cache>,
+    /// R10.7.3: the server clock that dates the decision points of the commands appended here.
+    pub clock: crate::clock::SharedClock,
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        Tables::with_clock(Arc::new(crate::clock::SystemClock))
+    }
+}
+
+#[derive(Default)]
+struct Cache {
+    tables: HashMap<String, Arc<Snapshot>>,
+    /// Cached finished tables, oldest first.
+    finished: std::collections::VecDeque<String>,
+}
+
+/// Converts an engine event to a stored event.
+pub fn engine_event(e: &Event, metadata: Metadata) -> NewEvent {
+    let v = serde_json::to_value(e).expect("event json");
+    NewEvent {
+        event_type: e.type_name().to_string(),
+        schema_version: EVENT_SCHEMA_VERSION as i32,
+        payload: v.get("payload").cloned().unwrap_or(serde_json::Value::Null),
+        metadata,
+    }
+}
+
+/// Converts a platform event to a stored event.
+pub fn table_event(e: &TableEvent, metadata: Metadata) -> NewEvent {
+    let v = serde_json::to_value(e).expect("json");
+    NewEvent {
+        event_type: v["type"].as_str().expect("tag").to_string(),
+        schema_version: 1,
+        payload: v["payload"].clone(),
+        metadata,
+    }
+}
+
+impl Tables {
+    /// An empty cache whose decision points are dated by `clock`.
+    pub fn with_clock(clock: crate::clock::SharedClock) -> Self {
+        Tables { cache: Mutex::default(), clock }
+    }
+
+    /// The table as stored now (404 if it does not exist).
+    pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot>, Problem> {
+        let cached = self.cache.lock().expect("cache").tables.get(table_id).cloned();
+        let stream = stream_of(table_id);
+        // A store that knows the stream's head spares the catch-up read of a current table.
+        if let Some(c) = &cached
+            && store.known_head(&stream) == Some(c.version)
+        {
+            return Ok(c.clone());
+        }
+        let from = cached.as_ref().map_or(1, |s| s.version + 1);
+        let new = store.read_stream(&stream, from).await?;
+        if new.is_empty() {
+            return cached.ok_or_else(|| Problem::not_found(format!("no table {table_id}")));
+        }
+        let mut snap = match cached {
+            Some(s) => (*s).clone(),
+            None => Snapshot::blank(table_id),
+        };
+        for e in &new {
+            snap.apply(e)?;
+        }
+        Ok(self.remember(table_id, Arc::new(snap)))
+    }
+
+    /// Caches `snap` unless the cache holds a later version of its table; returns it.
+    fn remember(&self, table_id: &str, snap: Arc<Snapshot>) -> Arc<Snapshot> {
+        let mut cache = self.cache.lock().expect("cache");
+        let before = cache.tables.get(table_id).map(|c| (c.version, c.state.is_finished()));
+        if before.is_none_or(|(version, _)| version < snap.version) {
+            cache.tables.insert(table_id.to_string(), snap.clone());
+            if snap.state.is_finished() && !before.is_some_and(|(_, finished)| finished) {
+                cache.finished.push_back(table_id.to_string());
+                while cache.finished.len() > FINISHED_KEPT {
+                    if let Some(old) = cache.finished.pop_front() {
+                        cache.tables.remove(&old);
+                    }
+                }
+            }
+        }
+        snap
+    }
+
+    /// Runs `decide_events` on the current table and appends what it returns, retrying on a
+    /// concurrent append. `idempotency_key`: a retried request with the same key acts once.
+    /// Returns the table after the append and whether this was a replay of an earlier request.
+    pub async fn command<F>(
+        &self,
+        store: &dyn EventStore,
+        table_id: &str,
+        actor: &str,
+        idempotency: Option<(&str, &str)>,
+        decide_events: F,
+    ) -> Result<(Arc<Snapshot>, bool), Problem>
+    where
+        F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, Problem>,
+    {
+        self.command_from(None, store, table_id, actor, idempotency, decide_events).await
+    }
+
+    /// [`Tables::command`], first trying the table as `first` (a snapshot the caller has just
+    /// loaded, which spares a read): if it is no longer current, the append meets a conflict
+    /// and the command is decided again on the table read afresh.
+    pub async fn command_from<F>(
+        &self,
+        mut first: Option<Arc<Snapshot>>,
+        store: &dyn EventStore,
+        table_id: &str,
+        actor: &str,
+        idempotency: Option<(&str, &str)>,
+        mut decide_events: F,
+    ) -> Result<(Arc<Snapshot>, bool), Problem>
+    where
+        F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, Problem>,
+    {
+        let stream = stream_of(table_id);
+        // The key is scoped to the account, so nobody can probe or block another's keys; the
+        // request hash refuses the key's reuse for a different request.
+        let scoped = idempotency.map(|(k, h)| (format!("{actor}:{k}"), h.to_string()));
+        let replayed = |version: i64| async move {
+            let first = store.read_stream(&stream_of(table_id), version).await?;
+            let same = first.first().and_then(|e| e.metadata.request_hash.clone()) == scoped_hash(idempotency);
+            if same {
+                Ok::<_, Problem>(())
+            } else {
+                Err(Problem::new(
+                    actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    "idempotency-key-reused",
+                    "Idempotency key reused",
+                    "this Idempotency-Key was used for a different request",
+                ))
+            }
+        };
+        for _ in 0..5 {
+            let snap = match first.take() {
+                Some(s) => s,
+                None => self.load(store, table_id).await?,
+            };
+            if let Some((key, _)) = &scoped {
+                // The table is as current as a query would be, and indexes its keys. A request
+                // with the key landing after this point makes the append below conflict (or hit
+                // the store's unique key index), and the retry finds the key.
+                if let Some(v) = snap.idempotency_keys.get(key).copied() {
+                    replayed(v).await?;
+                    return Ok((self.load(store, table_id).await?, true));
+                }
+            }
+            let mut events = match decide_events(&snap) {
+                Ok(e) => e,
+                Err(p) => {
+                    // A retry racing its original: the original may have landed meanwhile.
+                    if let Some((key, _)) = &scoped
+                        && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                    {
+                        replayed(v).await?;
+                        return Ok((self.load(store, table_id).await?, true));
+                    }
+                    return Err(p);
+                }
+            };
+            if events.is_empty() {
+                // Nothing to store (issue 14: an answer that changes nothing). A request with the
+                // same key may have landed since the snapshot: it is honoured (replay, or
+                // `idempotency-key-reused` for another body) like any retry.
+                if let Some((key, _)) = &scoped
+                    && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                {
+                    replayed(v).await?;
+                    return Ok((self.load(store, table_id).await?, true));
+                }
+                return Ok((snap, false));
+            }
+            // R10.7.3: a new decision point gets its deadline now, stored with the events.
+            if let Some(mark) = crate::clocks::mark_for(&snap, &events, self.clock.now())
+                && let Some(last) = events.last_mut()
+            {
+                last.metadata.clock = Some(mark);
+            }
+            let correlation = uuid::Uuid::new_v4().to_string();
+            for (i, e) in events.iter_mut().enumerate() {
+                e.metadata.actor = Some(actor.to_string());
+                e.metadata.correlation_id = Some(correlation.clone());
+                if i == 0 {
+                    e.metadata.idempotency_key = scoped.as_ref().map(|(k, _)| k.clone());
+                    e.metadata.request_hash = scoped.as_ref().map(|(_, h)| h.clone());
+                }
+            }
+            match store.append(&stream, snap.version, events.clone()).await {
+                // The stream is exactly `snap` and these events: fold them here, no read back.
+                Ok(appended) => {
+                    let mut next = (*snap).clone();
+                    let folded = events.iter().enumerate().try_for_each(|(i, e)| {
+                        let version = snap.version + 1 + i as i64;
+                        next.apply_parts(version, &e.event_type, &e.payload, &e.metadata, appended.recorded_at)
+                    });
+                    // The append is durable whatever happens here: should the fold fail, the
+                    // table is read back instead of answering an error.
+                    return match folded {
+                        Ok(()) => Ok((self.remember(table_id, Arc::new(next)), false)),
+                        Err(_) => Ok((self.load(store, table_id).await?, false)),
+                    };
+                }
+                Err(StoreError::Conflict { .. }) => continue,
+                // Another request with this key landed between our lookup and our append. It may
+                // have been a different request (same key, other body: e.g. another seat's open
+                // prompt, still answerable after it), so its hash is checked like any replay's:
+                // acknowledging it blindly told that client an answer was taken that never was
+                // (found by the race test of tests/tests/reliability.rs, issue 8).
+                Err(StoreError::Duplicate { .. }) => {
+                    if let Some((key, _)) = &scoped
+                        && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                    {
+                        replayed(v).await?;
+                    }
+                    return Ok((self.load(store, table_id).await?, true));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Problem::conflict("busy", "Busy", "the table changed too often while acting; try again"))
+    }
+}
+
+fn scoped_hash(idempotency: Option<(&str, &str)>) -> Option<String> {
+    idempotency.map(|(_, h)| h.to_string())
+}
+
+/// The engine command for an answer, with engine errors as problems.
+pub fn decide(snap: &Snapshot, cmd: &Command) -> Result<Vec<NewEvent>, Problem> {
+    if snap.events.is_empty() {
+        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
+    }
+    let events = final_flicker::decide(&snap.state, cmd, &mut rand::rng())?;
+    Ok(events.iter().map(|e| engine_event(e, Metadata::default())).collect())
+}
+
+/// R10.8: the viewer for `account` at this table: its seat (`seat` picks one when it holds
+/// several), or a spectator. After the game everybody sees everything.
+pub fn viewer_for(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> Result<Viewer, Problem> {
+    if snap.state.is_finished() {
+        return Ok(Viewer::Everything);
+    }
+    let mine = account.map(|a| snap.seats_of(a)).unwrap_or_default();
+    match seat {
+        Some(s) if mine.contains(&s) => Ok(Viewer::Seat { seat: s }),
+        Some(s) => Err(Problem::wrong_seat(format!("you do not hold seat {s}"))),
+        None => Ok(mine.first().map_or(Viewer::Spectator, |&s| Viewer::Seat { seat: s })),
+    }
+}
+
+/// Creates a table whose game starts at once (a gathering circle): `created` and the engine's
+/// creation events in one append at version 0, with the first decision point's clock (opened
+/// `now`, server clock). `StoreError::Conflict` when the table already exists.
+pub async fn create_with_game(
+    store: &dyn EventStore,
+    table_id: &str,
+    created: &TableEvent,
+    game: &[Event],
+    actor: &str,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(), StoreError> {
+    let meta = Metadata { actor: Some(actor.to_string()), ..Default::default() };
+    let first = table_event(created, meta.clone());
+    let mut blank = Snapshot::blank(table_id);
+    blank.apply(&StoredEvent {
+        position: 0,
+        stream_id: stream_of(table_id),
+        stream_version: 1,
+        event_type: first.event_type.clone(),
+        schema_version: first.schema_version,
+        payload: first.payload.clone(),
+        payload_text: crate::chain::payload_text(&first.payload),
+        hash: None,
+        metadata: first.metadata.clone(),
+        recorded_at: chrono::Utc::now(),
+    })?;
+    let mut events = vec![first];
+    events.extend(game.iter().map(|e| engine_event(e, meta.clone())));
+    if let Some(mark) = crate::clocks::mark_for(&blank, &events[1..], now)
+        && let Some(last) = events.last_mut()
+    {
+        last.metadata.clock = Some(mark);
+    }
+    store.append(&stream_of(table_id), 0, events).await.map(|_| ())
+}

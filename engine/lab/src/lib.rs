@@ -1,0 +1,1 @@
+//! Tooling over the games: bots, simulation, invariants, leak checks and fuzz drivers.
