@@ -4,9 +4,9 @@
 //! - [`dependency_arrows_point_one_way`]: from `cargo metadata`, every workspace package depends
 //!   (normal and build dependencies, optional ones included) only on the workspace packages
 //!   [`ARROWS`] allows it; no crate under `engine/` depends on a crate under `api/` (in any kind of
-//!   dependency); nothing depends on the `flicker` binary, the bench or the tests. From
-//!   `cargo tree -e normal` of each package as built on its own (its default features, no other
-//!   package's features unified in), its normal dependency closure holds none of the crates
+//!   dependency); nothing depends on the `flicker` binary, the bench or the tests. The
+//!   normal dependency closure of each package as built on its own (`cargo tree -e normal -p`:
+//!   its default features, no other package's features unified in) holds none of the crates
 //!   [`FORBIDDEN`] lists for it (no actix, sqlx, tokio or reqwest under `engine/`; no actix, sqlx
 //!   or reqwest in the platform), and `actix-web` is only in the closure of
 //!   [`ACTIX_WEB_ONLY_IN`]. A forbidden crate is also refused as an optional dependency the
@@ -17,8 +17,10 @@
 //!   component of two modules or more, except those [`KNOWN_CYCLES`] lists, and every listed one
 //!   must still exist exactly, so that the list only shrinks.
 //!
-//! Written in the repository in plain Rust (no tool installed at CI time); both run in about a
-//! second.
+//! Written in the repository in plain Rust (no tool installed at CI time). Both take a few
+//! seconds: one `cargo tree --workspace` (all features unified, so a superset of every package's
+//! closure) clears most packages at once, and only a package with a forbidden crate there is
+//! looked at again on its own.
 
 #[path = "architecture/modgraph.rs"]
 mod modgraph;
@@ -233,39 +235,96 @@ fn forbidden_for(p: &Package) -> Vec<&'static str> {
     out
 }
 
-/// Runs `cargo tree -e normal` of every package in parallel: for each, every crate of its normal
-/// dependency closure (default features, as built alone) with one path to it from the package.
-fn closures(packages: &[&Package]) -> Vec<BTreeMap<String, Vec<String>>> {
-    let children: Vec<_> = packages
-        .iter()
-        .map(|p| {
-            cargo()
-                .args(["tree", "-p", &p.id, "-e", "normal", "--prefix", "depth", "-f", "{p}"])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("run cargo tree")
-        })
-        .collect();
-    children
-        .into_iter()
-        .zip(packages)
-        .map(|(child, p)| {
-            let out = child.wait_with_output().expect("cargo tree finishes");
-            assert!(out.status.success(), "cargo tree -p {} failed: {}", p.name, String::from_utf8_lossy(&out.stderr));
-            let mut stack: Vec<String> = Vec::new();
-            let mut closure: BTreeMap<String, Vec<String>> = BTreeMap::new();
-            for line in String::from_utf8_lossy(&out.stdout).lines() {
-                let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-                let Ok(depth) = line[..digits].parse::<usize>() else { continue };
-                let Some(name) = line[digits..].split_whitespace().next() else { continue };
-                stack.truncate(depth);
-                stack.push(name.to_string());
-                closure.entry(name.to_string()).or_insert_with(|| stack.clone());
+/// The normal dependency graph `cargo tree -e normal` prints: its roots and, for every package
+/// (`name vX.Y.Z` plus ` (path)` for a path package), its dependencies. Packages `cargo tree`
+/// shows once and then marks `(*)` have the same dependencies everywhere, so the edges of their
+/// first showing stand for all.
+#[derive(Default)]
+struct Tree {
+    roots: Vec<String>,
+    deps: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// Starts `cargo tree -e normal` with `args` (`--workspace`, or `-p <id>`).
+fn spawn_tree(args: &[&str]) -> std::process::Child {
+    cargo()
+        .args(["tree", "-e", "normal", "--prefix", "depth", "-f", "{p}"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run cargo tree")
+}
+
+fn read_tree(child: std::process::Child, what: &str) -> Tree {
+    let out = child.wait_with_output().expect("cargo tree finishes");
+    assert!(out.status.success(), "cargo tree {what} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let mut tree = Tree::default();
+    let mut stack: Vec<String> = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+        let Ok(depth) = line[..digits].parse::<usize>() else { continue };
+        let node = line[digits..].trim_end().trim_end_matches(" (*)").to_string();
+        stack.truncate(depth);
+        match stack.last() {
+            Some(parent) => {
+                tree.deps.entry(parent.clone()).or_default().insert(node.clone());
             }
-            closure
-        })
-        .collect()
+            None => tree.roots.push(node.clone()),
+        }
+        tree.deps.entry(node.clone()).or_default();
+        stack.push(node);
+    }
+    tree
+}
+
+/// The crate name of a `cargo tree` node (`serde v1.0.229` -> `serde`).
+fn crate_name(node: &str) -> &str {
+    node.split_whitespace().next().unwrap_or(node)
+}
+
+impl Tree {
+    /// Every crate reachable from the root of package `name`, by crate name, with a shortest path
+    /// to it (crate names, the package first).
+    fn closure(&self, name: &str) -> BTreeMap<String, Vec<String>> {
+        let mut paths: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let Some(root) = self.roots.iter().find(|r| crate_name(r) == name) else { return paths };
+        let mut seen = BTreeSet::from([root.as_str()]);
+        let mut queue = std::collections::VecDeque::from([(root.as_str(), vec![name.to_string()])]);
+        while let Some((node, path)) = queue.pop_front() {
+            paths.entry(crate_name(node).to_string()).or_insert_with(|| path.clone());
+            for dep in self.deps.get(node).into_iter().flatten() {
+                if seen.insert(dep) {
+                    let mut longer = path.clone();
+                    longer.push(crate_name(dep).to_string());
+                    queue.push_back((dep, longer));
+                }
+            }
+        }
+        paths
+    }
+}
+
+/// The forbidden crates in `p`'s normal closure, as messages.
+fn violations(p: &Package, closure: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut reported: BTreeSet<&str> = BTreeSet::new();
+    for pattern in forbidden_for(p) {
+        let found: Vec<(&String, &Vec<String>)> = closure
+            .iter()
+            .filter(|(name, _)| pattern_matches(pattern, name) && !reported.contains(name.as_str()))
+            .collect();
+        let Some((_, shortest)) = found.iter().min_by_key(|(_, path)| path.len()) else { continue };
+        let names: Vec<&str> = found.iter().map(|(name, _)| name.as_str()).collect();
+        out.push(format!(
+            "{} depends on {} ({pattern} is forbidden for it), e.g. {}",
+            p.name,
+            names.join(", "),
+            shortest.join(" -> ")
+        ));
+        reported.extend(names);
+    }
+    out
 }
 
 /// Dependency arrows point one way; see the crate doc for the rules.
@@ -320,24 +379,19 @@ fn dependency_arrows_point_one_way() {
         }
     }
 
-    let existing: Vec<&Package> = packages.iter().collect();
-    for (p, closure) in existing.iter().zip(closures(&existing)) {
-        let mut reported: BTreeSet<&str> = BTreeSet::new();
-        for pattern in forbidden_for(p) {
-            let found: Vec<(&String, &Vec<String>)> = closure
-                .iter()
-                .filter(|(name, _)| pattern_matches(pattern, name) && !reported.contains(name.as_str()))
-                .collect();
-            let Some((_, shortest)) = found.iter().min_by_key(|(_, path)| path.len()) else { continue };
-            let names: Vec<&str> = found.iter().map(|(name, _)| name.as_str()).collect();
-            errors.push(format!(
-                "{} depends on {} ({pattern} is forbidden for it), e.g. {}",
-                p.name,
-                names.join(", "),
-                shortest.join(" -> ")
-            ));
-            reported.extend(names);
-        }
+    // One `cargo tree --workspace` unifies the features of all packages, so its closures hold
+    // every package's closure as built alone: a package clean there is clean. Only a package with
+    // a forbidden crate there is looked at again on its own (`cargo tree -p`).
+    let unified = read_tree(spawn_tree(&["--workspace"]), "--workspace");
+    let suspects: Vec<&Package> =
+        packages.iter().filter(|p| !violations(p, &unified.closure(&p.name)).is_empty()).collect();
+    for p in &suspects {
+        println!("note: {} has a forbidden crate with the workspace's features unified; checked on its own", p.name);
+    }
+    let alone: Vec<_> = suspects.iter().map(|p| spawn_tree(&["-p", &p.id])).collect();
+    for (p, child) in suspects.iter().zip(alone) {
+        let tree = read_tree(child, &format!("-p {}", p.name));
+        errors.extend(violations(p, &tree.closure(&p.name)));
     }
 
     assert!(errors.is_empty(), "dependency arrows point the wrong way:\n  {}", errors.join("\n  "));
