@@ -176,9 +176,13 @@ pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: 
     let lower = name.to_ascii_lowercase();
     let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: hash.clone() };
     match store.append(&stream_of(&lower), crate::store::ExpectedVersion::NO_STREAM, vec![ev.to_new(&lower)]).await {
-        Ok(a) => {
-            Ok(Account { name: lower, role: Some(role), password_hash: hash, version: i64::from(a.version), ..Default::default() })
-        }
+        Ok(a) => Ok(Account {
+            name: lower,
+            role: Some(role),
+            password_hash: hash,
+            version: i64::from(a.version),
+            ..Default::default()
+        }),
         Err(StoreError::Conflict { .. }) => {
             Err(Problem::conflict("name-taken", "Name taken", format!("the name '{lower}' is taken")))
         }
@@ -265,5 +269,8 @@ impl AccountCache {
 
 /// Appends an account event at the account's version (optimistic concurrency).
 pub async fn append(store: &dyn EventStore, account: &Account, ev: AccountEvent) -> Result<(), StoreError> {
-    store.append(&stream_of(&account.name), account.version.try_into()?, vec![ev.to_new(&account.name)]).await.map(|_| ())
+    store
+        .append(&stream_of(&account.name), account.version.try_into()?, vec![ev.to_new(&account.name)])
+        .await
+        .map(|_| ())
 }

@@ -12,10 +12,12 @@
 //! the head hash (32 bytes) and SHA-256 of the header line's exact bytes (without its newline),
 //! so the header is covered too.
 
-pub use flicker_store::hash::{ChainEvent, GENESIS, Hash, chain_of, event_hash, parse_hash, payload_text, rechain, to_hex};
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use final_flicker::replay::{GAME_ID, REPLAY_FORMAT};
 use final_flicker::settings::RulesetId;
+pub use flicker_store::hash::{
+    ChainEvent, GENESIS, Hash, chain_of, event_hash, parse_hash, payload_text, rechain, to_hex,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -27,8 +29,6 @@ use std::io::Write;
 pub const SIGNED_FORMAT_VERSION: u32 = 2;
 
 const HEAD_DOMAIN: &[u8] = b"flicker/replay-head/v1\0";
-
-
 
 /// The message an export's signature signs (see the module docs): the stream, the head version
 /// and hash, and SHA-256 of the header line (its exact bytes, without the newline).
@@ -44,13 +44,10 @@ pub fn head_message(stream: &str, version: i64, head: &Hash, header_line: &str) 
     m
 }
 
-
-
 /// Whether `s` is exactly `len` lowercase hex digits (one spelling per value).
 fn is_lower_hex(s: &str, len: usize) -> bool {
     s.len() == len && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
-
 
 /// Parses an Ed25519 signing key from its 32-byte seed in hex (64 hex digits).
 pub fn parse_signing_key(s: &str) -> Result<SigningKey, String> {
@@ -73,8 +70,6 @@ pub fn generate_signing_key() -> SigningKey {
     SigningKey::from_bytes(&seed)
 }
 
-
-
 /// The chain of engine events as `flicker simulate` exports them: each payload as the store
 /// would hold it (see [`crate::tables::engine_event`] and [`payload_text`]).
 pub fn chain_of_engine_events(stream: &str, events: &[final_flicker::Event]) -> Vec<ChainEvent> {
@@ -86,7 +81,6 @@ pub fn chain_of_engine_events(stream: &str, events: &[final_flicker::Event]) -> 
         }),
     )
 }
-
 
 /// The header line of a signed export.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -793,18 +793,39 @@ mod tests {
         let store = store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
         let app = crate::server::state(store.clone()).await.unwrap();
         // History that says table `old` plays; the checkpoint after it says only `kept` does.
-        store.append("table-old", crate::store::ExpectedVersion::NO_STREAM, vec![ev("table_created", serde_json::json!({}))]).await.unwrap();
+        store
+            .append(
+                "table-old",
+                crate::store::ExpectedVersion::NO_STREAM,
+                vec![ev("table_created", serde_json::json!({}))],
+            )
+            .await
+            .unwrap();
         let c = Checkpoint {
             position: store.last_position().await.unwrap(),
             live: Live { tables: ["kept".to_string()].into(), gatherings: ["g".to_string()].into() },
         };
-        store.append(CHECKPOINTS, crate::store::ExpectedVersion::NO_STREAM, vec![ev("driver_checkpoint", serde_json::to_value(&c).unwrap())]).await.unwrap();
+        store
+            .append(
+                CHECKPOINTS,
+                crate::store::ExpectedVersion::NO_STREAM,
+                vec![ev("driver_checkpoint", serde_json::to_value(&c).unwrap())],
+            )
+            .await
+            .unwrap();
         let f = start(&app).await.unwrap();
         assert_eq!(f.after, c.position);
         assert_eq!(f.checkpoint_version, store::StreamVersion::new(1));
         assert_eq!(app.driver.live(), c.live);
         // What follows the checkpoint is folded on top of it.
-        let e = store.append("table-new", crate::store::ExpectedVersion::NO_STREAM, vec![ev("table_created", serde_json::json!({}))]).await.unwrap();
+        let e = store
+            .append(
+                "table-new",
+                crate::store::ExpectedVersion::NO_STREAM,
+                vec![ev("table_created", serde_json::json!({}))],
+            )
+            .await
+            .unwrap();
         for e in store.read_all(f.after, 100).await.unwrap() {
             note(&app.driver, &e);
         }
@@ -812,7 +833,11 @@ mod tests {
         let live = app.driver.live();
         assert!(live.tables.contains("new") && live.tables.contains("kept") && !live.tables.contains("old"));
         // A checkpoint round appends the live set at the follower's position.
-        let mut f = Follow { after: e.position, since_checkpoint: CHECKPOINT_EVERY, checkpoint_version: store::StreamVersion::new(1) };
+        let mut f = Follow {
+            after: e.position,
+            since_checkpoint: CHECKPOINT_EVERY,
+            checkpoint_version: store::StreamVersion::new(1),
+        };
         checkpoint(&app, &mut f).await;
         assert_eq!(f.checkpoint_version, store::StreamVersion::new(2));
         let last: Checkpoint =

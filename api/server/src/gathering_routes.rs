@@ -161,7 +161,14 @@ pub async fn create_gathering(
         organiser: caller.name.clone(),
         settings,
     };
-    state.store.append(&gatherings::stream_of(&id), crate::store::ExpectedVersion::NO_STREAM, vec![gatherings::to_new(&ev, &caller.name)]).await?;
+    state
+        .store
+        .append(
+            &gatherings::stream_of(&id),
+            crate::store::ExpectedVersion::NO_STREAM,
+            vec![gatherings::to_new(&ev, &caller.name)],
+        )
+        .await?;
     list_in_index(&state, &id).await?;
     let g = get(&state, &id).await?;
     Ok(HttpResponse::Created().json(summary(&g)))
@@ -169,7 +176,9 @@ pub async fn create_gathering(
 
 async fn list_in_index(state: &AppState, id: &str) -> Result<(), Problem> {
     for _ in 0..20 {
-        let version = crate::store::StreamVersion::new(state.store.read_stream(INDEX, crate::store::StreamVersion::new(1)).await?.len() as u64);
+        let version = crate::store::StreamVersion::new(
+            state.store.read_stream(INDEX, crate::store::StreamVersion::new(1)).await?.len() as u64,
+        );
         let ev = NewEvent {
             event_type: "gathering_listed".into(),
             schema_version: 1,

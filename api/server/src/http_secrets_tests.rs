@@ -108,7 +108,9 @@ fn mode(path: &str) -> u32 {
 async fn database_files_are_owner_only() {
     let path = temp_db();
     let s = crate::store::open(&path).await.unwrap();
-    s.append("probe", crate::store::ExpectedVersion::NO_STREAM, vec![crate::store::contract::ev("x", None)]).await.unwrap();
+    s.append("probe", crate::store::ExpectedVersion::NO_STREAM, vec![crate::store::contract::ev("x", None)])
+        .await
+        .unwrap();
     for suffix in ["", "-wal", "-shm", ".lock"] {
         assert_eq!(mode(&format!("{path}{suffix}")), 0o600, "{path}{suffix} is not owner-only");
     }

@@ -564,7 +564,10 @@ pub async fn create_table(
         abandonment,
     };
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
-    state.store.append(&tables::stream_of(&table_id), crate::store::ExpectedVersion::NO_STREAM, vec![table_event(&ev, meta)]).await?;
+    state
+        .store
+        .append(&tables::stream_of(&table_id), crate::store::ExpectedVersion::NO_STREAM, vec![table_event(&ev, meta)])
+        .await?;
     let snap = state.tables.load(state.store.as_ref(), &table_id).await?;
     Ok(HttpResponse::Created().json(TableResponse {
         table: snap.info_for(Some(&caller.name)),

@@ -83,7 +83,8 @@ async fn a_full_store_answers_503_and_recovers_by_itself() {
     assert_eq!(full, 3, "the store never filled");
     // Batched appends (savepoints) fail as Full too.
     let names: Vec<String> = (0..8).map(|i| format!("batch-{i}")).collect();
-    let batch: Vec<_> = names.iter().enumerate().map(|(i, s)| store.append(s, ExpectedVersion::NO_STREAM, vec![big(i)])).collect();
+    let batch: Vec<_> =
+        names.iter().enumerate().map(|(i, s)| store.append(s, ExpectedVersion::NO_STREAM, vec![big(i)])).collect();
     for r in futures_util::future::join_all(batch).await {
         assert!(matches!(r, Err(StoreError::Full(_))), "{r:?}");
     }

@@ -108,7 +108,8 @@ pub async fn reads(store: Arc<dyn EventStore>) {
     let log = store.read_all(before, 10_000).await.unwrap();
     assert!(log.windows(2).all(|w| w[0].position < w[1].position));
     assert!(log.iter().all(|e| e.position > before));
-    let mine: Vec<_> = log.iter().filter(|e| e.stream_id == s || e.stream_id == t).map(|e| e.event_type.as_str()).collect();
+    let mine: Vec<_> =
+        log.iter().filter(|e| e.stream_id == s || e.stream_id == t).map(|e| e.event_type.as_str()).collect();
     assert_eq!(mine, ["a", "b", "x", "c"]);
     let two = store.read_all(before, 2).await.unwrap();
     assert_eq!(two.len(), 2);
@@ -124,9 +125,9 @@ pub async fn concurrent_appends(store: Arc<dyn EventStore>) {
     for i in 0..8 {
         let st = store.clone();
         let s = s.clone();
-        handles.push(tokio::spawn(
-            async move { st.append(&s, ExpectedVersion::NO_STREAM, vec![ev(&format!("r{i}"), None)]).await },
-        ));
+        handles.push(tokio::spawn(async move {
+            st.append(&s, ExpectedVersion::NO_STREAM, vec![ev(&format!("r{i}"), None)]).await
+        }));
     }
     let mut ok = 0;
     for h in handles {

@@ -408,7 +408,14 @@ mod tests {
             panic!("FLICKER_TEST_POSTGRES_URL is not set: run ./test.sh, which starts a throwaway PostgreSQL");
         };
         let store = Arc::new(PgStore::connect(&url).await.unwrap());
-        store.append(&format!("rows-{}", uuid::Uuid::new_v4()), ExpectedVersion::NO_STREAM, vec![crate::contract::ev("a", None)]).await.unwrap();
+        store
+            .append(
+                &format!("rows-{}", uuid::Uuid::new_v4()),
+                ExpectedVersion::NO_STREAM,
+                vec![crate::contract::ev("a", None)],
+            )
+            .await
+            .unwrap();
         let err = sqlx::query("UPDATE events SET event_type = 'x'").execute(&store.pool).await.unwrap_err();
         assert!(err.to_string().contains("append-only"), "{err}");
         let err = sqlx::query("DELETE FROM events").execute(&store.pool).await.unwrap_err();

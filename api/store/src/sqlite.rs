@@ -281,7 +281,12 @@ impl Writer {
 }
 
 /// Group commit: takes every request waiting, appends them in one transaction, then answers.
-async fn writer_task(mut w: Writer, mut rx: mpsc::Receiver<WriterMsg>, notify: broadcast::Sender<Position>, heads: Heads) {
+async fn writer_task(
+    mut w: Writer,
+    mut rx: mpsc::Receiver<WriterMsg>,
+    notify: broadcast::Sender<Position>,
+    heads: Heads,
+) {
     // Each stream's (version, hash) head, kept across batches: this writer is the file's only
     // writer, so after one read it knows them. Dropped for a batch that fails as a whole.
     let mut chain: HashMap<String, (i64, Hash)> = HashMap::new();
@@ -416,13 +421,11 @@ fn append_failure(req: &AppendRequest, e: &sqlx::Error) -> StoreError {
             StoreError::Duplicate { stream: req.stream.clone() }
         }
         // Only a writer this one does not know of could have taken the version: a conflict.
-        Some(d) if d.is_unique_violation() && d.message().contains("stream_version") => {
-            StoreError::Conflict {
-                stream: req.stream.clone(),
-                expected: req.expected_typed.version(),
-                actual: req.expected_typed.version().next(),
-            }
-        }
+        Some(d) if d.is_unique_violation() && d.message().contains("stream_version") => StoreError::Conflict {
+            stream: req.stream.clone(),
+            expected: req.expected_typed.version(),
+            actual: req.expected_typed.version().next(),
+        },
         _ => StoreError::Other(format!("append failed: {e}")),
     }
 }
@@ -597,10 +600,6 @@ impl EventStore for SqliteStore {
 
     async fn read_stream(&self, stream: &str, from: StreamVersion) -> Result<Vec<StoredEvent>, StoreError> {
         let from_version = i64::from(from);
-        // Nothing past a head this process knows: the read needs no query.
-        if self.known_head(stream).is_some_and(|h| h < from_version) {
-            return Ok(Vec::new());
-        }
         let rows =
             sqlx::query("SELECT * FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version")
                 .bind(stream)
@@ -709,7 +708,14 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.db");
         let store = Arc::new(SqliteStore::open(path.to_str().unwrap()).await.unwrap());
-        store.append(&format!("rows-{}", uuid::Uuid::new_v4()), ExpectedVersion::NO_STREAM, vec![crate::contract::ev("a", None)]).await.unwrap();
+        store
+            .append(
+                &format!("rows-{}", uuid::Uuid::new_v4()),
+                ExpectedVersion::NO_STREAM,
+                vec![crate::contract::ev("a", None)],
+            )
+            .await
+            .unwrap();
         // The database itself refuses updates and deletes.
         let err = sqlx::query("UPDATE events SET event_type = 'x'").execute(&store.readers).await;
         assert!(err.is_err());
@@ -751,10 +757,15 @@ mod tests {
         );
         let ev = crate::contract::ev;
         assert_eq!(store.known_head("s"), None);
-        store.append("s", ExpectedVersion::NO_STREAM, vec![ev("a", Some("k")), ev("b", None), ev("c", None)]).await.unwrap();
+        store
+            .append("s", ExpectedVersion::NO_STREAM, vec![ev("a", Some("k")), ev("b", None), ev("c", None)])
+            .await
+            .unwrap();
         assert_eq!(store.known_head("s"), Some(3));
         // A reused key is a duplicate and stores nothing; the head stays.
-        let dup = store.append("s", ExpectedVersion::exact(StreamVersion::new(3)), vec![ev("d", Some("k")), ev("e", None)]).await;
+        let dup = store
+            .append("s", ExpectedVersion::exact(StreamVersion::new(3)), vec![ev("d", Some("k")), ev("e", None)])
+            .await;
         assert!(matches!(dup, Err(StoreError::Duplicate { .. })), "{dup:?}");
         assert_eq!(store.read_stream("s", StreamVersion::new(1)).await.unwrap().len(), 3);
         assert_eq!(store.known_head("s"), Some(3));

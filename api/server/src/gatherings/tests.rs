@@ -201,7 +201,14 @@ async fn clocks_and_abandonment_end_a_table_nobody_plays() {
             .map(|n| GatheringEvent::PlayerRegistered(Registrant { name: n.into(), bot: None, program: false })),
     );
     events.push(GatheringEvent::GatheringStarted);
-    app.store.append(&stream_of(&id), crate::store::ExpectedVersion::NO_STREAM, events.iter().map(|e| to_new(e, "org")).collect()).await.unwrap();
+    app.store
+        .append(
+            &stream_of(&id),
+            crate::store::ExpectedVersion::NO_STREAM,
+            events.iter().map(|e| to_new(e, "org")).collect(),
+        )
+        .await
+        .unwrap();
     crate::driver::trigger_reconcile(app.clone(), id.clone());
     let g = finish(&app, &id, Duration::from_secs(120)).await;
     assert_eq!(g.end_reason.as_deref(), Some("final_ritual"));
