@@ -127,13 +127,13 @@ pub fn valid_name(name: &str) -> bool {
 
 /// Loads an account; `None` if it does not exist.
 pub async fn load(store: &dyn EventStore, name: &str) -> Result<Option<Account>, StoreError> {
-    let events = store.read_stream(&stream_of(name), 1).await?;
+    let events = store.read_stream(&stream_of(name), crate::store::StreamVersion::new(1)).await?;
     if events.is_empty() {
         return Ok(None);
     }
     let mut a = Account::default();
     for e in events {
-        a.version = e.stream_version;
+        a.version = i64::from(e.stream_version);
         let ev: AccountEvent =
             match serde_json::from_value(serde_json::json!({"type": e.event_type, "payload": e.payload})) {
                 Ok(ev) => ev,
@@ -175,10 +175,14 @@ pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: 
         .to_string();
     let lower = name.to_ascii_lowercase();
     let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: hash.clone() };
-    match store.append(&stream_of(&lower), 0, vec![ev.to_new(&lower)]).await {
-        Ok(a) => {
-            Ok(Account { name: lower, role: Some(role), password_hash: hash, version: a.version, ..Default::default() })
-        }
+    match store.append(&stream_of(&lower), crate::store::ExpectedVersion::NO_STREAM, vec![ev.to_new(&lower)]).await {
+        Ok(a) => Ok(Account {
+            name: lower,
+            role: Some(role),
+            password_hash: hash,
+            version: i64::from(a.version),
+            ..Default::default()
+        }),
         Err(StoreError::Conflict { .. }) => {
             Err(Problem::conflict("name-taken", "Name taken", format!("the name '{lower}' is taken")))
         }
@@ -192,7 +196,7 @@ pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: 
 pub async fn ensure_unusable(store: &dyn EventStore, name: &str, role: Role) -> Result<(), StoreError> {
     let lower = name.to_ascii_lowercase();
     let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: String::new() };
-    match store.append(&stream_of(&lower), 0, vec![ev.to_new(&lower)]).await {
+    match store.append(&stream_of(&lower), crate::store::ExpectedVersion::NO_STREAM, vec![ev.to_new(&lower)]).await {
         Ok(_) | Err(StoreError::Conflict { .. }) => Ok(()),
         Err(e) => Err(e),
     }
@@ -265,5 +269,8 @@ impl AccountCache {
 
 /// Appends an account event at the account's version (optimistic concurrency).
 pub async fn append(store: &dyn EventStore, account: &Account, ev: AccountEvent) -> Result<(), StoreError> {
-    store.append(&stream_of(&account.name), account.version, vec![ev.to_new(&account.name)]).await.map(|_| ())
+    store
+        .append(&stream_of(&account.name), account.version.try_into()?, vec![ev.to_new(&account.name)])
+        .await
+        .map(|_| ())
 }

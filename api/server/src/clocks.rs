@@ -2,7 +2,7 @@
 //! opens, stored in the metadata of the event that opened it, so that clocks resume after a
 //! restart. The fold never reads a clock; only the time-out command changes the game.
 
-use crate::store::NewEvent;
+use crate::store::{Metadata, NewEvent};
 use crate::tables::Snapshot;
 use chrono::{DateTime, Utc};
 use final_flicker::window::{held_answer, simultaneous_window};
@@ -61,6 +61,20 @@ pub struct ClockMark {
     /// A simultaneous window (one deadline for the whole window, R10.6.6).
     #[serde(default)]
     pub window: bool,
+}
+
+/// The key of an event's metadata under which its clock mark is stored (the store keeps it as
+/// one of the domain's own fields, [`Metadata::extra`]).
+const MARK_KEY: &str = "clock";
+
+/// The clock mark stored with an event, if any. Errors: a mark that does not read as one.
+pub fn mark_of(metadata: &Metadata) -> Result<Option<ClockMark>, serde_json::Error> {
+    metadata.extra.get(MARK_KEY).map(|v| ClockMark::deserialize(v)).transpose()
+}
+
+/// Stores `mark` with an event (replacing any mark it had).
+pub fn set_mark(metadata: &mut Metadata, mark: &ClockMark) {
+    metadata.extra.insert(MARK_KEY.to_string(), serde_json::to_value(mark).expect("a clock mark serialises"));
 }
 
 /// The engine events among stored ones (platform events are skipped).

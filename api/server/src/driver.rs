@@ -55,7 +55,7 @@ struct Live {
 /// A checkpoint of the driver's projection: every event up to `position` is folded into `live`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Checkpoint {
-    position: i64,
+    position: store::Position,
     #[serde(flatten)]
     live: Live,
 }
@@ -65,7 +65,7 @@ struct Checkpoint {
 struct Outages {
     /// Recorded outages (`from`, `to`), by their version in [`OUTAGES`] (read from the log, so
     /// every process and every restart sees the same ones).
-    recorded: BTreeMap<i64, (DateTime<Utc>, DateTime<Utc>)>,
+    recorded: BTreeMap<store::StreamVersion, (DateTime<Utc>, DateTime<Utc>)>,
     /// This process's outage still open: since the last moment the store was known to answer.
     open: Option<DateTime<Utc>>,
     /// The last moment the store answered this process's probe.
@@ -225,23 +225,23 @@ pub fn spawn(app: web::Data<AppState>) {
 /// Where the follower stands in the log.
 struct Follow {
     /// Every event up to this position is folded into the live set.
-    after: i64,
+    after: store::Position,
     /// Events folded since the last checkpoint.
     since_checkpoint: usize,
     /// The version of [`CHECKPOINTS`] as last seen.
-    checkpoint_version: i64,
+    checkpoint_version: store::StreamVersion,
 }
 
 /// Issue 14: where the follower starts: the recorded outages, then the last checkpoint (unless
 /// `FLICKER_DRIVER_FULL_CATCHUP=1`, which reads the whole log as before checkpoints, for the
 /// restart benchmark) or the start of the log.
 async fn start(app: &AppState) -> Result<Follow, store::StoreError> {
-    for e in app.store.read_stream(OUTAGES, 1).await? {
+    for e in app.store.read_stream(OUTAGES, crate::store::StreamVersion::new(1)).await? {
         app.driver.note_outage(&e);
     }
     let last = app.store.read_last(CHECKPOINTS).await?;
     let full = std::env::var("FLICKER_DRIVER_FULL_CATCHUP").is_ok_and(|v| v == "1");
-    let checkpoint_version = last.as_ref().map_or(0, |e| e.stream_version);
+    let checkpoint_version = last.as_ref().map_or(store::StreamVersion::EMPTY, |e| e.stream_version);
     let checkpoint = last.filter(|_| !full).and_then(|e| match serde_json::from_value::<Checkpoint>(e.payload) {
         Ok(c) => Some(c),
         Err(err) => {
@@ -249,7 +249,7 @@ async fn start(app: &AppState) -> Result<Follow, store::StoreError> {
             None
         }
     });
-    let (after, live) = checkpoint.map_or((0, Live::default()), |c| (c.position, c.live));
+    let (after, live) = checkpoint.map_or((store::Position::START, Live::default()), |c| (c.position, c.live));
     *app.driver.live.lock().expect("live") = live;
     Ok(Follow { after, since_checkpoint: 0, checkpoint_version })
 }
@@ -358,7 +358,7 @@ async fn checkpoint(app: &AppState, f: &mut Follow) {
         metadata: store::Metadata { actor: Some("system:driver".into()), ..Default::default() },
     };
     f.since_checkpoint = 0;
-    match app.store.append(CHECKPOINTS, f.checkpoint_version, vec![ev]).await {
+    match app.store.append(CHECKPOINTS, f.checkpoint_version.into(), vec![ev]).await {
         Ok(a) => f.checkpoint_version = a.version,
         Err(store::StoreError::Conflict { actual, .. }) => f.checkpoint_version = actual,
         Err(e) => tracing::warn!(error = %e, "driver checkpoint not written"),
@@ -441,8 +441,8 @@ async fn record_outage(app: &AppState, from: DateTime<Utc>, to: DateTime<Utc>) -
         metadata: store::Metadata { actor: Some("system:driver".into()), ..Default::default() },
     };
     for _ in 0..8 {
-        let version = app.store.read_last(OUTAGES).await?.map_or(0, |e| e.stream_version);
-        match app.store.append(OUTAGES, version, vec![ev()]).await {
+        let version = app.store.read_last(OUTAGES).await?.map_or(store::StreamVersion::EMPTY, |e| e.stream_version);
+        match app.store.append(OUTAGES, version.into(), vec![ev()]).await {
             Ok(a) => {
                 for e in app.store.read_stream(OUTAGES, a.version).await? {
                     app.driver.note_outage(&e);
@@ -755,7 +755,7 @@ mod tests {
     fn outages_move_deadlines_back() {
         let d = Driver::default();
         assert_eq!(d.with_outages(&[(t(10), Some(t(20)))]), vec![(t(10), Some(t(20)))]);
-        d.outages.lock().unwrap().recorded.insert(1, (t(50), t(55)));
+        d.outages.lock().unwrap().recorded.insert(store::StreamVersion::new(1), (t(50), t(55)));
         let pauses = d.with_outages(&[(t(52), Some(t(60)))]);
         assert_eq!(pauses, vec![(t(50), Some(t(60)))]);
         // Opened at 40 with a deadline at 100: due at 110.
@@ -793,18 +793,39 @@ mod tests {
         let store = store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
         let app = crate::server::state(store.clone()).await.unwrap();
         // History that says table `old` plays; the checkpoint after it says only `kept` does.
-        store.append("table-old", 0, vec![ev("table_created", serde_json::json!({}))]).await.unwrap();
+        store
+            .append(
+                "table-old",
+                crate::store::ExpectedVersion::NO_STREAM,
+                vec![ev("table_created", serde_json::json!({}))],
+            )
+            .await
+            .unwrap();
         let c = Checkpoint {
             position: store.last_position().await.unwrap(),
             live: Live { tables: ["kept".to_string()].into(), gatherings: ["g".to_string()].into() },
         };
-        store.append(CHECKPOINTS, 0, vec![ev("driver_checkpoint", serde_json::to_value(&c).unwrap())]).await.unwrap();
+        store
+            .append(
+                CHECKPOINTS,
+                crate::store::ExpectedVersion::NO_STREAM,
+                vec![ev("driver_checkpoint", serde_json::to_value(&c).unwrap())],
+            )
+            .await
+            .unwrap();
         let f = start(&app).await.unwrap();
         assert_eq!(f.after, c.position);
-        assert_eq!(f.checkpoint_version, 1);
+        assert_eq!(f.checkpoint_version, store::StreamVersion::new(1));
         assert_eq!(app.driver.live(), c.live);
         // What follows the checkpoint is folded on top of it.
-        let e = store.append("table-new", 0, vec![ev("table_created", serde_json::json!({}))]).await.unwrap();
+        let e = store
+            .append(
+                "table-new",
+                crate::store::ExpectedVersion::NO_STREAM,
+                vec![ev("table_created", serde_json::json!({}))],
+            )
+            .await
+            .unwrap();
         for e in store.read_all(f.after, 100).await.unwrap() {
             note(&app.driver, &e);
         }
@@ -812,9 +833,13 @@ mod tests {
         let live = app.driver.live();
         assert!(live.tables.contains("new") && live.tables.contains("kept") && !live.tables.contains("old"));
         // A checkpoint round appends the live set at the follower's position.
-        let mut f = Follow { after: e.position, since_checkpoint: CHECKPOINT_EVERY, checkpoint_version: 1 };
+        let mut f = Follow {
+            after: e.position,
+            since_checkpoint: CHECKPOINT_EVERY,
+            checkpoint_version: store::StreamVersion::new(1),
+        };
         checkpoint(&app, &mut f).await;
-        assert_eq!(f.checkpoint_version, 2);
+        assert_eq!(f.checkpoint_version, store::StreamVersion::new(2));
         let last: Checkpoint =
             serde_json::from_value(store.read_last(CHECKPOINTS).await.unwrap().unwrap().payload).unwrap();
         assert_eq!(last, Checkpoint { position: e.position, live });

@@ -161,7 +161,14 @@ pub async fn create_gathering(
         organiser: caller.name.clone(),
         settings,
     };
-    state.store.append(&gatherings::stream_of(&id), 0, vec![gatherings::to_new(&ev, &caller.name)]).await?;
+    state
+        .store
+        .append(
+            &gatherings::stream_of(&id),
+            crate::store::ExpectedVersion::NO_STREAM,
+            vec![gatherings::to_new(&ev, &caller.name)],
+        )
+        .await?;
     list_in_index(&state, &id).await?;
     let g = get(&state, &id).await?;
     Ok(HttpResponse::Created().json(summary(&g)))
@@ -169,14 +176,16 @@ pub async fn create_gathering(
 
 async fn list_in_index(state: &AppState, id: &str) -> Result<(), Problem> {
     for _ in 0..20 {
-        let version = state.store.read_stream(INDEX, 1).await?.len() as i64;
+        let version = crate::store::StreamVersion::new(
+            state.store.read_stream(INDEX, crate::store::StreamVersion::new(1)).await?.len() as u64,
+        );
         let ev = NewEvent {
             event_type: "gathering_listed".into(),
             schema_version: 1,
             payload: serde_json::json!({ "gathering_id": id }),
             metadata: Metadata::default(),
         };
-        match state.store.append(INDEX, version, vec![ev]).await {
+        match state.store.append(INDEX, version.into(), vec![ev]).await {
             Ok(_) => return Ok(()),
             Err(StoreError::Conflict { .. }) => continue,
             Err(e) => return Err(e.into()),
@@ -205,7 +214,7 @@ pub async fn list_gatherings(state: Data, q: web::Query<ListQuery>) -> Result<Ht
     if !(1..=200).contains(&limit) {
         return Err(Problem::invalid("limit is 1 to 200"));
     }
-    let index = state.store.read_stream(INDEX, 1).await?;
+    let index = state.store.read_stream(INDEX, crate::store::StreamVersion::new(1)).await?;
     let mut out = Vec::new();
     for e in index.iter().rev() {
         let Some(id) = e.payload["gathering_id"].as_str() else { continue };

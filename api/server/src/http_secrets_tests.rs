@@ -108,7 +108,9 @@ fn mode(path: &str) -> u32 {
 async fn database_files_are_owner_only() {
     let path = temp_db();
     let s = crate::store::open(&path).await.unwrap();
-    s.append("probe", 0, vec![crate::store::contract::ev("x", None)]).await.unwrap();
+    s.append("probe", crate::store::ExpectedVersion::NO_STREAM, vec![crate::store::contract::ev("x", None)])
+        .await
+        .unwrap();
     for suffix in ["", "-wal", "-shm", ".lock"] {
         assert_eq!(mode(&format!("{path}{suffix}")), 0o600, "{path}{suffix} is not owner-only");
     }
@@ -133,7 +135,7 @@ async fn secrets_stay_out_of_the_event_log() {
     let (app, _) = app_on(store.clone(), &EnvSecrets::default()).await;
     let svc = service!(app);
     register_and_login!(svc, "alice");
-    let log = store.read_all(0, i64::MAX).await.unwrap();
+    let log = store.read_all(crate::store::Position::START, usize::MAX).await.unwrap();
     assert!(log.iter().all(|e| !e.stream_id.starts_with("system-")), "a secret went into the event log");
     for name in [secrets::JWT, secrets::SIGNING, secrets::ORGANISER] {
         let s = store.secrets(name).await.unwrap();
@@ -174,7 +176,7 @@ async fn a_store_with_secrets_in_the_log_keeps_working() {
         legacy("system-signing-key", "replay_signing_key_generated", json!({"algorithm": "ed25519", "seed": seed})),
         legacy("system-organiser-key", "organiser_key_generated", json!({"organiser_key": org})),
     ] {
-        store.append(&stream, 0, vec![ev]).await.unwrap();
+        store.append(&stream, crate::store::ExpectedVersion::NO_STREAM, vec![ev]).await.unwrap();
     }
     let (app, _) = app_on(store.clone(), &EnvSecrets::default()).await;
     let svc = service!(app);

@@ -767,7 +767,11 @@ impl Scanner<'_> {
             },
         };
         let e = crate::gatherings::to_new(&gathering, "org");
-        self.app.store.append(&crate::gatherings::stream_of(&gid), 0, vec![e]).await.expect("gathering");
+        self.app
+            .store
+            .append(&crate::gatherings::stream_of(&gid), crate::store::ExpectedVersion::NO_STREAM, vec![e])
+            .await
+            .expect("gathering");
         let id = uuid::Uuid::new_v4().to_string();
         let created = TableEvent::TableCreated {
             table_id: id.clone(),

@@ -32,6 +32,8 @@ mod spectate;
 #[cfg(test)]
 mod spectate_tests;
 mod store;
+#[cfg(test)]
+mod store_full_tests;
 mod streams;
 mod tables;
 mod verify_cmd;

@@ -564,7 +564,10 @@ pub async fn create_table(
         abandonment,
     };
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
-    state.store.append(&tables::stream_of(&table_id), 0, vec![table_event(&ev, meta)]).await?;
+    state
+        .store
+        .append(&tables::stream_of(&table_id), crate::store::ExpectedVersion::NO_STREAM, vec![table_event(&ev, meta)])
+        .await?;
     let snap = state.tables.load(state.store.as_ref(), &table_id).await?;
     Ok(HttpResponse::Created().json(TableResponse {
         table: snap.info_for(Some(&caller.name)),
@@ -1162,7 +1165,7 @@ pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpRes
         _ => final_flicker::settings::RulesetId::current(),
     };
     let stream = tables::stream_of(&id);
-    let stored = state.store.read_stream(&stream, 1).await?;
+    let stored = state.store.read_stream(&stream, crate::store::StreamVersion::new(1)).await?;
     let chain = crate::chain::rechain(&stream, &stored).map_err(|m| {
         tracing::error!(stream = %stream, error = %m, "the stored hash chain does not recompute; export refused");
         Problem::internal(format!("the stored events do not match their hashes ({m}); the export is refused"))

@@ -61,7 +61,7 @@ pub async fn establish(store: &dyn EventStore, name: &str) -> Result<Vec<Secret>
         }
         let old = match legacy(name) {
             Some((stream, field)) => store
-                .read_stream(stream, 1)
+                .read_stream(stream, crate::store::StreamVersion::new(1))
                 .await?
                 .first()
                 .and_then(|e| e.payload[field].as_str().map(str::to_string))

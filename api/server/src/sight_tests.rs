@@ -48,7 +48,10 @@ async fn gathering_table(app: &AppState, settings: &Settings, g: GatheringSettin
         settings: g,
     };
     let e = crate::gatherings::to_new(&created, "org");
-    app.store.append(&crate::gatherings::stream_of(&gid), 0, vec![e]).await.unwrap();
+    app.store
+        .append(&crate::gatherings::stream_of(&gid), crate::store::ExpectedVersion::NO_STREAM, vec![e])
+        .await
+        .unwrap();
     let id = uuid::Uuid::new_v4().to_string();
     let n = settings.players as usize;
     let table = TableEvent::TableCreated {

@@ -222,10 +222,11 @@ pub async fn gathering_stream(
         let mut last = after;
         loop {
             // `after` is the client's number: i64::MAX must not overflow (it reads nothing).
-            let Ok(events) = state.store.read_stream(&stream_id, last.saturating_add(1)).await else { return };
+            let from = crate::store::StreamVersion::new(u64::try_from(last).unwrap_or(0).saturating_add(1));
+            let Ok(events) = state.store.read_stream(&stream_id, from).await else { return };
             let mut over = false;
             for e in events {
-                last = e.stream_version;
+                last = i64::from(e.stream_version);
                 over |= matches!(e.event_type.as_str(), "gathering_ended");
                 let json = serde_json::json!({"type": e.event_type, "payload": e.payload, "at": e.recorded_at});
                 let msg = sse::Data::new(json.to_string()).event(e.event_type.clone()).id(last.to_string());

@@ -166,7 +166,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
-        self.apply_parts(e.stream_version, &e.event_type, &e.payload, &e.metadata, e.recorded_at)
+        self.apply_parts(i64::from(e.stream_version), &e.event_type, &e.payload, &e.metadata, e.recorded_at)
     }
 
     /// Folds one event given by its parts: a stored event's, or one this process has just
@@ -180,7 +180,7 @@ impl Snapshot {
         recorded_at: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
         self.version = version;
-        if let Some(k) = &metadata.idempotency_key {
+        if let Some(k) = &metadata.command_key {
             self.idempotency_keys.entry(k.clone()).or_insert(version);
         }
         let tagged = serde_json::json!({"type": event_type, "payload": payload});
@@ -267,10 +267,11 @@ impl Snapshot {
         }
         self.events.push(ev);
         self.times.push(recorded_at);
-        self.marks.push(metadata.clock.clone());
-        if let Some(c) = &metadata.clock {
+        let mark = crate::clocks::mark_of(metadata).map_err(|err| StoreError::Other(format!("clock mark: {err}")))?;
+        if let Some(c) = &mark {
             self.clock = Some(c.clone());
         }
+        self.marks.push(mark);
         if self.state.is_finished() {
             self.clock = None;
         }
@@ -399,14 +400,10 @@ impl Tables {
     pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot>, Problem> {
         let cached = self.cache.lock().expect("cache").tables.get(table_id).cloned();
         let stream = stream_of(table_id);
-        // A store that knows the stream's head spares the catch-up read of a current table.
-        if let Some(c) = &cached
-            && store.known_head(&stream) == Some(c.version)
-        {
-            return Ok(c.clone());
-        }
+        // A store that knows the stream's head answers the catch-up read of a current table
+        // without a query.
         let from = cached.as_ref().map_or(1, |s| s.version + 1);
-        let new = store.read_stream(&stream, from).await?;
+        let new = store.read_stream(&stream, from.try_into()?).await?;
         if new.is_empty() {
             return cached.ok_or_else(|| Problem::not_found(format!("no table {table_id}")));
         }
@@ -475,8 +472,8 @@ impl Tables {
         // request hash refuses the key's reuse for a different request.
         let scoped = idempotency.map(|(k, h)| (format!("{actor}:{k}"), h.to_string()));
         let replayed = |version: i64| async move {
-            let first = store.read_stream(&stream_of(table_id), version).await?;
-            let same = first.first().and_then(|e| e.metadata.request_hash.clone()) == scoped_hash(idempotency);
+            let first = store.read_stream(&stream_of(table_id), version.try_into()?).await?;
+            let same = first.first().and_then(|e| e.metadata.command_hash.clone()) == scoped_hash(idempotency);
             if same {
                 Ok::<_, Problem>(())
             } else {
@@ -507,7 +504,7 @@ impl Tables {
                 Err(p) => {
                     // A retry racing its original: the original may have landed meanwhile.
                     if let Some((key, _)) = &scoped
-                        && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                        && let Some(v) = store.find_command_key(&stream, key).await?.map(i64::from)
                     {
                         replayed(v).await?;
                         return Ok((self.load(store, table_id).await?, true));
@@ -520,7 +517,7 @@ impl Tables {
                 // same key may have landed since the snapshot: it is honoured (replay, or
                 // `idempotency-key-reused` for another body) like any retry.
                 if let Some((key, _)) = &scoped
-                    && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                    && let Some(v) = store.find_command_key(&stream, key).await?.map(i64::from)
                 {
                     replayed(v).await?;
                     return Ok((self.load(store, table_id).await?, true));
@@ -531,18 +528,18 @@ impl Tables {
             if let Some(mark) = crate::clocks::mark_for(&snap, &events, self.clock.now())
                 && let Some(last) = events.last_mut()
             {
-                last.metadata.clock = Some(mark);
+                crate::clocks::set_mark(&mut last.metadata, &mark);
             }
             let correlation = uuid::Uuid::new_v4().to_string();
             for (i, e) in events.iter_mut().enumerate() {
                 e.metadata.actor = Some(actor.to_string());
                 e.metadata.correlation_id = Some(correlation.clone());
                 if i == 0 {
-                    e.metadata.idempotency_key = scoped.as_ref().map(|(k, _)| k.clone());
-                    e.metadata.request_hash = scoped.as_ref().map(|(_, h)| h.clone());
+                    e.metadata.command_key = scoped.as_ref().map(|(k, _)| k.clone());
+                    e.metadata.command_hash = scoped.as_ref().map(|(_, h)| h.clone());
                 }
             }
-            match store.append(&stream, snap.version, events.clone()).await {
+            match store.append(&stream, snap.version.try_into()?, events.clone()).await {
                 // The stream is exactly `snap` and these events: fold them here, no read back.
                 Ok(appended) => {
                     let mut next = (*snap).clone();
@@ -565,7 +562,7 @@ impl Tables {
                 // (found by the race test of tests/tests/reliability.rs, issue 8).
                 Err(StoreError::Duplicate { .. }) => {
                     if let Some((key, _)) = &scoped
-                        && let Some(v) = store.find_idempotency_key(&stream, key).await?
+                        && let Some(v) = store.find_command_key(&stream, key).await?.map(i64::from)
                     {
                         replayed(v).await?;
                     }
@@ -620,9 +617,9 @@ pub async fn create_with_game(
     let first = table_event(created, meta.clone());
     let mut blank = Snapshot::blank(table_id);
     blank.apply(&StoredEvent {
-        position: 0,
+        position: crate::store::Position::START,
         stream_id: stream_of(table_id),
-        stream_version: 1,
+        stream_version: crate::store::StreamVersion::new(1),
         event_type: first.event_type.clone(),
         schema_version: first.schema_version,
         payload: first.payload.clone(),
@@ -636,7 +633,7 @@ pub async fn create_with_game(
     if let Some(mark) = crate::clocks::mark_for(&blank, &events[1..], now)
         && let Some(last) = events.last_mut()
     {
-        last.metadata.clock = Some(mark);
+        crate::clocks::set_mark(&mut last.metadata, &mark);
     }
-    store.append(&stream_of(table_id), 0, events).await.map(|_| ())
+    store.append(&stream_of(table_id), crate::store::ExpectedVersion::NO_STREAM, events).await.map(|_| ())
 }

@@ -312,11 +312,12 @@ async fn held_game(salt_window: final_flicker::SaltWindow) -> (usize, usize) {
     let snap = app.tables.load(app.store.as_ref(), table).await.unwrap();
     assert!(snap.info.settings.hold_windows);
     assert!(!snap.events.iter().any(|e| matches!(e, Event::TimedOut { .. })), "no time-out");
-    let stored = app.store.read_stream(&crate::tables::stream_of(table), 1).await.unwrap();
+    let stored =
+        app.store.read_stream(&crate::tables::stream_of(table), crate::store::StreamVersion::new(1)).await.unwrap();
     let mut mark = None;
     let (mut windows, mut held) = (0, 0);
     for (i, e) in stored.iter().enumerate() {
-        if let Some(c) = &e.metadata.clock {
+        if let Some(c) = &crate::clocks::mark_of(&e.metadata).unwrap() {
             assert!(c.deadline - c.opened_at >= chrono::Duration::milliseconds(40));
             mark = Some(c.clone());
         }
@@ -329,7 +330,9 @@ async fn held_game(salt_window: final_flicker::SaltWindow) -> (usize, usize) {
         // The append that closed it: the first event from here (a held answer's own append
         // carries no mark) that opens the next decision point.
         let start = if held_answer { i + 1 } else { i };
-        let Some(next) = stored[start..].iter().find_map(|x| x.metadata.clock.clone()) else { continue };
+        let Some(next) = stored[start..].iter().find_map(|x| crate::clocks::mark_of(&x.metadata).unwrap()) else {
+            continue;
+        };
         assert_eq!(next.opened_at, m.deadline, "{} at version {} closed off its deadline", e.event_type, i + 1);
         if window_close {
             assert!(m.window);

@@ -1,6 +1,7 @@
 //! Issue 6: the hash encoding, the signed export and the verifier.
 
 use super::*;
+use crate::store::StoredEvent;
 use final_flicker::replay::read_replay_versioned;
 
 fn key(n: u8) -> SigningKey {
@@ -321,9 +322,9 @@ fn rechain_refuses_a_stored_hash_that_does_not_recompute() {
     let stored: Vec<StoredEvent> = chain
         .iter()
         .map(|c| StoredEvent {
-            position: c.version,
+            position: crate::store::Position::new(c.version as u64),
             stream_id: stream.clone(),
-            stream_version: c.version,
+            stream_version: crate::store::StreamVersion::new(c.version as u64),
             event_type: c.event_type.clone(),
             schema_version: c.schema,
             payload: serde_json::from_str(&c.payload).unwrap(),

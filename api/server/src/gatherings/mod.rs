@@ -374,7 +374,7 @@ impl Gathering {
 
     /// Folds one stored event.
     pub fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
-        self.version = e.stream_version;
+        self.version = i64::from(e.stream_version);
         let ev: GatheringEvent =
             serde_json::from_value(serde_json::json!({"type": e.event_type, "payload": e.payload}))
                 .map_err(|err| StoreError::Other(format!("gathering event: {err}")))?;
@@ -456,7 +456,7 @@ impl Gathering {
 
 /// Loads a gathering (`None`: no such stream).
 pub async fn load(store: &dyn EventStore, id: &str) -> Result<Option<Gathering>, StoreError> {
-    let events = store.read_stream(&stream_of(id), 1).await?;
+    let events = store.read_stream(&stream_of(id), crate::store::StreamVersion::new(1)).await?;
     if events.is_empty() {
         return Ok(None);
     }
@@ -486,7 +486,7 @@ pub async fn append(
     actor: &str,
 ) -> Result<(), StoreError> {
     let new = events.iter().map(|e| to_new(e, actor)).collect();
-    store.append(&stream_of(&g.id), g.version, new).await.map(|_| ())
+    store.append(&stream_of(&g.id), g.version.try_into()?, new).await.map(|_| ())
 }
 
 /// Caches folded gatherings, caught up from the store on each read (like the table cache).
@@ -500,7 +500,7 @@ impl GatheringCache {
     pub async fn get(&self, store: &dyn EventStore, id: &str) -> Result<Option<std::sync::Arc<Gathering>>, StoreError> {
         let cached = self.cache.lock().expect("cache").get(id).cloned();
         let from = cached.as_ref().map_or(1, |g| g.version + 1);
-        let new = store.read_stream(&stream_of(id), from).await?;
+        let new = store.read_stream(&stream_of(id), from.try_into()?).await?;
         if new.is_empty() {
             return Ok(cached);
         }

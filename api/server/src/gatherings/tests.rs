@@ -34,7 +34,7 @@ pub(crate) async fn start(app: &AppState, bots: usize, settings: GatheringSettin
     }));
     events.push(GatheringEvent::GatheringStarted);
     let new = events.iter().map(|e| to_new(e, "org")).collect();
-    app.store.append(&stream_of(&id), 0, new).await.unwrap();
+    app.store.append(&stream_of(&id), crate::store::ExpectedVersion::NO_STREAM, new).await.unwrap();
     id
 }
 
@@ -201,7 +201,14 @@ async fn clocks_and_abandonment_end_a_table_nobody_plays() {
             .map(|n| GatheringEvent::PlayerRegistered(Registrant { name: n.into(), bot: None, program: false })),
     );
     events.push(GatheringEvent::GatheringStarted);
-    app.store.append(&stream_of(&id), 0, events.iter().map(|e| to_new(e, "org")).collect()).await.unwrap();
+    app.store
+        .append(
+            &stream_of(&id),
+            crate::store::ExpectedVersion::NO_STREAM,
+            events.iter().map(|e| to_new(e, "org")).collect(),
+        )
+        .await
+        .unwrap();
     crate::driver::trigger_reconcile(app.clone(), id.clone());
     let g = finish(&app, &id, Duration::from_secs(120)).await;
     assert_eq!(g.end_reason.as_deref(), Some("final_ritual"));
