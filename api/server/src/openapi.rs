@@ -385,7 +385,7 @@ mod tests {
     /// with `cargo run -- openapi > openapi/openapi.json`.
     #[test]
     fn committed_openapi_matches_the_code() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../openapi/openapi.json");
         let committed = std::fs::read_to_string(path).unwrap_or_default();
         let generated = super::json();
         assert!(
