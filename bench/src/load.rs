@@ -206,7 +206,8 @@ async fn play(
             if matches!(p.kind, PromptKind::Salt { current: Some(_), .. }) {
                 continue; // answered already; the window waits for others
             }
-            let body = AnswerBody { seat: Some(seat), prompt_id: p.id, answer: final_flicker::bot::random_answer(&p, rng) };
+            let body =
+                AnswerBody { seat: Some(seat), prompt_id: p.id, answer: final_flicker::bot::random_answer(&p, rng) };
             if let Some(interval) = sh.interval {
                 // Paced: each table answers on its own schedule (no catching up after a stall).
                 *next = (*next + interval).max(tokio::time::Instant::now());

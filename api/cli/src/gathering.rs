@@ -5,7 +5,7 @@
 
 use flicker_client::blocking::Client;
 use flicker_client::types::{
-    AddBots, Bracket, BotKind, CreateGathering, GatheringSettings, GatheringStatus, Register, Role,
+    AddBots, BotKind, Bracket, CreateGathering, GatheringSettings, GatheringStatus, Register, Role,
 };
 use flicker_client::{Error, routes};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -117,10 +117,7 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
         return Err("--players is 1 to 10000".into());
     }
     let key = organiser_key(r)?;
-    let client = Client::with_http(
-        reqwest_client()?,
-        r.server.trim_end_matches('/'),
-    );
+    let client = Client::with_http(reqwest_client()?, r.server.trim_end_matches('/'));
     // A fresh organiser account for this run.
     let suffix: String = (0..8).map(|_| format!("{:x}", rand::random::<u8>() & 0xf)).collect();
     let name = format!("organiser-{suffix}");

@@ -80,7 +80,8 @@ fn serve(a: ServeArgs) -> ExitCode {
     // Structured logs on stderr: `FLICKER_LOG` filters (default `info`); `FLICKER_LOG_FORMAT=json`
     // writes one JSON object per line for log collectors.
     flicker_server::config::init_logs(&config.log);
-    let r = actix_web::rt::System::new().block_on(async move { Application::build(config).await?.run_until_stopped().await });
+    let r = actix_web::rt::System::new()
+        .block_on(async move { Application::build(config).await?.run_until_stopped().await });
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -44,4 +44,3 @@ pub fn run(a: RotateArgs) -> std::process::ExitCode {
         }
     }
 }
-

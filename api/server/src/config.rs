@@ -64,7 +64,10 @@ impl Config {
                 per_token: read_rate("FLICKER_RATE_PER_TOKEN", ratelimit::DEFAULT_PER_TOKEN)?,
                 per_address: read_rate("FLICKER_RATE_PER_ADDRESS", ratelimit::DEFAULT_PER_ADDRESS)?,
             },
-            log: LogConfig { filter: std::env::var("FLICKER_LOG").ok(), json: var("FLICKER_LOG_FORMAT").is_some_and(|f| f == "json") },
+            log: LogConfig {
+                filter: std::env::var("FLICKER_LOG").ok(),
+                json: var("FLICKER_LOG_FORMAT").is_some_and(|f| f == "json"),
+            },
             driver_full_catchup: var("FLICKER_DRIVER_FULL_CATCHUP").is_some_and(|v| v == "1"),
         })
     }

@@ -280,7 +280,9 @@ fn app(
                     .and_then(|h| h.strip_prefix("Bearer "))
                     .map(str::to_string)
                     .or_else(|| {
-                        req.query_string().split('&').find_map(|kv| kv.strip_prefix("access_token=").map(str::to_string))
+                        req.query_string()
+                            .split('&')
+                            .find_map(|kv| kv.strip_prefix("access_token=").map(str::to_string))
                     });
                 let addr = req.peer_addr().map(|a| a.ip());
                 if let Err(wait) = limits.check(token.as_deref(), addr) {
