@@ -12,11 +12,13 @@
 //! at saturation (where a closed loop's latency is only its concurrency over its throughput).
 
 use crate::server::{Server, Storage};
-use final_flicker::{Prompt, PromptKind};
+use final_flicker::PromptKind;
+use flicker_client::types::{AnswerBody, CreateTable, Register, Role};
+use flicker_client::{Client, Error, routes};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -110,8 +112,7 @@ struct Tally {
 }
 
 struct Shared {
-    client: reqwest::Client,
-    base: String,
+    client: Client,
     players: u8,
     /// Pause between one table's answers when the load is paced.
     interval: Option<Duration>,
@@ -125,55 +126,27 @@ impl Shared {
     }
 }
 
-async fn post(sh: &Shared, token: &str, path: &str, body: &Value) -> Result<(u16, Value), String> {
-    let r = sh
-        .client
-        .post(format!("{}{path}", sh.base))
-        .bearer_auth(token)
-        .json(body)
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    let st = r.status().as_u16();
-    Ok((st, r.json().await.unwrap_or(Value::Null)))
-}
-
 /// Registers an account and returns an access token.
 async fn account(sh: &Shared, name: &str) -> Result<String, String> {
-    let r = sh
-        .client
-        .post(format!("{}/api/v1/accounts", sh.base))
-        .json(&json!({"name": name, "password": "bench-password-1", "role": "bot"}))
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    if !r.status().is_success() {
-        return Err(format!("register {name}: {}", r.status()));
+    let body = Register { name: name.to_string(), password: "bench-password-1".to_string(), role: Role::Bot };
+    if let Err(e) = sh.client.send(routes::register(&body, None)).await {
+        return Err(format!("register {name}: {e}"));
     }
-    let (st, v) = post(sh, "", "/api/v1/auth/token", &json!({"name": name, "password": "bench-password-1"})).await?;
-    if st != 200 {
-        return Err(format!("login {name}: {st} {v}"));
+    match sh.client.send(routes::login(name, "bench-password-1")).await {
+        Ok(t) => Ok(t.access_token),
+        Err(e) => Err(format!("login {name}: {e}")),
     }
-    Ok(v["access_token"].as_str().ok_or("no access_token")?.to_string())
 }
 
 /// Creates a practice table, takes every seat and starts it. Returns its id.
 async fn open_table(sh: &Shared, token: &str) -> Result<String, String> {
-    let (st, v) = post(sh, token, "/api/v1/tables", &json!({"players": sh.players})).await?;
-    if st != 201 {
-        return Err(format!("create table: {st} {v}"));
-    }
-    let id = v["table"]["table_id"].as_str().ok_or("no table_id")?.to_string();
+    let api = sh.client.with_token(token);
+    let body = CreateTable { players: sh.players, ..CreateTable::default() };
+    let id = api.send(routes::create_table(&body)).await.map_err(|e| format!("create table: {e}"))?.table.table_id;
     for _ in 0..sh.players {
-        let (st, v) = post(sh, token, &format!("/api/v1/tables/{id}/seats"), &json!({})).await?;
-        if st != 200 {
-            return Err(format!("take seat: {st} {v}"));
-        }
+        api.send(routes::take_seat(&id, None)).await.map_err(|e| format!("take seat: {e}"))?;
     }
-    let (st, v) = post(sh, token, &format!("/api/v1/tables/{id}/start"), &json!({})).await?;
-    if st != 200 {
-        return Err(format!("start: {st} {v}"));
-    }
+    api.send(routes::start_table(&id)).await.map_err(|e| format!("start: {e}"))?;
     Ok(id)
 }
 
@@ -199,6 +172,7 @@ async fn play(
     t: &mut Tally,
     next: &mut tokio::time::Instant,
 ) -> Result<bool, String> {
+    let api = sh.client.with_token(token);
     let mut seats: Vec<u8> = (0..sh.players).collect();
     let mut idle = 0u32;
     loop {
@@ -208,28 +182,32 @@ async fn play(
         let mut acted = false;
         for &seat in &seats {
             let start = Instant::now();
-            let url = format!("{}/api/v1/tables/{id}/prompt?seat={seat}", sh.base);
-            let r = match sh.client.get(&url).bearer_auth(token).send().await {
-                Ok(r) => r,
-                Err(_) => {
+            let r = match api.send(routes::prompt(id, Some(seat))).await {
+                Err(Error::Transport { .. }) => {
                     t.retries += 1;
-                    sh.client.get(&url).bearer_auth(token).send().await.map_err(|e| e.to_string())?
+                    api.send(routes::prompt(id, Some(seat))).await
                 }
+                r => r,
             };
-            let v: Value = r.json().await.map_err(|e| e.to_string())?;
+            // A refusal reads as no prompt (the next round reads again).
+            let prompt = match r {
+                Ok(r) => r.prompt,
+                Err(Error::Status { .. }) => None,
+                Err(e) => return Err(e.to_string()),
+            };
             let now = Instant::now();
             if sh.in_window(now) {
                 t.requests += 1;
                 t.read_latencies_us.push((now - start).as_micros() as u32);
             }
-            if v["prompt"].is_null() {
+            let Some(p) = prompt else {
                 continue;
-            }
-            let p: Prompt = serde_json::from_value(v["prompt"].clone()).map_err(|e| e.to_string())?;
+            };
             if matches!(p.kind, PromptKind::Salt { current: Some(_), .. }) {
                 continue; // answered already; the window waits for others
             }
-            let body = json!({"seat": seat, "prompt_id": p.id, "answer": final_flicker::bot::random_answer(&p, rng)});
+            let body =
+                AnswerBody { seat: Some(seat), prompt_id: p.id, answer: final_flicker::bot::random_answer(&p, rng) };
             if let Some(interval) = sh.interval {
                 // Paced: each table answers on its own schedule (no catching up after a stall).
                 *next = (*next + interval).max(tokio::time::Instant::now());
@@ -242,20 +220,12 @@ async fn play(
             let mut tries = 0;
             let (st, v) = loop {
                 tries += 1;
-                let r = sh
-                    .client
-                    .post(format!("{}/api/v1/tables/{id}/answers", sh.base))
-                    .bearer_auth(token)
-                    .header("Idempotency-Key", &key)
-                    .json(&body)
-                    .send()
-                    .await;
-                match r {
-                    Ok(r) => {
-                        let st = r.status().as_u16();
-                        break (st, r.json::<Value>().await.unwrap_or(Value::Null));
+                match api.send(routes::answer(id, &body, &key)).await {
+                    Ok(v) => break (200, v),
+                    Err(Error::Status { status, problem, .. }) => {
+                        break (status.as_u16(), serde_json::to_value(problem).unwrap_or(Value::Null));
                     }
-                    Err(_) if tries < 3 => t.retries += 1,
+                    Err(Error::Transport { .. }) if tries < 3 => t.retries += 1,
                     Err(e) => break (0, Value::String(e.to_string())),
                 }
             };
@@ -302,15 +272,13 @@ async fn play(
         if !acted {
             // Nobody to answer: the server is closing a window, or the game ended.
             idle += 1;
-            let r = sh.client.get(format!("{}/api/v1/tables/{id}", sh.base)).bearer_auth(token).send().await;
-            let v: Value = match r {
-                Ok(r) => r.json().await.unwrap_or(Value::Null),
-                Err(e) => return Err(e.to_string()),
+            let view = match api.send(routes::get_table(id)).await {
+                Ok(r) if r.table.status == "finished" => return Ok(true),
+                Ok(r) => r.view.unwrap_or(Value::Null),
+                Err(e @ Error::Transport { .. }) => return Err(e.to_string()),
+                Err(_) => Value::Null,
             };
-            if v["table"]["status"] == "finished" {
-                return Ok(true);
-            }
-            seats = candidates(&v["view"], sh.players).unwrap_or_default();
+            seats = candidates(&view, sh.players).unwrap_or_default();
             if idle > 3 {
                 tokio::time::sleep(Duration::from_millis(2)).await;
             }
@@ -363,8 +331,7 @@ pub fn run(flicker: &std::path::Path, storage: &Storage, plan: &LoadPlan) -> Res
         .build()
         .map_err(|e| e.to_string())?;
     let sh = Arc::new(Shared {
-        client,
-        base: server.base.clone(),
+        client: Client::with_http(client, &server.base),
         players: plan.players,
         interval: plan.rate.map(|r| Duration::from_secs_f64(plan.tables as f64 / r)),
         stop: AtomicBool::new(false),

@@ -1,11 +1,11 @@
-//! `flicker-bench`: Flicker's benchmark runner (issue 8).
+//! `flicker-bench`: Flicker's benchmark runner.
 //!
 //! - `flicker-bench load`: N tables played at once over loopback HTTP by bot clients against the
 //!   real `flicker` binary, on SQLite or PostgreSQL; prints commands per second (wall and per
 //!   server CPU second), command latency p50/p95/p99, memory per table and bytes per event.
 //! - `flicker-bench gathering`: wall time of an N-player bot gathering from start to winner.
 //! - `flicker-bench restart`: start-to-ready time of a restarted server against its store's size
-//!   (issue 14), reading the whole log and from the driver's checkpoint.
+//!   (reading the whole log, and from the driver's checkpoint).
 //! - `flicker-bench all`: both for the standard sizes, plus the engine's criterion figures, as
 //!   one table on stdout and in `docs/benchmarks.md`. `bench/run.sh` builds everything, starts a
 //!   throwaway PostgreSQL and runs this.
@@ -56,7 +56,7 @@ struct LoadArgs {
     duration: u64,
 }
 
-/// The paced run of `all`: latency at the target load (issue 8: 1,300 commands/s at 200
+/// The paced run of `all`: latency at the target load (1,300 commands/s at 200
 /// tables).
 const PACED: (usize, f64) = (200, 1300.0);
 
@@ -86,7 +86,7 @@ enum Cmd {
         #[arg(long, default_value_t = 1000)]
         players: usize,
     },
-    /// Start-to-ready time of a restarted server against the store's size (issue 14).
+    /// Start-to-ready time of a restarted server against the store's size.
     Restart {
         #[command(flatten)]
         common: Common,

@@ -1,4 +1,4 @@
-//! The restart run (issue 14 item 5): how long a restarted server takes to drive its live tables
+//! The restart run: how long a restarted server takes to drive its live tables
 //! again, against the size of its store. A fresh store gets a few live tables through the API,
 //! then `N` events of finished history (tables created and ended, inserted straight into the
 //! database with the server down); the server is then started twice and timed from its start
@@ -33,56 +33,30 @@ pub struct RestartResult {
 /// Live 2-player tables created before the history.
 const LIVE_TABLES: usize = 20;
 
-fn post(
-    c: &reqwest::blocking::Client,
-    base: &str,
-    token: Option<&str>,
-    path: &str,
-    body: serde_json::Value,
-) -> Result<serde_json::Value, String> {
-    let mut req = c.post(format!("{base}{path}")).json(&body);
-    if let Some(t) = token {
-        req = req.bearer_auth(t);
-    }
-    let r = req.send().map_err(|e| e.to_string())?;
-    let status = r.status();
-    let v: serde_json::Value = r.json().map_err(|e| e.to_string())?;
-    if !status.is_success() {
-        return Err(format!("{path}: {status} {v}"));
-    }
-    Ok(v)
-}
-
 /// Creates the live tables (two accounts, long clocks).
 fn live_tables(server: &Server) -> Result<(), String> {
-    let c = reqwest::blocking::Client::new();
+    use flicker_client::routes;
+    use flicker_client::types::{Clocks, CreateTable, Register, Role};
+    let api = flicker_client::blocking::Client::new(&server.base);
     let mut tokens = Vec::new();
     for _ in 0..2 {
         let name = format!("r{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
-        post(
-            &c,
-            &server.base,
-            None,
-            "/api/v1/accounts",
-            serde_json::json!({"name": name, "password": "password-1", "role": "player"}),
-        )?;
-        let v = post(
-            &c,
-            &server.base,
-            None,
-            "/api/v1/auth/token",
-            serde_json::json!({"name": name, "password": "password-1"}),
-        )?;
-        tokens.push(v["access_token"].as_str().unwrap_or_default().to_string());
+        let body = Register { name: name.clone(), password: "password-1".to_string(), role: Role::Player };
+        api.send(routes::register(&body, None)).map_err(|e| e.to_string())?;
+        tokens.push(api.send(routes::login(&name, "password-1")).map_err(|e| e.to_string())?.access_token);
     }
+    let creator = api.with_token(&tokens[0]);
     for _ in 0..LIVE_TABLES {
-        let body = serde_json::json!({"players": 2, "clocks": {"decision_secs": 86400, "reaction_secs": 86400}});
-        let v = post(&c, &server.base, Some(&tokens[0]), "/api/v1/tables", body)?;
-        let id = v["table"]["table_id"].as_str().unwrap_or_default().to_string();
+        let body = CreateTable {
+            players: 2,
+            clocks: Some(Clocks { decision_secs: 86400, reaction_secs: 86400 }),
+            ..CreateTable::default()
+        };
+        let id = creator.send(routes::create_table(&body)).map_err(|e| e.to_string())?.table.table_id;
         for t in &tokens {
-            post(&c, &server.base, Some(t), &format!("/api/v1/tables/{id}/seats"), serde_json::json!({}))?;
+            api.with_token(t).send(routes::take_seat(&id, None)).map_err(|e| e.to_string())?;
         }
-        post(&c, &server.base, Some(&tokens[0]), &format!("/api/v1/tables/{id}/start"), serde_json::json!({}))?;
+        creator.send(routes::start_table(&id)).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

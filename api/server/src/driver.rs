@@ -240,7 +240,7 @@ async fn start(app: &AppState) -> Result<Follow, store::StoreError> {
         app.driver.note_outage(&e);
     }
     let last = app.store.read_last(CHECKPOINTS).await?;
-    let full = std::env::var("FLICKER_DRIVER_FULL_CATCHUP").is_ok_and(|v| v == "1");
+    let full = app.driver_full_catchup;
     let checkpoint_version = last.as_ref().map_or(store::StreamVersion::EMPTY, |e| e.stream_version);
     let checkpoint = last.filter(|_| !full).and_then(|e| match serde_json::from_value::<Checkpoint>(e.payload) {
         Ok(c) => Some(c),

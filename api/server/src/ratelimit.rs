@@ -1,4 +1,4 @@
-//! Request rate limits (issue 8): per token first, then a generous per-address limit (a venue's
+//! Request rate limits: per token first, then a generous per-address limit (a venue's
 //! players may share one address). Uses the `governor` crate (GCRA). Configured by
 //! `FLICKER_RATE_PER_TOKEN` and `FLICKER_RATE_PER_ADDRESS`, each `RATE[/BURST]` in requests per
 //! second (`0` switches that limit off). Refused requests get 429 `rate-limited` with
@@ -15,6 +15,16 @@ use std::time::Duration;
 pub const DEFAULT_PER_TOKEN: (u32, u32) = (50, 100);
 /// Default per-address limit: requests per second and burst.
 pub const DEFAULT_PER_ADDRESS: (u32, u32) = (1000, 2000);
+
+/// The configured limits: (requests per second, burst) per bearer token and per client address;
+/// `None` switches a limit off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rates {
+    /// `FLICKER_RATE_PER_TOKEN` (default [`DEFAULT_PER_TOKEN`]).
+    pub per_token: Option<(u32, u32)>,
+    /// `FLICKER_RATE_PER_ADDRESS` (default [`DEFAULT_PER_ADDRESS`]).
+    pub per_address: Option<(u32, u32)>,
+}
 
 /// The server's limiters.
 pub struct Limits {
@@ -47,16 +57,9 @@ fn quota((rate, burst): (u32, u32)) -> Quota {
 }
 
 impl Limits {
-    /// Limits from the environment (see the module docs); defaults when unset.
-    pub fn from_env() -> Result<Limits, String> {
-        let read = |var: &str, default: (u32, u32)| match std::env::var(var) {
-            Ok(v) => parse(var, &v),
-            Err(_) => Ok(Some(default)),
-        };
-        Ok(Limits::new(
-            read("FLICKER_RATE_PER_TOKEN", DEFAULT_PER_TOKEN)?,
-            read("FLICKER_RATE_PER_ADDRESS", DEFAULT_PER_ADDRESS)?,
-        ))
+    /// The limiters for `rates` (read from the environment by [`crate::config::Config`]).
+    pub fn from_rates(rates: &Rates) -> Limits {
+        Limits::new(rates.per_token, rates.per_address)
     }
 
     /// Limits with these (rate, burst) pairs; `None` is off.
@@ -108,7 +111,7 @@ mod tests {
         assert!(parse("X", "5/0").is_err());
     }
 
-    /// Issue 8: the per-token limit refuses a token's burst overflow while another token and
+    /// The per-token limit refuses a token's burst overflow while another token and
     /// the shared address still pass; the per-address limit catches many tokens from one address.
     #[test]
     fn tokens_first_then_addresses() {

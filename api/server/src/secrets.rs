@@ -140,7 +140,7 @@ pub struct EnvSecrets {
 }
 
 fn var(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
+    crate::config::var(name)
 }
 
 fn list(name: &str) -> Vec<String> {
@@ -248,47 +248,6 @@ pub async fn organiser(store: &dyn EventStore, env: &EnvSecrets) -> Result<Strin
 }
 
 /// Arguments of `flicker rotate`.
-#[derive(clap::Args, Debug)]
-pub struct RotateArgs {
-    /// The secret: `jwt-secret` (tokens it signed stay valid until they expire),
-    /// `replay-signing-key` (its public half stays published at `GET /api/v1/keys/replay`) or
-    /// `organiser-key` (the old one stops working).
-    #[arg(value_parser = [JWT, SIGNING, ORGANISER])]
-    name: String,
-    /// The event store. A SQLite file is locked by its server: stop it first.
-    #[arg(long, env = "DATABASE_URL", default_value = "flicker.db")]
-    database_url: String,
-}
-
-/// `flicker rotate NAME`: adds the next version of a stored secret and says what to do next.
-pub fn run_rotate(a: RotateArgs) -> std::process::ExitCode {
-    let r = actix_web::rt::System::new().block_on(async {
-        let store = crate::store::open(&a.database_url).await?;
-        rotate(store.as_ref(), &a.name).await
-    });
-    match r {
-        Ok(s) => {
-            println!("flicker: {} is now at version {} (stored in the secrets table)", a.name, s.version);
-            if a.name == SIGNING
-                && let Ok(k) = crate::chain::parse_signing_key(&s.value)
-            {
-                println!("flicker: new replay public key {}", hex::encode(k.verifying_key().as_bytes()));
-            }
-            if a.name == ORGANISER
-                && let Some(path) = crate::server::organiser_key_file(&a.database_url)
-            {
-                println!("flicker: the server rewrites {} when it starts", path.display());
-            }
-            println!("flicker: restart every server on this store to use it (servers read their secrets at start)");
-            std::process::ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: rotating {}: {e}", a.name);
-            std::process::ExitCode::FAILURE
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

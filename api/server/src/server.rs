@@ -1,6 +1,7 @@
 //! The HTTP server: app state, routes, problem mapping, metrics, logs.
 
 use crate::auth::Keys;
+use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::problem;
 use crate::problem::Problem;
@@ -53,6 +54,9 @@ pub struct AppState {
     /// The server clock (deadlines, windows, delays): [`crate::clock::SystemClock`] in
     /// production, a test clock in tests.
     pub clock: crate::clock::SharedClock,
+    /// The driver reads the whole log at start instead of resuming from its last checkpoint
+    /// ([`Config::driver_full_catchup`]).
+    pub driver_full_catchup: bool,
 }
 
 /// Where the server writes its generated organiser key for local tools: beside the SQLite file
@@ -116,10 +120,11 @@ async fn build(
         changes: tokio::sync::broadcast::channel(4096).0,
         signing_key,
         clock,
+        driver_full_catchup: false,
     }))
 }
 
-/// The largest request body taken, JSON or not (issue 14: 413 problem documents past it).
+/// The largest request body taken, JSON or not (413 problem documents past it).
 pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// Configures the app's routes.
@@ -174,100 +179,150 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .default_service(web::to(crate::frontend::serve));
 }
 
-/// Serves until the process is stopped.
-pub async fn serve(addr: &str, database_url: &str) -> std::io::Result<()> {
-    let store = crate::store::open(database_url)
-        .await
-        .map_err(|e| std::io::Error::other(format!("opening the event store: {e}")))?;
-    let env = EnvSecrets::from_env();
-    let data = state_with(store.clone(), &env).await.map_err(|e| std::io::Error::other(e.to_string()))?;
-    crate::driver::spawn(data.clone());
-    if env.organiser.is_none()
-        && let Some(path) = organiser_key_file(database_url)
-    {
-        write_private(&path, &data.organiser_key)
-            .map_err(|e| std::io::Error::other(format!("writing {}: {e}", path.display())))?;
-        println!("flicker: organiser key in {} (or set FLICKER_ORGANISER_KEY)", path.display());
-    }
-    let limits = std::sync::Arc::new(crate::ratelimit::Limits::from_env().map_err(std::io::Error::other)?);
-    {
-        let limits = limits.clone();
-        actix_web::rt::spawn(async move {
-            loop {
-                tokio::time::sleep(std::time::Duration::from_secs(60)).await;
-                limits.forget_idle();
-            }
-        });
-    }
-    let server = HttpServer::new(move || {
-        let data = data.clone();
-        let limits = limits.clone();
-        App::new()
-            .app_data(data.clone())
-            .wrap_fn(move |req, srv| {
-                // Issue 8: per-token, then per-address rate limits (health probes exempt).
-                let path = req.path();
-                if path != "/healthz" && path != "/readyz" {
-                    let token = req
-                        .headers()
-                        .get(actix_web::http::header::AUTHORIZATION)
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|h| h.strip_prefix("Bearer "))
-                        .map(str::to_string)
-                        .or_else(|| {
-                            req.query_string()
-                                .split('&')
-                                .find_map(|kv| kv.strip_prefix("access_token=").map(str::to_string))
-                        });
-                    let addr = req.peer_addr().map(|a| a.ip());
-                    if let Err(wait) = limits.check(token.as_deref(), addr) {
-                        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-                        let p = Problem::new(
-                            actix_web::http::StatusCode::TOO_MANY_REQUESTS,
-                            "rate-limited",
-                            "Too many requests",
-                            format!("rate limit reached; retry after {secs} s"),
-                        );
-                        let mut resp = actix_web::ResponseError::error_response(&p);
-                        resp.headers_mut().insert(
-                            actix_web::http::header::RETRY_AFTER,
-                            actix_web::http::header::HeaderValue::from(secs.max(1)),
-                        );
-                        let res = req.into_response(resp).map_into_right_body();
-                        return futures_util::future::Either::Left(futures_util::future::ready(Ok(res)));
-                    }
-                }
-                let started = Instant::now();
-                let method = req.method().to_string();
-                let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());
-                let data = data.clone();
-                let fut = srv.call(req);
-                let fut = async move {
-                    let res = fut.await?;
-                    let status = res.status().as_u16().to_string();
-                    data.metrics.requests.with_label_values(&[&method, &route, &status]).inc();
-                    data.metrics
-                        .durations
-                        .with_label_values(&[&method, &route])
-                        .observe(started.elapsed().as_secs_f64());
-                    tracing::info!(%method, %route, %status, ms = started.elapsed().as_millis() as u64, "request");
-                    Ok(res.map_into_left_body())
-                }
-                .boxed_local();
-                futures_util::future::Either::Right(fut)
-            })
-            .wrap(problem_errors())
-            .configure(configure)
-    })
-    .bind(addr)
-    .map_err(|e| std::io::Error::other(format!("listening on {addr}: {e}")))?;
-    for a in server.addrs() {
-        println!("flicker: serving on http://{a} (API docs at http://{a}/docs/), event store: {}", store.kind());
-    }
-    server.run().await
+/// The server, bound to its address and ready to run: the zero2prod pattern, so that tests
+/// start it in-process on port 0 and read the port it got.
+pub struct Application {
+    port: u16,
+    server: actix_web::dev::Server,
 }
 
-/// Issue 14: every error the app answers is a problem document. Errors that actix answers
+impl Application {
+    /// Opens the event store of `config`, reads its secrets, starts the table driver (clocks,
+    /// bots, gathering triggers) and binds the HTTP server to `config.addr`, printing where it
+    /// serves. A generated organiser key is written beside a SQLite file (see
+    /// [`organiser_key_file`]). Runs inside an actix system (`actix_web::rt::System`,
+    /// `#[actix_web::test]`): the driver and the rate limiters' sweeper are spawned on it.
+    ///
+    /// Errors: the store does not open, a secret is too short, the key file cannot be written,
+    /// or the address cannot be bound.
+    pub async fn build(config: Config) -> std::io::Result<Application> {
+        let database_url = config.database_url.as_str();
+        let store = crate::store::open(database_url)
+            .await
+            .map_err(|e| std::io::Error::other(format!("opening the event store: {e}")))?;
+        let env = &config.secrets;
+        let mut state = build(store.clone(), env, Arc::new(crate::clock::SystemClock))
+            .await
+            .map_err(|e| std::io::Error::other(e.to_string()))?
+            .into_inner();
+        Arc::get_mut(&mut state).expect("not shared yet").driver_full_catchup = config.driver_full_catchup;
+        let data = web::Data::from(state);
+        crate::driver::spawn(data.clone());
+        if env.organiser.is_none()
+            && let Some(path) = organiser_key_file(database_url)
+        {
+            write_private(&path, &data.organiser_key)
+                .map_err(|e| std::io::Error::other(format!("writing {}: {e}", path.display())))?;
+            println!("flicker: organiser key in {} (or set FLICKER_ORGANISER_KEY)", path.display());
+        }
+        let limits = Arc::new(crate::ratelimit::Limits::from_rates(&config.rates));
+        {
+            let limits = limits.clone();
+            actix_web::rt::spawn(async move {
+                loop {
+                    tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+                    limits.forget_idle();
+                }
+            });
+        }
+        let addr = config.addr.as_str();
+        let server = HttpServer::new(move || app(data.clone(), limits.clone()))
+            .bind(addr)
+            .map_err(|e| std::io::Error::other(format!("listening on {addr}: {e}")))?;
+        let addrs = server.addrs();
+        for a in &addrs {
+            println!("flicker: serving on http://{a} (API docs at http://{a}/docs/), event store: {}", store.kind());
+        }
+        let port = addrs.first().map_or(0, |a| a.port());
+        Ok(Application { port, server: server.run() })
+    }
+
+    /// The port the server listens on (the one the system picked when `addr` said port 0).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A handle that stops the server (`stop(true)`: gracefully).
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until the server is stopped (a signal, or [`Application::handle`]).
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+/// The app of one worker: state, rate limits, metrics and request logs, problem documents for
+/// every error, and the routes of [`configure`].
+fn app(
+    data: web::Data<AppState>,
+    limits: Arc<crate::ratelimit::Limits>,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(data.clone())
+        .wrap_fn(move |req, srv| {
+            // Per-token, then per-address rate limits (health probes exempt).
+            let path = req.path();
+            if path != "/healthz" && path != "/readyz" {
+                let token = req
+                    .headers()
+                    .get(actix_web::http::header::AUTHORIZATION)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|h| h.strip_prefix("Bearer "))
+                    .map(str::to_string)
+                    .or_else(|| {
+                        req.query_string()
+                            .split('&')
+                            .find_map(|kv| kv.strip_prefix("access_token=").map(str::to_string))
+                    });
+                let addr = req.peer_addr().map(|a| a.ip());
+                if let Err(wait) = limits.check(token.as_deref(), addr) {
+                    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                    let p = Problem::new(
+                        actix_web::http::StatusCode::TOO_MANY_REQUESTS,
+                        "rate-limited",
+                        "Too many requests",
+                        format!("rate limit reached; retry after {secs} s"),
+                    );
+                    let mut resp = actix_web::ResponseError::error_response(&p);
+                    resp.headers_mut().insert(
+                        actix_web::http::header::RETRY_AFTER,
+                        actix_web::http::header::HeaderValue::from(secs.max(1)),
+                    );
+                    let res = req.into_response(resp).map_into_right_body();
+                    return futures_util::future::Either::Left(futures_util::future::ready(Ok(res)));
+                }
+            }
+            let started = Instant::now();
+            let method = req.method().to_string();
+            let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());
+            let data = data.clone();
+            let fut = srv.call(req);
+            let fut = async move {
+                let res = fut.await?;
+                let status = res.status().as_u16().to_string();
+                data.metrics.requests.with_label_values(&[&method, &route, &status]).inc();
+                data.metrics.durations.with_label_values(&[&method, &route]).observe(started.elapsed().as_secs_f64());
+                tracing::info!(%method, %route, %status, ms = started.elapsed().as_millis() as u64, "request");
+                Ok(res.map_into_left_body())
+            }
+            .boxed_local();
+            futures_util::future::Either::Right(fut)
+        })
+        .wrap(problem_errors())
+        .configure(configure)
+}
+
+/// Every error the app answers is a problem document. Errors that actix answers
 /// before or around the handlers (a body over the limit read as bytes: 413 `text/plain`; any
 /// other error response without a problem body) are turned into one of a stable `type` for
 /// their status, keeping their headers (`Allow`, `Retry-After`...).

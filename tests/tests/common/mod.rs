@@ -1,6 +1,7 @@
 //! The shared harness of the HTTP tests: the `flicker` binary, a fresh SQLite file or the test
-//! PostgreSQL, a server process on a free port (SIGKILL and restart on the same database), and
-//! small JSON client helpers.
+//! PostgreSQL, a server process on a free port (SIGKILL and restart on the same database), the
+//! typed client (`flicker_client`) for the usual calls, and raw JSON helpers for the tests that
+//! send what a typed client cannot (malformed bodies, refusals).
 //!
 //! Each test binary (`http.rs`, `gatherings.rs`, `reliability.rs`, ...) includes this module and
 //! uses only part of it.
@@ -11,6 +12,9 @@
 
 use final_flicker::bot::random_answer;
 use final_flicker::{Prompt, PromptKind};
+use flicker_client::blocking::Client as Api;
+use flicker_client::routes;
+use flicker_client::types::{AnswerBody, CreateTable, Register, Role};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;
@@ -127,6 +131,17 @@ impl Server {
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
+
+    /// The typed client of this server, unauthenticated; it sends a request refused with 429
+    /// again after its `Retry-After`, as [`send`] does.
+    pub fn api(&self) -> Api {
+        Api::new(&self.base).retry_rate_limited(40)
+    }
+
+    /// The typed client of this server with the bearer `token`.
+    pub fn api_as(&self, token: &str) -> Api {
+        self.api().with_token(token)
+    }
 }
 
 impl Drop for Server {
@@ -164,10 +179,10 @@ pub fn json_of(r: Response) -> (StatusCode, Value, String) {
 
 /// Logs in and returns the access token.
 pub fn login(s: &Server, name: &str, password: &str) -> String {
-    let (st, v, _) =
-        json_of(send(client().post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": password}))));
-    assert_eq!(st, StatusCode::OK, "{v}");
-    v["access_token"].as_str().unwrap().to_string()
+    match s.api().send(routes::login(name, password)) {
+        Ok(t) => t.access_token,
+        Err(e) => panic!("login {name}: {e}"),
+    }
 }
 
 /// Registers an account with a random name and returns its name and access token.
@@ -178,13 +193,12 @@ pub fn account(s: &Server, role: &str) -> (String, String) {
 /// Registers the account `name` (organisers with the server's key) and returns its name and
 /// access token.
 pub fn named_account(s: &Server, name: &str, role: &str) -> (String, String) {
-    let mut req =
-        client().post(s.url("/api/v1/accounts")).json(&json!({"name": name, "password": "password-1", "role": role}));
-    if role == "organiser" {
-        req = req.header("X-Organiser-Key", ORGANISER_KEY);
+    let role: Role = serde_json::from_value(Value::String(role.to_string())).expect("a role");
+    let key = (role == Role::Organiser).then_some(ORGANISER_KEY);
+    let body = Register { name: name.to_string(), password: "password-1".to_string(), role };
+    if let Err(e) = s.api().send(routes::register(&body, key)) {
+        panic!("registering {name}: {e}");
     }
-    let r = send(req);
-    assert_eq!(r.status(), StatusCode::CREATED, "{:?}", r.text());
     (name.to_string(), login(s, name, "password-1"))
 }
 
@@ -231,30 +245,34 @@ pub fn table(s: &Server, tokens: &[&str], players: u8, extra: Value) -> String {
             body[k] = v;
         }
     }
-    let (st, v, _) = post(s, tokens[0], "/api/v1/tables", body);
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    let id = v["table"]["table_id"].as_str().unwrap().to_string();
+    let body: CreateTable = serde_json::from_value(body).expect("a table creation body");
+    let creator = s.api_as(tokens[0]);
+    let id = match creator.send(routes::create_table(&body)) {
+        Ok(t) => t.table.table_id,
+        Err(e) => panic!("creating a table: {e}"),
+    };
     for t in tokens {
-        let (st, v, _) = post(s, t, &format!("/api/v1/tables/{id}/seats"), json!({}));
-        assert_eq!(st, StatusCode::OK, "{v}");
+        if let Err(e) = s.api_as(t).send(routes::take_seat(&id, None)) {
+            panic!("taking a seat: {e}");
+        }
     }
-    let (st, v, _) = post(s, tokens[0], &format!("/api/v1/tables/{id}/start"), json!({}));
-    assert_eq!(st, StatusCode::OK, "{v}");
+    if let Err(e) = creator.send(routes::start_table(&id)) {
+        panic!("starting the table: {e}");
+    }
     id
 }
 
 /// The open prompt of `seat` (or of the caller's only seat).
 pub fn prompt_of(s: &Server, token: &str, table: &str, seat: Option<u8>) -> Option<Prompt> {
-    let q = seat.map(|x| format!("?seat={x}")).unwrap_or_default();
-    let (st, v, _) = get(s, token, &format!("/api/v1/tables/{table}/prompt{q}"));
-    assert_eq!(st, StatusCode::OK, "{v}");
-    if v["prompt"].is_null() { None } else { Some(serde_json::from_value(v["prompt"].clone()).expect("prompt json")) }
+    match s.api_as(token).send(routes::prompt(table, seat)) {
+        Ok(r) => r.prompt,
+        Err(e) => panic!("reading the prompt: {e}"),
+    }
 }
 
 /// Whether the table's game has ended.
 pub fn finished(s: &Server, token: &str, table: &str) -> bool {
-    let (_, v, _) = get(s, token, &format!("/api/v1/tables/{table}"));
-    v["table"]["status"] == "finished"
+    s.api_as(token).send(routes::get_table(table)).is_ok_and(|t| t.table.status == "finished")
 }
 
 /// Whether a bot should answer `p`: not a Salt window it has already answered (it waits for the
@@ -272,17 +290,14 @@ pub fn bot_loop(s: &Server, token: &str, table: &str, seat: Option<u8>, seed: u6
         assert!(Instant::now() < deadline, "the game did not end in time");
         match prompt_of(s, token, table, seat) {
             Some(p) if needs_answer(&p) => {
-                let a = random_answer(&p, &mut rng);
-                let mut body = json!({"prompt_id": p.id, "answer": a});
-                if let Some(x) = seat {
-                    body["seat"] = x.into();
-                }
-                let (st, v, ct) = answer(s, token, table, body, &uuid());
-                match st {
-                    StatusCode::OK => accepted += 1,
+                let body = AnswerBody { seat, prompt_id: p.id, answer: random_answer(&p, &mut rng) };
+                match s.api_as(token).send(routes::answer(table, &body, &uuid())) {
+                    Ok(_) => accepted += 1,
                     // Another seat's answer changed the decision point meanwhile.
-                    StatusCode::CONFLICT => assert_eq!(ct, "application/problem+json", "{v}"),
-                    other => panic!("answer refused with {other}: {v}"),
+                    Err(e) if e.status() == Some(StatusCode::CONFLICT) => {
+                        assert!(e.problem().is_some_and(|p| p.kind.is_some()), "{e}")
+                    }
+                    Err(e) => panic!("answer refused: {e}"),
                 }
             }
             _ => {

@@ -288,7 +288,7 @@ fn verify_refused(args: &[&str]) -> String {
     err
 }
 
-/// Issue 6: a simulated game's export verifies (with its key pinned, or with the key it names,
+/// A simulated game's export verifies (with its key pinned, or with the key it names,
 /// saying that key is not pinned), and `flicker replay` still folds it.
 #[test]
 fn an_exported_replay_verifies() {
@@ -317,7 +317,7 @@ fn an_exported_replay_verifies() {
     assert!(err.contains("(signature)") && err.contains("pinned"), "{err}");
 }
 
-/// Issue 6: a replay with one changed byte fails verification with a message naming the event;
+/// A replay with one changed byte fails verification with a message naming the event;
 /// so do a dropped, an appended event and a tampered signature.
 #[test]
 fn a_replay_with_one_changed_byte_fails_verification_naming_the_event() {
@@ -366,7 +366,7 @@ fn a_replay_with_one_changed_byte_fails_verification_naming_the_event() {
     assert!(err.contains("signature line is missing"), "{err}");
 }
 
-/// Files written before issue 6 (format 1: engine events only, no hashes, no signature) still
+/// Files written before signed replays (format 1: engine events only, no hashes, no signature) still
 /// replay; `flicker verify` says there is nothing to verify in them.
 #[test]
 fn a_format_1_replay_still_replays() {

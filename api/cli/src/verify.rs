@@ -1,4 +1,4 @@
-//! `flicker verify FILE [--public-key HEX]` (issue 6): checks a signed replay (the API's
+//! `flicker verify FILE [--public-key HEX]`: checks a signed replay (the API's
 //! `GET /api/v1/tables/{id}/replay.jsonl`, or `flicker simulate --export`) and re-folds it.
 //!
 //! It recomputes every event's hash from the exact bytes of its line and its predecessor's hash,
@@ -10,7 +10,7 @@
 //! line: a changed byte anywhere, a dropped or appended event, a bad or missing signature, or an
 //! event that does not fit the game.
 
-use crate::chain::{parse_public_key, to_hex, verify};
+use flicker_server::chain::{parse_public_key, to_hex, verify};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,5 +76,5 @@ pub fn run(a: Args) -> ExitCode {
              from GET /api/v1/keys/replay)"
         );
     }
-    crate::replay_cmd::fold_and_print(&name, &text, a.partial, a.json)
+    crate::replay::fold_and_print(&name, &text, a.partial, a.json)
 }

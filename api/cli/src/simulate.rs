@@ -54,7 +54,7 @@ pub struct Args {
 }
 
 fn parse_key(s: &str) -> Result<SigningKey, String> {
-    crate::chain::parse_signing_key(s)
+    flicker_server::chain::parse_signing_key(s)
 }
 
 /// The stream id a simulated game is exported as (hashed into every event).
@@ -63,15 +63,15 @@ fn stream_of(seed: u64, game: u32) -> String {
 }
 
 /// Writes the signed replay of a simulated game (its events hashed in-process with the store's
-/// function, [`crate::chain::chain_of_engine_events`]).
+/// function, [`flicker_server::chain::chain_of_engine_events`]).
 fn export(path: &Path, stream: &str, events: &[final_flicker::Event], key: &SigningKey) -> std::io::Result<()> {
     let ruleset = match events.first() {
         Some(final_flicker::Event::GameCreated(g)) => g.ruleset.clone(),
         _ => final_flicker::settings::RulesetId::current(),
     };
-    let chain = crate::chain::chain_of_engine_events(stream, events);
+    let chain = flicker_server::chain::chain_of_engine_events(stream, events);
     let f = std::fs::File::create(path)?;
-    crate::chain::write_signed(std::io::BufWriter::new(f), stream, &ruleset, &chain, key)
+    flicker_server::chain::write_signed(std::io::BufWriter::new(f), stream, &ruleset, &chain, key)
 }
 
 /// Per-class tallies for the class table.
@@ -168,7 +168,7 @@ pub fn run(a: Args) -> ExitCode {
     );
     let (key, ephemeral) = match &a.signing_key {
         Some(k) => (k.clone(), false),
-        None => (crate::chain::generate_signing_key(), true),
+        None => (flicker_server::chain::generate_signing_key(), true),
     };
     let mut master = ChaCha8Rng::seed_from_u64(seed);
     let n = a.players as usize;

@@ -1,46 +1,15 @@
 //! `flicker`: the platform binary. With no subcommand (or `serve`) it serves the REST API, its
-//! docs and the web UI; it also carries the command-line tools.
+//! docs and the web UI (the `flicker-server` library); it also carries the command-line tools.
 
-mod accounts;
-mod auth;
-mod bots;
-mod chain;
-mod clock;
-mod clocks;
-mod driver;
-mod frontend;
-mod gathering_cmd;
-mod gathering_routes;
-mod gatherings;
-#[cfg(test)]
-mod http_secrets_tests;
-#[cfg(test)]
-mod leak_scan;
-mod login_throttle;
-mod metrics;
-mod openapi;
-mod problem;
-mod ratelimit;
-mod replay_cmd;
-mod routes;
-mod secrets;
-mod server;
-#[cfg(test)]
-mod sight_tests;
+mod gathering;
+mod replay;
+mod rotate;
 mod simulate;
-mod spectate;
-#[cfg(test)]
-mod spectate_tests;
-mod store;
-#[cfg(test)]
-mod store_full_tests;
-mod streams;
-mod tables;
-mod verify_cmd;
-#[cfg(test)]
-mod window_tests;
+mod verify;
 
 use clap::{Parser, Subcommand};
+use flicker_server::config::{DEFAULT_ADDR, DEFAULT_DATABASE_URL};
+use flicker_server::{Application, Config};
 use std::process::ExitCode;
 
 /// Flicker: the event-sourced tournament platform for The Final Flicker.
@@ -61,25 +30,25 @@ enum Cmd {
     /// Play bot games (random or heuristic bot, optionally with classes) and report figures, a class table and invariant failures.
     Simulate(simulate::Args),
     /// Fold a stored event log (JSON Lines replay) and print the final state and winner.
-    Replay(replay_cmd::Args),
+    Replay(replay::Args),
     /// Check a signed replay (hash chain and Ed25519 signature), then fold it like `replay`.
-    Verify(verify_cmd::Args),
+    Verify(verify::Args),
     /// Print the OpenAPI document.
     Openapi,
     /// Drive gatherings on a running server (`flicker gathering run --players 20`).
-    Gathering(gathering_cmd::Args),
+    Gathering(gathering::Args),
     /// Rotate a stored secret (`jwt-secret`, `replay-signing-key`, `organiser-key`): adds a new
     /// version to the store's secrets table; restart the servers to use it.
-    Rotate(secrets::RotateArgs),
+    Rotate(rotate::RotateArgs),
 }
 
 #[derive(clap::Args, Debug, Default)]
 struct ServeArgs {
     /// Listen address.
-    #[arg(long, env = "FLICKER_ADDR", default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "FLICKER_ADDR", default_value = DEFAULT_ADDR)]
     addr: String,
     /// Event store: `postgres://…` or a SQLite file (created with its migrations on first start).
-    #[arg(long, env = "DATABASE_URL", default_value = "flicker.db")]
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     database_url: String,
 }
 
@@ -87,31 +56,32 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Cmd::Simulate(a)) => simulate::run(a),
-        Some(Cmd::Replay(a)) => replay_cmd::run(a),
-        Some(Cmd::Verify(a)) => verify_cmd::run(a),
+        Some(Cmd::Replay(a)) => replay::run(a),
+        Some(Cmd::Verify(a)) => verify::run(a),
         Some(Cmd::Openapi) => {
-            print!("{}", openapi::json());
+            print!("{}", flicker_server::openapi::json());
             ExitCode::SUCCESS
         }
-        Some(Cmd::Gathering(a)) => gathering_cmd::run(a),
-        Some(Cmd::Rotate(a)) => secrets::run_rotate(a),
+        Some(Cmd::Gathering(a)) => gathering::run(a),
+        Some(Cmd::Rotate(a)) => rotate::run(a),
         Some(Cmd::Serve(a)) => serve(a),
         None => serve(cli.serve),
     }
 }
 
 fn serve(a: ServeArgs) -> ExitCode {
+    let config = match Config::from_env() {
+        Ok(c) => Config { addr: a.addr, database_url: a.database_url, ..c },
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     // Structured logs on stderr: `FLICKER_LOG` filters (default `info`); `FLICKER_LOG_FORMAT=json`
     // writes one JSON object per line for log collectors.
-    let filter = tracing_subscriber::EnvFilter::try_from_env("FLICKER_LOG").unwrap_or_else(|_| "info".into());
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi);
-    if std::env::var("FLICKER_LOG_FORMAT").is_ok_and(|f| f == "json") {
-        logs.json().init();
-    } else {
-        logs.init();
-    }
-    let r = actix_web::rt::System::new().block_on(server::serve(&a.addr, &a.database_url));
+    flicker_server::config::init_logs(&config.log);
+    let r = actix_web::rt::System::new()
+        .block_on(async move { Application::build(config).await?.run_until_stopped().await });
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

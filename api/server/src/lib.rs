@@ -1,0 +1,44 @@
+//! `flicker-server`: the Flicker platform's HTTP server as a library. [`Config`] is read from
+//! the environment once; [`Application::build`] opens the store, starts the workers (table
+//! driver: clocks, bots, gathering triggers) and binds the REST API, its docs, `/metrics` and
+//! the web UI; [`Application::run_until_stopped`] serves. The `flicker` binary (`api/cli`)
+//! and the in-process tests start it this way.
+
+mod accounts;
+mod auth;
+mod bots;
+pub mod chain;
+mod clock;
+mod clocks;
+pub mod config;
+mod driver;
+mod frontend;
+mod gathering_routes;
+mod gatherings;
+#[cfg(test)]
+mod http_secrets_tests;
+#[cfg(test)]
+mod leak_scan;
+mod login_throttle;
+mod metrics;
+pub mod openapi;
+mod problem;
+pub mod ratelimit;
+mod routes;
+pub mod secrets;
+pub mod server;
+#[cfg(test)]
+mod sight_tests;
+mod spectate;
+#[cfg(test)]
+mod spectate_tests;
+pub mod store;
+#[cfg(test)]
+mod store_full_tests;
+mod streams;
+mod tables;
+#[cfg(test)]
+mod window_tests;
+
+pub use config::Config;
+pub use server::Application;
