@@ -1,17 +1,13 @@
 //! `flicker`: the platform binary. With no subcommand (or `serve`) it serves the REST API, its
 //! docs and the web UI; it also carries the command-line tools.
 
-mod accounts;
 mod auth;
-mod bots;
-mod chain;
-mod clock;
-mod clocks;
 mod driver;
 mod frontend;
 mod gathering_cmd;
 mod gathering_routes;
-mod gatherings;
+#[cfg(test)]
+mod gathering_tests;
 #[cfg(test)]
 mod http_secrets_tests;
 #[cfg(test)]
@@ -33,12 +29,12 @@ mod spectate;
 mod spectate_tests;
 mod store;
 mod streams;
-mod tables;
 mod verify_cmd;
 #[cfg(test)]
 mod window_tests;
 
 use clap::{Parser, Subcommand};
+use flicker_platform::{accounts, bots, chain, clock, clocks, gatherings, tables};
 use std::process::ExitCode;
 
 /// Flicker: the event-sourced tournament platform for The Final Flicker.

@@ -6,9 +6,9 @@
 //! the previous one ran); every process LISTENs.
 
 use super::{Appended, EventStore, Metadata, NewEvent, Secret, StoreError, StoredEvent};
-use crate::chain::{GENESIS, event_hash, parse_hash, payload_text, rechain, to_hex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use flicker_store::hash::{GENESIS, event_hash, parse_hash, payload_text, rechain, to_hex};
 use sqlx::Row;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 use std::str::FromStr;

@@ -5,9 +5,9 @@
 //! so it knows every stream's head without asking ([`EventStore::known_head`]).
 
 use super::{Appended, EventStore, Metadata, NewEvent, Secret, StoreError, StoredEvent};
-use crate::chain::{GENESIS, Hash, event_hash, parse_hash, payload_text, rechain, to_hex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use flicker_store::hash::{GENESIS, Hash, event_hash, parse_hash, payload_text, rechain, to_hex};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Row, SqlitePool};
 use std::collections::HashMap;

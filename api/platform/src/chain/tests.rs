@@ -2,6 +2,7 @@
 
 use super::*;
 use final_flicker::replay::read_replay_versioned;
+use flicker_store::StoredEvent;
 
 fn key(n: u8) -> SigningKey {
     SigningKey::from_bytes(&[n; 32])

@@ -2,11 +2,11 @@
 //! opens, stored in the metadata of the event that opened it, so that clocks resume after a
 //! restart. The fold never reads a clock; only the time-out command changes the game.
 
-use crate::store::NewEvent;
 use crate::tables::Snapshot;
 use chrono::{DateTime, Utc};
 use final_flicker::window::{held_answer, simultaneous_window};
 use final_flicker::{Event, State};
+use flicker_store::NewEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -51,17 +51,7 @@ impl Clocks {
     }
 }
 
-/// R10.7.3: when the open decision point opened and when it times out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClockMark {
-    /// When it opened (server clock, UTC).
-    pub opened_at: DateTime<Utc>,
-    /// Its deadline, before any gathering pause (UTC).
-    pub deadline: DateTime<Utc>,
-    /// A simultaneous window (one deadline for the whole window, R10.6.6).
-    #[serde(default)]
-    pub window: bool,
-}
+pub use flicker_store::ClockMark;
 
 /// The engine events among stored ones (platform events are skipped).
 fn engine_events(events: &[NewEvent]) -> Vec<Event> {
