@@ -14,15 +14,14 @@
 //! reads, from its first, reaches the live streams.
 
 use crate::bots;
-use crate::clocks::shifted;
 use crate::gatherings::{Status, manager};
 use crate::server::AppState;
 use crate::store::{self, StoredEvent};
 use crate::tables::{self, Snapshot};
 use actix_web::web;
 use chrono::{DateTime, Utc};
-use final_flicker::window::{SimultaneousWindow, held_answer, simultaneous_window};
-use final_flicker::{Command, Prompt, PromptKind};
+use final_flicker::Command;
+use flicker_platform::due::{Due, next_due};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -179,20 +178,6 @@ fn merge_spans(mut spans: Vec<(DateTime<Utc>, Option<DateTime<Utc>>)>) -> Vec<(D
         out.push((from, to));
     }
     out
-}
-
-/// What a table waits for next.
-#[derive(Debug, Clone, PartialEq)]
-enum Due {
-    /// A built-in bot answers for this seat.
-    Bot(u8),
-    /// R10.6.5: a held reaction decision point (a simultaneous window whose answers are all in,
-    /// or a reaction prompt whose answer is held) has reached its public close time; close it.
-    CloseWindow,
-    /// R10.7.1: the deadline has passed; apply the defaults.
-    Timeout,
-    /// R10.7.4: this seat's Ritual prompts timed out too often in a row: it concedes.
-    Abandon(u8),
 }
 
 /// Starts the driver on the server's runtime: the store probe that opens and records outages,
@@ -519,7 +504,7 @@ pub fn trigger_reconcile(app: web::Data<AppState>, id: String) {
             let lock = app.driver.reconciling.lock().expect("locks").entry(id.clone()).or_default().clone();
             let r = {
                 let _guard = lock.lock().await;
-                manager::reconcile(app.store.as_ref(), &app.tables, &id).await
+                manager::reconcile(app.store.as_ref(), &app.tables, &id, &mut rand::rng()).await
             };
             match r {
                 Ok(()) => return,
@@ -531,74 +516,6 @@ pub fn trigger_reconcile(app: web::Data<AppState>, id: String) {
             }
         }
     });
-}
-
-/// Whether a bot still has to answer this prompt (a simultaneous Salt prompt it answered stays
-/// open so it may change its answer; a bot never does).
-fn needs_answer(p: &Prompt) -> bool {
-    !matches!(&p.kind, PromptKind::Salt { current: Some(_), .. })
-}
-
-/// The next thing due at a table at `now` (server clock), and when.
-///
-/// R10.6.4, R10.6.5 (docs/rules-decisions.md, "Windows close at a public time"): at a table that
-/// holds its windows, a reaction decision point closes at its deadline and at no other time: a
-/// simultaneous window whose answers are all in and a reaction prompt whose answer is held get
-/// `CloseWindow` there, anything unanswered gets `Timeout` there. So the close time is a function
-/// of when the point opened and of the table's settings, never of when or whether answers came.
-fn next_due(
-    snap: &Snapshot,
-    pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
-    now: DateTime<Utc>,
-) -> Option<(DateTime<Utc>, Due)> {
-    let clock = snap.clock.as_ref()?;
-    let since = clock.opened_at;
-    let limit = snap.info.abandonment;
-    if limit > 0
-        && let Some(seat) = (0..snap.ritual_timeouts.len() as u8)
-            .find(|&s| snap.ritual_timeouts[s as usize] >= limit && snap.state.may_concede(s))
-    {
-        return Some((now, Due::Abandon(seat)));
-    }
-    let mut best: Option<(DateTime<Utc>, Due)> = None;
-    let mut consider = |at: Option<DateTime<Utc>>, due: Due| {
-        if let Some(at) = at
-            && best.as_ref().is_none_or(|(b, _)| at < *b)
-        {
-            best = Some((at, due));
-        }
-    };
-    for p in final_flicker::prompts(&snap.state) {
-        if snap.info.bots.get(p.seat as usize).is_some_and(Option::is_some) && needs_answer(&p) {
-            let at = since + chrono::Duration::milliseconds(snap.info.bot_delay_ms as i64);
-            consider(shifted(at, since, pauses), Due::Bot(p.seat));
-            break;
-        }
-    }
-    if simultaneous_window(&snap.state) == Some(SimultaneousWindow::HeldOpen) || held_answer(&snap.state).is_some() {
-        consider(shifted(clock.deadline, since, pauses), Due::CloseWindow);
-    }
-    consider(shifted(clock.deadline, since, pauses), Due::Timeout);
-    best
-}
-
-/// R10.6.4, R10.6.5: when the driver closes the open reaction decision point of a table that
-/// holds its windows (a simultaneous window, a held answer, a reaction prompt), as `(opened,
-/// close)` on the server clock, deciding at `now`; `None` at any other decision point or
-/// table. The leak scanner checks that the close is the point's deadline and never moves.
-#[cfg(test)]
-pub(crate) fn reaction_close(snap: &Snapshot, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
-    let mark = snap.clock.as_ref()?;
-    let reaction = simultaneous_window(&snap.state).is_some()
-        || held_answer(&snap.state).is_some()
-        || final_flicker::prompts(&snap.state).first().is_some_and(|p| p.kind.is_reaction());
-    if !snap.state.settings().is_some_and(|s| s.hold_windows) || !reaction {
-        return None;
-    }
-    match next_due(snap, &[], now)? {
-        (at, Due::CloseWindow | Due::Timeout) => Some((mark.opened_at, at)),
-        _ => None,
-    }
 }
 
 /// Waits `d`, or less if the table changes; false when the driver dropped the table.
@@ -624,7 +541,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
                 },
                 None => Ok((snap, None)),
             },
-            Err(p) if p.status == 404 => return,
+            Err(tables::TableError::NotFound { .. }) => return,
             Err(p) => Err(p.to_string()),
         };
         let (snap, gathering) = match loaded {
@@ -694,8 +611,11 @@ async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: b
         Due::Bot(seat) => {
             let Some(prompt) = final_flicker::prompt_for(&planned.state, *seat) else { return false };
             let kind = planned.info.bots[*seat as usize].expect("a bot seat");
-            let answer =
-                if default { prompt.default.clone() } else { bots::answer(kind, &planned.state, *seat, &prompt) };
+            let answer = if default {
+                prompt.default.clone()
+            } else {
+                bots::answer(kind, &planned.state, *seat, &prompt, &mut rand::rng())
+            };
             let name = planned.info.seats[*seat as usize].clone().unwrap_or_default();
             (format!("bot:{name}"), Command::Answer { seat: *seat, prompt: Some(prompt.id), answer })
         }
@@ -709,7 +629,7 @@ async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: b
             if snap.version != version {
                 return Ok(Vec::new());
             }
-            tables::decide(snap, &cmd)
+            tables::decide(snap, &cmd, &mut rand::rng())
         })
         .await;
     match r {
@@ -728,6 +648,7 @@ async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: b
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clocks::shifted;
     use chrono::TimeZone;
 
     fn t(s: i64) -> DateTime<Utc> {

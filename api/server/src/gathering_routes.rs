@@ -521,7 +521,7 @@ pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Contr
         Control::Resume => return Err(wrong("only a paused gathering can be resumed")),
         Control::Cancel if !g.over() => vec![
             GatheringEvent::GatheringCancelled { reason: format!("cancelled by {}", caller.name) },
-            GatheringEvent::GatheringEnded { winner: None, reason: "cancelled".into() },
+            GatheringEvent::GatheringEnded { winner: None, reason: gatherings::EndReason::Cancelled },
         ],
         Control::Cancel => return Err(wrong("the gathering is over already")),
     };

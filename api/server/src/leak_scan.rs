@@ -632,7 +632,9 @@ impl Scanner<'_> {
                         .tables
                         .command(self.app.store.as_ref(), &id, &actor, None, |snap| {
                             let ev = final_flicker::decide(&snap.state, &cmd, &mut rng)?;
-                            Ok(ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
+                            Ok::<_, crate::problem::Problem>(
+                                ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect(),
+                            )
                         })
                         .await
                         .expect("a legal command");
@@ -837,7 +839,9 @@ impl Scanner<'_> {
                 .tables
                 .command(self.app.store.as_ref(), &id, "system:scanner", None, |snap| {
                     let ev = final_flicker::decide(&snap.state, &cmd, &mut rng)?;
-                    Ok(ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
+                    Ok::<_, crate::problem::Problem>(
+                        ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect(),
+                    )
                 })
                 .await
                 .expect("a legal command");
@@ -1002,13 +1006,13 @@ impl Scanner<'_> {
             *open = None;
             return;
         };
-        let Some(first) = crate::driver::reaction_close(&snap, mark.opened_at) else {
+        let Some(first) = flicker_platform::due::reaction_close(&snap, mark.opened_at) else {
             *open = None;
             return;
         };
         for now in [mark.opened_at + chrono::Duration::milliseconds(1), mark.deadline + chrono::Duration::seconds(1)] {
             assert_eq!(
-                crate::driver::reaction_close(&snap, now),
+                flicker_platform::due::reaction_close(&snap, now),
                 Some(first),
                 "leak: the close moves with the time asked"
             );

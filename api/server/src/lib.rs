@@ -4,17 +4,13 @@
 //! the web UI; [`Application::run_until_stopped`] serves. The `flicker` binary (`api/cli`)
 //! and the in-process tests start it this way.
 
-mod accounts;
 mod auth;
-mod bots;
-pub mod chain;
-mod clock;
-mod clocks;
 pub mod config;
 mod driver;
 mod frontend;
 mod gathering_routes;
-mod gatherings;
+#[cfg(test)]
+mod gathering_tests;
 #[cfg(test)]
 mod http_secrets_tests;
 #[cfg(test)]
@@ -36,9 +32,11 @@ pub mod store;
 #[cfg(test)]
 mod store_full_tests;
 mod streams;
-mod tables;
 #[cfg(test)]
 mod window_tests;
+
+pub use flicker_platform::chain;
+use flicker_platform::{accounts, bots, clock, clocks, gatherings, tables};
 
 pub use config::Config;
 pub use server::Application;

@@ -162,6 +162,48 @@ impl From<crate::store::StoreError> for Problem {
     }
 }
 
+impl From<flicker_platform::tables::TableError> for Problem {
+    fn from(e: flicker_platform::tables::TableError) -> Self {
+        use flicker_platform::tables::TableError as E;
+        let detail = e.to_string();
+        match e {
+            E::NotFound { .. } => Problem::not_found(detail),
+            E::WrongSeat { .. } => Problem::wrong_seat(detail),
+            E::NotStarted => Problem::conflict("not-started", "Not started", detail),
+            E::IdempotencyKeyReused => Problem::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "idempotency-key-reused",
+                "Idempotency key reused",
+                detail,
+            ),
+            E::Busy => Problem::conflict("busy", "Busy", detail),
+            E::CommentaryOff | E::NotOrganiser | E::CreatorSeatsBots | E::CreatorStarts | E::Spectator { .. } => {
+                Problem::forbidden(detail)
+            }
+            E::AlreadyStarted => Problem::conflict("already-started", "Already started", detail),
+            E::SeatTaken { .. } => Problem::conflict("seat-taken", "Seat taken", detail),
+            E::NoSuchSeat { .. } | E::Invalid(_) => Problem::invalid(detail),
+            E::TableFull => Problem::conflict("table-full", "Table full", detail),
+            E::SeatsFree => Problem::conflict("seats-free", "Seats free", detail),
+            E::Rule(r) => r.into(),
+            E::Store(s) => s.into(),
+        }
+    }
+}
+
+impl From<flicker_platform::accounts::AccountError> for Problem {
+    fn from(e: flicker_platform::accounts::AccountError) -> Self {
+        use flicker_platform::accounts::AccountError as E;
+        let detail = e.to_string();
+        match e {
+            E::InvalidName | E::ShortPassword => Problem::invalid(detail),
+            E::NameTaken { .. } => Problem::conflict("name-taken", "Name taken", detail),
+            E::Hashing(_) => Problem::internal(detail),
+            E::Store(s) => s.into(),
+        }
+    }
+}
+
 /// Issue 14: the problem for an error response of `status` that carried no problem document
 /// (answered by actix itself): a stable `type` per status (`payload-too-large`, `not-found`,
 /// `method-not-allowed`, `bad-request`, ..., else `http-<status>`), and `detail` when known.

@@ -6,7 +6,7 @@ use crate::problem::Problem;
 use crate::server::AppState;
 use crate::spectate;
 use crate::store::{Metadata, StoreError};
-use crate::tables::{self, TableEvent, TableInfo, table_event, viewer_for};
+use crate::tables::{self, TableError, TableInfo, table_event, viewer_for};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use chrono::{Duration, Utc};
@@ -525,44 +525,23 @@ pub async fn create_table(
 ) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
     if caller.role == Role::Spectator {
-        return Err(Problem::forbidden("spectators cannot create tables"));
+        return Err(TableError::Spectator { action: "create tables" }.into());
     }
     if !body.practice {
         return Err(Problem::invalid("tables created directly are practice tables; gatherings create the others"));
     }
-    let mut settings = settings_from(body.players, &body.settings)?;
-    let clocks = body.clocks.unwrap_or_default();
-    clocks.validate().map_err(Problem::invalid)?;
-    // R10.6.5: an explicit minimum window wins; otherwise the start decides it from the seats.
-    let min_window = body.reaction_window_min_ms.unwrap_or(0);
-    let bot_delay = body.bot_delay_ms.unwrap_or(0);
-    if min_window > 10_000 || bot_delay > 10_000 {
-        return Err(Problem::invalid("reaction_window_min_ms and bot_delay_ms are 0 to 10000"));
-    }
-    settings.hold_windows = min_window > 0;
-    let abandonment = body.abandonment.unwrap_or(3);
-    if abandonment > 20 {
-        return Err(Problem::invalid("abandonment is 0 to 20 (R10.7.4)"));
-    }
-    if let Some(p) = &body.position {
-        // Checked now so a bad position is refused before anything is stored.
-        final_flicker::position::create_from_position(&settings, p, &mut rand::rng())?;
-    }
+    let settings = settings_from(body.players, &body.settings)?;
     let table_id = uuid::Uuid::new_v4().to_string();
-    let ev = TableEvent::TableCreated {
-        table_id: table_id.clone(),
+    let request = tables::PracticeTable {
         creator: caller.name.clone(),
         settings,
-        practice: true,
         position: body.position.clone(),
-        gathering: None,
-        seated: Vec::new(),
-        clocks,
-        reaction_window_min_ms: min_window,
-        min_window_at_start: body.reaction_window_min_ms.is_none(),
-        bot_delay_ms: bot_delay,
-        abandonment,
+        clocks: body.clocks,
+        reaction_window_min_ms: body.reaction_window_min_ms,
+        bot_delay_ms: body.bot_delay_ms,
+        abandonment: body.abandonment,
     };
+    let ev = tables::create_practice(table_id.clone(), request, &mut rand::rng())?;
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
     state
         .store
@@ -654,7 +633,7 @@ pub async fn take_seat(
 ) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
     if caller.role == Role::Spectator {
-        return Err(Problem::forbidden("spectators cannot take seats"));
+        return Err(TableError::Spectator { action: "take seats" }.into());
     }
     let body = crate::problem::optional_json::<SeatBody>(&body)?;
     let (want, bot) = (body.seat, body.bot);
@@ -662,36 +641,9 @@ pub async fn take_seat(
     state
         .tables
         .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
-            if !snap.events.is_empty() {
-                return Err(Problem::conflict("already-started", "Already started", "the game has started"));
-            }
-            let seat = match want {
-                Some(s) if (s as usize) < snap.info.seats.len() => {
-                    if snap.info.seats[s as usize].is_some() {
-                        return Err(Problem::conflict("seat-taken", "Seat taken", format!("seat {s} is taken")));
-                    }
-                    s
-                }
-                Some(s) => return Err(Problem::invalid(format!("no seat {s} at this table"))),
-                None => snap
-                    .info
-                    .seats
-                    .iter()
-                    .position(Option::is_none)
-                    .ok_or_else(|| Problem::conflict("table-full", "Table full", "every seat is taken"))?
-                    as u8,
-            };
+            let (seat, ev) = tables::take_seat(snap, &caller.name, want, bot)?;
             taken = Some(seat);
-            let ev = match bot {
-                Some(kind) => {
-                    if snap.info.creator != caller.name {
-                        return Err(Problem::forbidden("only the table's creator may seat a built-in bot"));
-                    }
-                    TableEvent::BotSeated { seat, name: format!("{}-bot#{}", kind.name(), seat), bot: kind }
-                }
-                None => TableEvent::SeatTaken { seat, account: caller.name.clone() },
-            };
-            Ok(vec![table_event(&ev, Metadata::default())])
+            Ok::<_, TableError>(vec![table_event(&ev, Metadata::default())])
         })
         .await?;
     Ok(HttpResponse::Ok().json(SeatTakenResponse { seat: taken.expect("seat") }))
@@ -708,25 +660,8 @@ pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result
     let (snap, _) = state
         .tables
         .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
-            if snap.info.creator != caller.name {
-                return Err(Problem::forbidden("only the table's creator may start it"));
-            }
-            if !snap.events.is_empty() {
-                return Err(Problem::conflict("already-started", "Already started", "the game has started"));
-            }
-            if snap.info.seats.iter().any(Option::is_none) {
-                return Err(Problem::conflict("seats-free", "Seats free", "every seat must be taken first"));
-            }
-            let mut settings = snap.info.settings.clone();
-            if snap.info.min_window_at_start {
-                settings.hold_windows = any_person(snap, &bot_accounts);
-            }
-            let mut rng = rand::rng();
-            let created = match &snap.info.position {
-                Some(p) => final_flicker::position::create_from_position(&settings, p, &mut rng)?,
-                None => final_flicker::create(&settings, &mut rng)?,
-            };
-            Ok(created.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
+            let created = tables::start(snap, &caller.name, &bot_accounts, &mut rand::rng())?;
+            Ok::<_, TableError>(created.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
         })
         .await?;
     Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), None, false).await?))
@@ -744,16 +679,6 @@ async fn bot_accounts(state: &AppState, snap: &tables::Snapshot) -> Result<Vec<S
         }
     }
     Ok(out)
-}
-
-/// R10.6.5: whether a seat of `snap` is held by anything but a built-in bot or an account with
-/// the `bot` role (`bot_accounts`: the seat holders known to have it).
-fn any_person(snap: &tables::Snapshot, bot_accounts: &[String]) -> bool {
-    snap.info
-        .seats
-        .iter()
-        .zip(&snap.info.bots)
-        .any(|(name, bot)| bot.is_none() && name.as_ref().is_none_or(|n| !bot_accounts.contains(n)))
 }
 
 /// Your open prompt.
@@ -878,7 +803,8 @@ pub async fn answer(
         .command_from(Some(current), state.store.as_ref(), &id, &caller.name, Some((&key, &hash)), |snap| {
             let seat = my_seat(snap, &caller, body.seat)?;
             seat_used = Some(seat);
-            tables::decide(snap, &Command::Answer { seat, prompt: Some(body.prompt_id), answer: body.answer.clone() })
+            let cmd = Command::Answer { seat, prompt: Some(body.prompt_id), answer: body.answer.clone() };
+            Ok::<_, Problem>(tables::decide(snap, &cmd, &mut rand::rng())?)
         })
         .await?;
     let seat = match seat_used {
@@ -932,7 +858,7 @@ pub async fn concede(
         .tables
         .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
             let seat = my_seat(snap, &caller, want)?;
-            tables::decide(snap, &Command::Concede { seat })
+            Ok::<_, Problem>(tables::decide(snap, &Command::Concede { seat }, &mut rand::rng())?)
         })
         .await?;
     Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), want, false).await?))

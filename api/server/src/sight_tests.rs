@@ -94,7 +94,7 @@ async fn command(app: &AppState, id: &str, cmd: &Command, rng: &mut ChaCha8Rng) 
         .tables
         .command(app.store.as_ref(), id, "test", None, |snap| {
             let ev = final_flicker::decide(&snap.state, cmd, rng)?;
-            Ok(ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
+            Ok::<_, crate::problem::Problem>(ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
         })
         .await
         .unwrap();

@@ -1,167 +1,23 @@
-//! Who sees what of a table, and from when (R10.8): a seat sees its own projection at once; a
-//! spectator (anyone without a seat, anonymous included) sees public information, held back by
-//! the gathering's spectator delay (N events or N seconds) so that watching cannot help a seated
-//! player, and so is an eliminated seat; the organiser may take the commentary view (what some
-//! player knows, never a Candle's order), delayed the same way, when the gathering allows it.
-//! After the game everybody sees the complete record at once (R10.8.3).
+//! R10.8 sight for a request: the platform's [`flicker_platform::spectate`] over the server's
+//! state and its caller.
+
+pub use flicker_platform::spectate::*;
 
 use crate::auth::Caller;
-use crate::clocks::ClockMark;
 use crate::problem::Problem;
 use crate::server::AppState;
-use crate::tables::{Snapshot, viewer_for};
-use chrono::{DateTime, Utc};
-use final_flicker::{State, ViewEvent, Viewer};
 
-/// What a caller may see of a table now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sight {
-    /// The projection they get.
-    pub viewer: Viewer,
-    /// How many of the table's engine events they may see (a prefix; less than all while a
-    /// spectator delay holds events back). For a delayed viewer it ends where an append that
-    /// showed it an event ends (0: nothing yet, the table looks created but not dealt).
-    pub visible: usize,
-    /// When the next held-back event of the viewer's sequence becomes visible (a delay in
-    /// seconds), if any.
-    pub next_reveal: Option<DateTime<Utc>>,
-}
-
-/// R10.8: the caller's sight of `snap`. `seat`: one of the caller's seats; `commentary`: the
-/// organiser asks for the commentary view ([`Viewer::Commentary`]; 403 unless the gathering
-/// enables it and the caller is its organiser).
-///
-/// A Lit seat sees its projection at once. A spectator, the commentary view and an eliminated
-/// seat (R10.8: it sees what a spectator sees) are held back by the gathering's delay, counted
-/// in their own sequence (N events behind, or the events recorded more than N seconds ago by
-/// `app.clock`), the creation events included. Their horizon then moves on over the rest of the
-/// append that showed them their last event when that rest is hidden from them, so that what
-/// they read is what a live viewer read right after that append: a function of the events they
-/// may see and of when those were recorded, nothing else (R10.6.3, R10.6.4).
+/// R10.8: the caller's sight of `snap` (see [`flicker_platform::spectate::sight`]), with the
+/// server's store, gathering cache and clock.
 pub async fn sight(
     app: &AppState,
-    snap: &Snapshot,
+    snap: &crate::tables::Snapshot,
     caller: Option<&Caller>,
     seat: Option<u8>,
     commentary: bool,
 ) -> Result<Sight, Problem> {
-    let all = snap.events.len();
-    if snap.state.is_finished() {
-        return Ok(Sight { viewer: Viewer::Everything, visible: all, next_reveal: None });
-    }
-    let gathering = match &snap.info.gathering {
-        Some(g) => app.gatherings.get(app.store.as_ref(), &g.gathering_id).await?,
-        None => None,
-    };
-    if commentary {
-        let g = gathering.as_ref().filter(|g| g.settings.commentary).ok_or_else(|| {
-            Problem::forbidden("the commentary view is off for this table (a gathering setting, off by default)")
-        })?;
-        if caller.map(|c| &c.name) != Some(&g.organiser) {
-            return Err(Problem::forbidden("only the gathering's organiser may take the commentary view"));
-        }
-    }
-    let viewer = if commentary { Viewer::Commentary } else { viewer_for(snap, caller.map(|c| c.name.as_str()), seat)? };
-    if let Viewer::Seat { seat } = viewer
-        && (snap.state.is_lit(seat) || seat as usize >= snap.state.players())
-    {
-        return Ok(Sight { viewer, visible: all, next_reveal: None });
-    }
-    let (events, secs) =
-        gathering.map_or((0, 0), |g| (g.settings.spectator_delay_events, g.settings.spectator_delay_secs));
-    Ok(horizon(snap, viewer, events, secs, app.clock.now()))
-}
-
-/// R10.8: the sight of `viewer` held back by `events` events and `secs` seconds at time `now`.
-pub fn horizon(snap: &Snapshot, viewer: Viewer, events: u32, secs: u32, now: DateTime<Utc>) -> Sight {
-    let all = snap.events.len();
-    if events == 0 && secs == 0 {
-        return Sight { viewer, visible: all, next_reveal: None };
-    }
-    // The viewer's own sequence: a hidden event (a private Pass, a time-out mark) must not move
-    // a delayed viewer forward, or its timing would show.
-    let seq: Vec<usize> = sequence_upto(snap, viewer, all).into_iter().map(|(i, _)| i).collect();
-    let by_events = seq.len().saturating_sub(events as usize);
-    let mut shown = by_events;
-    let mut next_reveal = None;
-    if secs > 0 {
-        let delay = chrono::Duration::seconds(secs as i64);
-        let cutoff = now - delay;
-        let by_time = seq.partition_point(|&i| snap.times[i] <= cutoff);
-        if by_time < shown {
-            shown = by_time;
-            next_reveal = Some(snap.times[seq[by_time]] + delay);
-        }
-    }
-    let visible = match shown.checked_sub(1).map(|n| seq[n]) {
-        None => 0,
-        Some(last) => {
-            // The rest of that append, when it is hidden from the viewer (events of one append
-            // share their recorded time).
-            let mut k = last + 1;
-            while k < all && snap.times[k] == snap.times[last] && seq.get(shown) != Some(&k) {
-                k += 1;
-            }
-            k
-        }
-    };
-    Sight { viewer, visible, next_reveal }
-}
-
-/// R10.7.3: the clock mark in force after the first `k` engine events (the last one stored up
-/// to there; none after the end).
-pub fn mark_at(snap: &Snapshot, k: usize) -> Option<&ClockMark> {
-    if k >= snap.events.len() {
-        return snap.clock.as_ref();
-    }
-    snap.marks[..k].iter().rev().find_map(Option::as_ref)
-}
-
-/// The viewer `account` had (or has) while the game is in play: its seat, or a spectator.
-pub fn play_viewer(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> Viewer {
-    let mine = account.map(|a| snap.seats_of(a)).unwrap_or_default();
-    match seat {
-        Some(s) if mine.contains(&s) => Viewer::Seat { seat: s },
-        _ => mine.first().map_or(Viewer::Spectator, |&s| Viewer::Seat { seat: s }),
-    }
-}
-
-/// The state after the first `k` engine events.
-pub fn state_at(snap: &Snapshot, k: usize) -> State {
-    if k >= snap.events.len() {
-        return snap.state.clone();
-    }
-    let mut s = State::new();
-    for e in &snap.events[..k] {
-        final_flicker::apply(&mut s, e);
-    }
-    s
-}
-
-/// The viewer's own sequence over the first `k` engine events: each visible event redacted for
-/// them, with the index of the engine event it shows (R10.6.3: positions count nothing hidden).
-/// After the end everyone gets the complete record (`Viewer::Everything`).
-pub fn sequence(snap: &Snapshot, viewer: Viewer, k: usize) -> Vec<(usize, ViewEvent)> {
-    let viewer = if snap.state.is_finished() { Viewer::Everything } else { viewer };
-    sequence_upto(snap, viewer, k)
-}
-
-/// The sequence `viewer` had during play, over every event (what a live stream that began
-/// during play delivers, R10.6.3).
-#[cfg(test)]
-pub fn sequence_as(snap: &Snapshot, viewer: Viewer) -> Vec<ViewEvent> {
-    sequence_upto(snap, viewer, snap.events.len()).into_iter().map(|(_, e)| e).collect()
-}
-
-fn sequence_upto(snap: &Snapshot, viewer: Viewer, k: usize) -> Vec<(usize, ViewEvent)> {
-    let mut state = State::new();
-    let mut out = Vec::new();
-    for (i, e) in snap.events.iter().take(k).enumerate() {
-        let before = state.clone();
-        final_flicker::apply(&mut state, e);
-        if let Some(r) = final_flicker::redact(&before, e, &state, viewer) {
-            out.push((i, r));
-        }
-    }
-    out
+    let name = caller.map(|c| c.name.as_str());
+    let now = app.clock.now();
+    Ok(flicker_platform::spectate::sight(app.store.as_ref(), &app.gatherings, now, snap, name, seat, commentary)
+        .await?)
 }

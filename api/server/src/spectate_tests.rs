@@ -1,8 +1,8 @@
 //! Tests of spectators, live streams and replay steps (issue 6), in-process against the real
 //! SQLite store and the real routes.
 
+use crate::gathering_tests::{app, finish, start};
 use crate::gatherings::GatheringSettings;
-use crate::gatherings::tests::{app, finish, start};
 use crate::spectate;
 use actix_web::{App, test};
 use final_flicker::Viewer;

@@ -97,7 +97,10 @@ async fn play_until(app: &AppState, table: &str, stop: impl Fn(&Snapshot) -> boo
             },
             None => Command::CloseWindow,
         };
-        app.tables.command(app.store.as_ref(), table, "test", None, |s| crate::tables::decide(s, &cmd)).await.unwrap();
+        app.tables
+            .command(app.store.as_ref(), table, "test", None, |s| crate::tables::decide(s, &cmd, &mut rand::rng()))
+            .await
+            .unwrap();
     }
     panic!("the decision point sought never came");
 }
@@ -290,7 +293,7 @@ async fn held_game(salt_window: final_flicker::SaltWindow) -> (usize, usize) {
         salt_window,
         ..Default::default()
     };
-    let id = crate::gatherings::tests::start(&app, 2, s).await;
+    let id = crate::gathering_tests::start(&app, 2, s).await;
     crate::driver::trigger_reconcile(app.clone(), id.clone());
     // Run the clock from one due time to the next until the gathering is over.
     let started = Instant::now();

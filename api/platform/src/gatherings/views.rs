@@ -126,7 +126,7 @@ pub fn summary(g: &Gathering) -> GatheringSummary {
         settings: g.settings.clone(),
         players: g.players.clone(),
         winner: g.winner.clone(),
-        end_reason: g.end_reason.clone(),
+        end_reason: g.end_reason.map(|r| r.as_str().to_string()),
         progress: progress(g),
         created_at: g.created_at,
         started_at: g.started_at,
@@ -210,6 +210,6 @@ pub fn bracket(g: &Gathering, live: &LiveClasses) -> Bracket {
         registered: g.players.len(),
         stages,
         winner: g.winner.clone(),
-        end_reason: g.end_reason.clone(),
+        end_reason: g.end_reason.map(|r| r.as_str().to_string()),
     }
 }

@@ -27,14 +27,14 @@ impl BotKind {
     }
 }
 
-/// The bot's answer to `prompt` at `seat`, from that seat's view of `state`.
-pub fn answer(kind: BotKind, state: &State, seat: u8, prompt: &Prompt) -> Answer {
-    let mut rng = rand::rng();
+/// The bot's answer to `prompt` at `seat`, from that seat's view of `state`, its choices drawn
+/// from `rng`.
+pub fn answer<R: rand::Rng + ?Sized>(kind: BotKind, state: &State, seat: u8, prompt: &Prompt, rng: &mut R) -> Answer {
     match kind {
-        BotKind::Random => final_flicker::bot::random_answer(prompt, &mut rng),
+        BotKind::Random => final_flicker::bot::random_answer(prompt, rng),
         BotKind::Heuristic => {
             let view = final_flicker::view(state, Viewer::Seat { seat });
-            final_flicker::heuristic::heuristic_answer(prompt, &view, &mut rng)
+            final_flicker::heuristic::heuristic_answer(prompt, &view, rng)
         }
     }
 }

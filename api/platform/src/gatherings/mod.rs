@@ -10,9 +10,9 @@ pub mod views;
 
 use crate::bots::BotKind;
 use crate::clocks::Clocks;
-use crate::store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use chrono::{DateTime, Utc};
 use final_flicker::SaltWindow;
+use flicker_store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -276,8 +276,40 @@ pub enum GatheringEvent {
         /// The winner (none: R9.6.1, R9.10.1, cancelled).
         winner: Option<String>,
         /// `final_ritual`, `walkover`, `no_winner`, `no_players` or `cancelled`.
-        reason: String,
+        #[schema(value_type = String)]
+        reason: EndReason,
     },
+}
+
+/// R9.6, R9.10: why a gathering ended (stored and shown as its snake_case name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// R9.6: the Final Ritual crowned a winner.
+    FinalRitual,
+    /// R9.10.1: one player remained without a table to play (a lone registrant, or one
+    /// advancing).
+    Walkover,
+    /// R9.6.1: the last stage ended with nobody to crown (a Witnessed circle sends nobody on).
+    NoWinner,
+    /// R9.10.1: nobody registered.
+    NoPlayers,
+    /// The organiser cancelled it.
+    Cancelled,
+}
+
+impl EndReason {
+    /// The reason's stored name (`final_ritual`, `walkover`, `no_winner`, `no_players`,
+    /// `cancelled`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::FinalRitual => "final_ritual",
+            EndReason::Walkover => "walkover",
+            EndReason::NoWinner => "no_winner",
+            EndReason::NoPlayers => "no_players",
+            EndReason::Cancelled => "cancelled",
+        }
+    }
 }
 
 /// A gathering's lifecycle.
@@ -338,7 +370,7 @@ pub struct Gathering {
     /// Winner, once ended.
     pub winner: Option<String>,
     /// End reason, once ended.
-    pub end_reason: Option<String>,
+    pub end_reason: Option<EndReason>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
     /// When it started.
@@ -423,7 +455,7 @@ impl Gathering {
             }
             GatheringEvent::GatheringCancelled { .. } => {
                 self.status = Status::Cancelled;
-                self.end_reason = Some("cancelled".into());
+                self.end_reason = Some(EndReason::Cancelled);
                 self.ended_at = Some(at);
                 if let Some(p) = self.pauses.last_mut()
                     && p.1.is_none()
@@ -519,6 +551,3 @@ impl GatheringCache {
         Ok(Some(g))
     }
 }
-
-#[cfg(test)]
-pub(crate) mod tests;

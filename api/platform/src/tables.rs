@@ -5,14 +5,90 @@
 
 use crate::bots::BotKind;
 use crate::clocks::{ClockMark, Clocks};
-use crate::problem::Problem;
-use crate::store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use final_flicker::event::EVENT_SCHEMA_VERSION;
 use final_flicker::{Command, Event, Settings, State, Viewer};
+use flicker_store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use utoipa::ToSchema;
+
+/// Why a table operation was refused. Each variant carries what its problem document says; a
+/// refused command changes nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// No table has this id (404 `not-found`).
+    #[error("no table {table_id}")]
+    NotFound {
+        /// The id asked for.
+        table_id: String,
+    },
+    /// The caller does not hold the seat it names (403 `wrong-seat`).
+    #[error("you do not hold seat {seat}")]
+    WrongSeat {
+        /// The seat named.
+        seat: u8,
+    },
+    /// The game has not started, so no game command applies (409 `not-started`).
+    #[error("the table's game has not started")]
+    NotStarted,
+    /// The `Idempotency-Key` was used before for a different request (422
+    /// `idempotency-key-reused`).
+    #[error("this Idempotency-Key was used for a different request")]
+    IdempotencyKeyReused,
+    /// Concurrent appends kept winning the race (409 `busy`).
+    #[error("the table changed too often while acting; try again")]
+    Busy,
+    /// R10.8: the commentary view is off for the table's gathering (403 `forbidden`).
+    #[error("the commentary view is off for this table (a gathering setting, off by default)")]
+    CommentaryOff,
+    /// R10.8: only the gathering's organiser may take the commentary view (403 `forbidden`).
+    #[error("only the gathering's organiser may take the commentary view")]
+    NotOrganiser,
+    /// The game has started: seats and the start are closed (409 `already-started`).
+    #[error("the game has started")]
+    AlreadyStarted,
+    /// The seat asked for is held (409 `seat-taken`).
+    #[error("seat {seat} is taken")]
+    SeatTaken {
+        /// The seat asked for.
+        seat: u8,
+    },
+    /// The table has no such seat (400 `invalid-request`).
+    #[error("no seat {seat} at this table")]
+    NoSuchSeat {
+        /// The seat asked for.
+        seat: u8,
+    },
+    /// Every seat is held (409 `table-full`).
+    #[error("every seat is taken")]
+    TableFull,
+    /// Only the table's creator may seat a built-in bot (403 `forbidden`).
+    #[error("only the table's creator may seat a built-in bot")]
+    CreatorSeatsBots,
+    /// Only the table's creator may start it (403 `forbidden`).
+    #[error("only the table's creator may start it")]
+    CreatorStarts,
+    /// The start needs every seat held (409 `seats-free`).
+    #[error("every seat must be taken first")]
+    SeatsFree,
+    /// A spectator account may not do this (403 `forbidden`); `action` says what, e.g. `take
+    /// seats`.
+    #[error("spectators cannot {action}")]
+    Spectator {
+        /// What was refused.
+        action: &'static str,
+    },
+    /// The request's values are out of range (400 `invalid-request`).
+    #[error("{0}")]
+    Invalid(String),
+    /// The engine refused the command (the rule broken is in the error).
+    #[error(transparent)]
+    Rule(#[from] final_flicker::RuleError),
+    /// The event store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
 
 /// Platform events of a table stream.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -309,6 +385,21 @@ impl Snapshot {
         }
     }
 
+    /// A table folded from the events it would store (its creation, its game), without a
+    /// store: versions from 1, every event recorded at `at`. For the platform's own tests.
+    #[cfg(test)]
+    pub(crate) fn fold_new(
+        table_id: &str,
+        events: &[NewEvent],
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Snapshot, StoreError> {
+        let mut snap = Snapshot::blank(table_id);
+        for (i, e) in events.iter().enumerate() {
+            snap.apply_parts(i as i64 + 1, &e.event_type, &e.payload, &e.metadata, at)?;
+        }
+        Ok(snap)
+    }
+
     /// R10.13, R10.8: the table as `account` may see it. A practice position names both hands
     /// and the next draws, so during play it is shown only to the creator, and only while every
     /// seat the creator does not hold is a built-in bot; after the game, to everyone.
@@ -397,7 +488,7 @@ impl Tables {
     }
 
     /// The table as stored now (404 if it does not exist).
-    pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot>, Problem> {
+    pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot>, TableError> {
         let cached = self.cache.lock().expect("cache").tables.get(table_id).cloned();
         let stream = stream_of(table_id);
         // A store that knows the stream's head answers the catch-up read of a current table
@@ -405,7 +496,7 @@ impl Tables {
         let from = cached.as_ref().map_or(1, |s| s.version + 1);
         let new = store.read_stream(&stream, from.try_into()?).await?;
         if new.is_empty() {
-            return cached.ok_or_else(|| Problem::not_found(format!("no table {table_id}")));
+            return cached.ok_or_else(|| TableError::NotFound { table_id: table_id.to_string() });
         }
         let mut snap = match cached {
             Some(s) => (*s).clone(),
@@ -438,16 +529,19 @@ impl Tables {
     /// Runs `decide_events` on the current table and appends what it returns, retrying on a
     /// concurrent append. `idempotency_key`: a retried request with the same key acts once.
     /// Returns the table after the append and whether this was a replay of an earlier request.
-    pub async fn command<F>(
+    /// `E`: the caller's error type, which the closure's refusals and every [`TableError`] of
+    /// the command come as.
+    pub async fn command<F, E>(
         &self,
         store: &dyn EventStore,
         table_id: &str,
         actor: &str,
         idempotency: Option<(&str, &str)>,
         decide_events: F,
-    ) -> Result<(Arc<Snapshot>, bool), Problem>
+    ) -> Result<(Arc<Snapshot>, bool), E>
     where
-        F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, Problem>,
+        F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, E>,
+        E: From<TableError>,
     {
         self.command_from(None, store, table_id, actor, idempotency, decide_events).await
     }
@@ -455,7 +549,7 @@ impl Tables {
     /// [`Tables::command`], first trying the table as `first` (a snapshot the caller has just
     /// loaded, which spares a read): if it is no longer current, the append meets a conflict
     /// and the command is decided again on the table read afresh.
-    pub async fn command_from<F>(
+    pub async fn command_from<F, E>(
         &self,
         mut first: Option<Arc<Snapshot>>,
         store: &dyn EventStore,
@@ -463,27 +557,22 @@ impl Tables {
         actor: &str,
         idempotency: Option<(&str, &str)>,
         mut decide_events: F,
-    ) -> Result<(Arc<Snapshot>, bool), Problem>
+    ) -> Result<(Arc<Snapshot>, bool), E>
     where
-        F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, Problem>,
+        F: FnMut(&Snapshot) -> Result<Vec<NewEvent>, E>,
+        E: From<TableError>,
     {
         let stream = stream_of(table_id);
         // The key is scoped to the account, so nobody can probe or block another's keys; the
         // request hash refuses the key's reuse for a different request.
         let scoped = idempotency.map(|(k, h)| (format!("{actor}:{k}"), h.to_string()));
         let replayed = |version: i64| async move {
-            let first = store.read_stream(&stream_of(table_id), version.try_into()?).await?;
+            let first = store.read_stream(&stream_of(table_id), version.try_into().map_err(|e: crate::store::StoreError| TableError::from(e))?).await.map_err(TableError::from)?;
             let same = first.first().and_then(|e| e.metadata.command_hash.clone()) == scoped_hash(idempotency);
-            if same {
-                Ok::<_, Problem>(())
-            } else {
-                Err(Problem::new(
-                    actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
-                    "idempotency-key-reused",
-                    "Idempotency key reused",
-                    "this Idempotency-Key was used for a different request",
-                ))
-            }
+            if same { Ok::<_, TableError>(()) } else { Err(TableError::IdempotencyKeyReused) }
+        };
+        let find_key = |key: String| async move {
+            store.find_command_key(&stream_of(table_id), &key).await.map(|v| v.map(i64::from)).map_err(TableError::from)
         };
         for _ in 0..5 {
             let snap = match first.take() {
@@ -504,7 +593,7 @@ impl Tables {
                 Err(p) => {
                     // A retry racing its original: the original may have landed meanwhile.
                     if let Some((key, _)) = &scoped
-                        && let Some(v) = store.find_command_key(&stream, key).await?.map(i64::from)
+                        && let Some(v) = find_key(key.clone()).await?
                     {
                         replayed(v).await?;
                         return Ok((self.load(store, table_id).await?, true));
@@ -517,7 +606,7 @@ impl Tables {
                 // same key may have landed since the snapshot: it is honoured (replay, or
                 // `idempotency-key-reused` for another body) like any retry.
                 if let Some((key, _)) = &scoped
-                    && let Some(v) = store.find_command_key(&stream, key).await?.map(i64::from)
+                    && let Some(v) = find_key(key.clone()).await?
                 {
                     replayed(v).await?;
                     return Ok((self.load(store, table_id).await?, true));
@@ -539,7 +628,7 @@ impl Tables {
                     e.metadata.command_hash = scoped.as_ref().map(|(_, h)| h.clone());
                 }
             }
-            match store.append(&stream, snap.version.try_into()?, events.clone()).await {
+            match store.append(&stream, snap.version.try_into().map_err(|e: crate::store::StoreError| E::from(TableError::from(e)))?, events.clone()).await {
                 // The stream is exactly `snap` and these events: fold them here, no read back.
                 Ok(appended) => {
                     let mut next = (*snap).clone();
@@ -562,16 +651,16 @@ impl Tables {
                 // (found by the race test of tests/tests/reliability.rs, issue 8).
                 Err(StoreError::Duplicate { .. }) => {
                     if let Some((key, _)) = &scoped
-                        && let Some(v) = store.find_command_key(&stream, key).await?.map(i64::from)
+                        && let Some(v) = find_key(key.clone()).await?
                     {
                         replayed(v).await?;
                     }
                     return Ok((self.load(store, table_id).await?, true));
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(TableError::from(e).into()),
             }
         }
-        Err(Problem::conflict("busy", "Busy", "the table changed too often while acting; try again"))
+        Err(TableError::Busy.into())
     }
 }
 
@@ -579,25 +668,161 @@ fn scoped_hash(idempotency: Option<(&str, &str)>) -> Option<String> {
     idempotency.map(|(_, h)| h.to_string())
 }
 
-/// The engine command for an answer, with engine errors as problems.
-pub fn decide(snap: &Snapshot, cmd: &Command) -> Result<Vec<NewEvent>, Problem> {
-    if snap.events.is_empty() {
-        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
+/// What the creator of a practice table asks for (R10.13, R10.6.5, R10.7.2, R10.7.4); the
+/// absent values take their defaults.
+#[derive(Debug, Clone)]
+pub struct PracticeTable {
+    /// The creator's account name.
+    pub creator: String,
+    /// Engine settings, checked by the engine already.
+    pub settings: Settings,
+    /// The practice position to start from, if any.
+    pub position: Option<String>,
+    /// Prompt clocks (default 60 s decisions, 15 s reactions).
+    pub clocks: Option<Clocks>,
+    /// Minimum open time of reaction windows, 0-10,000 ms (absent: the start decides).
+    pub reaction_window_min_ms: Option<u32>,
+    /// Pause before a built-in bot answers, 0-10,000 ms (default 0).
+    pub bot_delay_ms: Option<u32>,
+    /// Consecutive Ritual time-outs that count as a concession, 0-20 (default 3).
+    pub abandonment: Option<u8>,
+}
+
+/// Checks a practice table's request and returns the event that creates it as `table_id`:
+/// [`TableError::Invalid`] for a value out of range, the engine's refusal of a bad position
+/// (checked with `rng` now, so that nothing is stored). R10.6.5: an explicit minimum window
+/// wins; otherwise the start decides it from the seats.
+pub fn create_practice<R: rand::Rng + ?Sized>(
+    table_id: String,
+    t: PracticeTable,
+    rng: &mut R,
+) -> Result<TableEvent, TableError> {
+    let mut settings = t.settings;
+    let clocks = t.clocks.unwrap_or_default();
+    clocks.validate().map_err(TableError::Invalid)?;
+    let min_window = t.reaction_window_min_ms.unwrap_or(0);
+    let bot_delay = t.bot_delay_ms.unwrap_or(0);
+    if min_window > 10_000 || bot_delay > 10_000 {
+        return Err(TableError::Invalid("reaction_window_min_ms and bot_delay_ms are 0 to 10000".into()));
     }
-    let events = final_flicker::decide(&snap.state, cmd, &mut rand::rng())?;
+    settings.hold_windows = min_window > 0;
+    let abandonment = t.abandonment.unwrap_or(3);
+    if abandonment > 20 {
+        return Err(TableError::Invalid("abandonment is 0 to 20 (R10.7.4)".into()));
+    }
+    if let Some(p) = &t.position {
+        final_flicker::position::create_from_position(&settings, p, rng)?;
+    }
+    Ok(TableEvent::TableCreated {
+        table_id,
+        creator: t.creator,
+        settings,
+        practice: true,
+        position: t.position,
+        gathering: None,
+        seated: Vec::new(),
+        clocks,
+        reaction_window_min_ms: min_window,
+        min_window_at_start: t.reaction_window_min_ms.is_none(),
+        bot_delay_ms: bot_delay,
+        abandonment,
+    })
+}
+
+/// Takes a seat for `account` before the start: `want` (default: the first free seat), or,
+/// with `bot`, seats that built-in bot there (the creator only). Returns the seat and its
+/// event.
+pub fn take_seat(
+    snap: &Snapshot,
+    account: &str,
+    want: Option<u8>,
+    bot: Option<BotKind>,
+) -> Result<(u8, TableEvent), TableError> {
+    if !snap.events.is_empty() {
+        return Err(TableError::AlreadyStarted);
+    }
+    let seat = match want {
+        Some(s) if (s as usize) < snap.info.seats.len() => {
+            if snap.info.seats[s as usize].is_some() {
+                return Err(TableError::SeatTaken { seat: s });
+            }
+            s
+        }
+        Some(s) => return Err(TableError::NoSuchSeat { seat: s }),
+        None => snap.info.seats.iter().position(Option::is_none).ok_or(TableError::TableFull)? as u8,
+    };
+    let ev = match bot {
+        Some(kind) => {
+            if snap.info.creator != account {
+                return Err(TableError::CreatorSeatsBots);
+            }
+            TableEvent::BotSeated { seat, name: format!("{}-bot#{}", kind.name(), seat), bot: kind }
+        }
+        None => TableEvent::SeatTaken { seat, account: account.to_string() },
+    };
+    Ok((seat, ev))
+}
+
+/// R10.6.5: whether a seat of `snap` is held by anything but a built-in bot or an account with
+/// the `bot` role (`bot_accounts`: the seat holders known to have it).
+pub fn any_person(snap: &Snapshot, bot_accounts: &[String]) -> bool {
+    snap.info
+        .seats
+        .iter()
+        .zip(&snap.info.bots)
+        .any(|(name, bot)| bot.is_none() && name.as_ref().is_none_or(|n| !bot_accounts.contains(n)))
+}
+
+/// Starts the game (the creator only, once every seat is held): deals with `rng` from the
+/// settings or the practice position. R10.6.5: a table whose creator gave no minimum window
+/// holds its windows when any seat is held by a person (`bot_accounts`: the seat holders with
+/// the `bot` role). Returns the engine's creation events.
+pub fn start<R: rand::Rng + ?Sized>(
+    snap: &Snapshot,
+    account: &str,
+    bot_accounts: &[String],
+    rng: &mut R,
+) -> Result<Vec<Event>, TableError> {
+    if snap.info.creator != account {
+        return Err(TableError::CreatorStarts);
+    }
+    if !snap.events.is_empty() {
+        return Err(TableError::AlreadyStarted);
+    }
+    if snap.info.seats.iter().any(Option::is_none) {
+        return Err(TableError::SeatsFree);
+    }
+    let mut settings = snap.info.settings.clone();
+    if snap.info.min_window_at_start {
+        settings.hold_windows = any_person(snap, bot_accounts);
+    }
+    Ok(match &snap.info.position {
+        Some(p) => final_flicker::position::create_from_position(&settings, p, rng)?,
+        None => final_flicker::create(&settings, rng)?,
+    })
+}
+
+/// The engine's events for `cmd` at the table (its random draws from `rng`), as events to
+/// store; [`TableError::NotStarted`] before the start, the engine's refusal as
+/// [`TableError::Rule`].
+pub fn decide<R: rand::Rng + ?Sized>(snap: &Snapshot, cmd: &Command, rng: &mut R) -> Result<Vec<NewEvent>, TableError> {
+    if snap.events.is_empty() {
+        return Err(TableError::NotStarted);
+    }
+    let events = final_flicker::decide(&snap.state, cmd, rng)?;
     Ok(events.iter().map(|e| engine_event(e, Metadata::default())).collect())
 }
 
 /// R10.8: the viewer for `account` at this table: its seat (`seat` picks one when it holds
 /// several), or a spectator. After the game everybody sees everything.
-pub fn viewer_for(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> Result<Viewer, Problem> {
+pub fn viewer_for(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> Result<Viewer, TableError> {
     if snap.state.is_finished() {
         return Ok(Viewer::Everything);
     }
     let mine = account.map(|a| snap.seats_of(a)).unwrap_or_default();
     match seat {
         Some(s) if mine.contains(&s) => Ok(Viewer::Seat { seat: s }),
-        Some(s) => Err(Problem::wrong_seat(format!("you do not hold seat {s}"))),
+        Some(s) => Err(TableError::WrongSeat { seat: s }),
         None => Ok(mine.first().map_or(Viewer::Spectator, |&s| Viewer::Seat { seat: s })),
     }
 }

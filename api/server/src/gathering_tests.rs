@@ -1,10 +1,11 @@
 //! In-process gathering tests: the process manager and the table driver against the real
 //! SQLite store, without HTTP (issue 5: the 200-player gathering runs here).
 
-use super::standings::{StandingStatus, standings};
-use super::*;
+use crate::bots::BotKind;
 use crate::server::AppState;
 use actix_web::web;
+use flicker_platform::gatherings::standings::{StandingStatus, standings};
+use flicker_platform::gatherings::*;
 use std::time::{Duration, Instant};
 
 pub(crate) async fn app() -> web::Data<AppState> {
@@ -125,7 +126,7 @@ async fn a_200_player_gathering_runs_its_stages_to_one_winner() {
     let g = finish(&app, &id, Duration::from_secs(900)).await;
     eprintln!("200 players: {} stages in {:.1} s", g.stages.len(), t.elapsed().as_secs_f64());
     assert_eq!(g.status, Status::Finished);
-    assert_eq!(g.end_reason.as_deref(), Some("final_ritual"));
+    assert_eq!(g.end_reason.map(EndReason::as_str), Some("final_ritual"));
     assert!(g.winner.is_some());
     assert_eq!(g.stages[0].circles.len(), 25);
     assert!(g.stages.len() >= 3, "200 -> 50 -> 14 -> final");
@@ -169,11 +170,14 @@ async fn nobody_and_a_lone_registrant() {
     let none = start(&app, 0, GatheringSettings::default()).await;
     crate::driver::trigger_reconcile(app.clone(), none.clone());
     let g = finish(&app, &none, Duration::from_secs(30)).await;
-    assert_eq!((g.winner.as_deref(), g.end_reason.as_deref()), (None, Some("no_players")));
+    assert_eq!((g.winner.as_deref(), g.end_reason.map(EndReason::as_str)), (None, Some("no_players")));
     let one = start(&app, 1, GatheringSettings::default()).await;
     crate::driver::trigger_reconcile(app.clone(), one.clone());
     let g = finish(&app, &one, Duration::from_secs(30)).await;
-    assert_eq!((g.winner.as_deref(), g.end_reason.as_deref()), (Some("heuristic-bot#001"), Some("walkover")));
+    assert_eq!(
+        (g.winner.as_deref(), g.end_reason.map(EndReason::as_str)),
+        (Some("heuristic-bot#001"), Some("walkover"))
+    );
     let st = standings(&g);
     assert_eq!((st[0].rank, st[0].status), (Some(1), StandingStatus::Winner));
 }
@@ -211,7 +215,7 @@ async fn clocks_and_abandonment_end_a_table_nobody_plays() {
         .unwrap();
     crate::driver::trigger_reconcile(app.clone(), id.clone());
     let g = finish(&app, &id, Duration::from_secs(120)).await;
-    assert_eq!(g.end_reason.as_deref(), Some("final_ritual"));
+    assert_eq!(g.end_reason.map(EndReason::as_str), Some("final_ritual"));
     let table = &g.stages[0].circles[0].0.table_id;
     let snap = app.tables.load(app.store.as_ref(), table).await.unwrap();
     let timeouts = snap.events.iter().filter(|e| matches!(e, final_flicker::Event::TimedOut { .. })).count();
@@ -250,7 +254,7 @@ async fn a_cancelled_gathering_stops_its_tables() {
         &g,
         &[
             GatheringEvent::GatheringCancelled { reason: "test".into() },
-            GatheringEvent::GatheringEnded { winner: None, reason: "cancelled".into() },
+            GatheringEvent::GatheringEnded { winner: None, reason: EndReason::Cancelled },
         ],
         "org",
     )

@@ -2,11 +2,10 @@
 //! single-use refresh tokens, and long-lived revocable bot tokens. Nothing is updated in place:
 //! using a refresh token or revoking a bot token appends an event.
 
-use crate::problem::Problem;
-use crate::store::{EventStore, Metadata, NewEvent, StoreError};
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Argon2, PasswordHash};
 use chrono::{DateTime, Utc};
+use flicker_store::{EventStore, Metadata, NewEvent, StoreError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -160,39 +159,56 @@ pub async fn load(store: &dyn EventStore, name: &str) -> Result<Option<Account>,
     Ok(Some(a))
 }
 
-/// Registers an account (409 `name-taken` when the name exists).
-pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: Role) -> Result<Account, Problem> {
+/// Why an account operation was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// The name is not 3 to 32 characters of letters, digits, `_` or `-` (400
+    /// `invalid-request`).
+    #[error("a name has 3 to 32 characters: letters, digits, '_' or '-'")]
+    InvalidName,
+    /// The password is shorter than 8 characters (400 `invalid-request`).
+    #[error("a password has at least 8 characters")]
+    ShortPassword,
+    /// The name (lower-cased) is registered already (409 `name-taken`).
+    #[error("the name '{name}' is taken")]
+    NameTaken {
+        /// The lower-cased name.
+        name: String,
+    },
+    /// Hashing the password failed (500 `internal`).
+    #[error("password hashing failed: {0}")]
+    Hashing(String),
+    /// The event store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Registers an account ([`AccountError::NameTaken`] when the name exists).
+pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: Role) -> Result<Account, AccountError> {
     if !valid_name(name) {
-        return Err(Problem::invalid("a name has 3 to 32 characters: letters, digits, '_' or '-'"));
+        return Err(AccountError::InvalidName);
     }
     if password.chars().count() < 8 {
-        return Err(Problem::invalid("a password has at least 8 characters"));
+        return Err(AccountError::ShortPassword);
     }
     // A random salt is drawn from the OS generator.
     let hash = Argon2::default()
         .hash_password(password.as_bytes())
-        .map_err(|e| Problem::internal(format!("password hashing failed: {e}")))?
+        .map_err(|e| AccountError::Hashing(e.to_string()))?
         .to_string();
     let lower = name.to_ascii_lowercase();
     let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: hash.clone() };
     match store.append(&stream_of(&lower), crate::store::ExpectedVersion::NO_STREAM, vec![ev.to_new(&lower)]).await {
-        Ok(a) => Ok(Account {
-            name: lower,
-            role: Some(role),
-            password_hash: hash,
-            version: i64::from(a.version),
-            ..Default::default()
-        }),
-        Err(StoreError::Conflict { .. }) => {
-            Err(Problem::conflict("name-taken", "Name taken", format!("the name '{lower}' is taken")))
+        Ok(a) => {
+            Ok(Account { name: lower, role: Some(role), password_hash: hash, version: i64::from(a.version), ..Default::default() })
         }
+        Err(StoreError::Conflict { .. }) => Err(AccountError::NameTaken { name: lower }),
         Err(e) => Err(e.into()),
     }
 }
 
 /// Test fixtures: registers `name` with `role` and no usable password (no hash is computed)
 /// unless it exists, for tests that mint tokens directly.
-#[cfg(test)]
 pub async fn ensure_unusable(store: &dyn EventStore, name: &str, role: Role) -> Result<(), StoreError> {
     let lower = name.to_ascii_lowercase();
     let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: String::new() };

@@ -36,7 +36,6 @@ impl Clock for SystemClock {
     }
 }
 
-#[cfg(test)]
 /// A clock that follows tokio's clock from a fixed start: `now() = start + (tokio now - tokio
 /// then)`. Under `tokio::time::pause()` it stands still until tokio's clock is advanced, so
 /// `tokio::time::sleep` and this clock always agree.
@@ -46,7 +45,6 @@ pub struct TokioClock {
     then: tokio::time::Instant,
 }
 
-#[cfg(test)]
 impl TokioClock {
     /// A clock reading `start` now.
     pub fn starting_at(start: DateTime<Utc>) -> Self {
@@ -54,7 +52,6 @@ impl TokioClock {
     }
 }
 
-#[cfg(test)]
 impl Clock for TokioClock {
     fn now(&self) -> DateTime<Utc> {
         let elapsed = tokio::time::Instant::now().saturating_duration_since(self.then);
@@ -62,7 +59,6 @@ impl Clock for TokioClock {
     }
 }
 
-#[cfg(test)]
 /// A clock that moves only when a test moves it ([`ManualClock::set`], [`ManualClock::advance`]),
 /// waking the sleepers whose time has come. Unlike tokio's paused clock it never jumps by itself
 /// while the store does I/O, so a test decides exactly when each answer arrives. It knows its
@@ -75,7 +71,6 @@ pub struct ManualClock {
     ids: std::sync::atomic::AtomicU64,
 }
 
-#[cfg(test)]
 impl ManualClock {
     /// A clock reading `start` until moved.
     pub fn starting_at(start: DateTime<Utc>) -> Arc<Self> {
@@ -118,17 +113,14 @@ impl ManualClock {
     }
 }
 
-#[cfg(test)]
 struct Sleeper<'a>(&'a ManualClock, u64);
 
-#[cfg(test)]
 impl Drop for Sleeper<'_> {
     fn drop(&mut self) {
         self.0.sleepers.lock().expect("sleepers").retain(|(id, _)| *id != self.1);
     }
 }
 
-#[cfg(test)]
 impl Clock for ManualClock {
     fn now(&self) -> DateTime<Utc> {
         *self.now.lock().expect("clock")
