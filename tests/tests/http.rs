@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use final_flicker::bot::random_answer;
+use flicker_lab::bot::random_answer;
 use final_flicker::replay::{fold, read_replay};
 use final_flicker::{Answer, PromptKind, Viewer};
 use rand::SeedableRng;

@@ -31,7 +31,7 @@
 mod common;
 
 use common::*;
-use final_flicker::bot::random_answer;
+use flicker_lab::bot::random_answer;
 use final_flicker::invariants::{check, check_settled};
 use final_flicker::replay::{fold, read_replay};
 use final_flicker::{Event, Prompt, State, Viewer, view};

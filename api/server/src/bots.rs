@@ -31,10 +31,10 @@ impl BotKind {
 pub fn answer(kind: BotKind, state: &State, seat: u8, prompt: &Prompt) -> Answer {
     let mut rng = rand::rng();
     match kind {
-        BotKind::Random => final_flicker::bot::random_answer(prompt, &mut rng),
+        BotKind::Random => flicker_lab::bot::random_answer(prompt, &mut rng),
         BotKind::Heuristic => {
             let view = final_flicker::view(state, Viewer::Seat { seat });
-            final_flicker::heuristic::heuristic_answer(prompt, &view, &mut rng)
+            flicker_lab::heuristic::heuristic_answer(prompt, &view, &mut rng)
         }
     }
 }

@@ -9,7 +9,7 @@
 //! a request refused with 429 `rate-limited` is sent again after its `Retry-After`.
 #![allow(dead_code)]
 
-use final_flicker::bot::random_answer;
+use flicker_lab::bot::random_answer;
 use final_flicker::{Prompt, PromptKind};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;

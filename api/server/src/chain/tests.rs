@@ -273,9 +273,9 @@ fn a_simulated_game_exports_verifies_and_reads_back() {
     let settings = final_flicker::Settings::new(3);
     let mut table = rand::rngs::ChaCha8Rng::seed_from_u64(1);
     let mut bot = rand::rngs::ChaCha8Rng::seed_from_u64(2);
-    let p = final_flicker::sim::play(
+    let p = flicker_lab::sim::play(
         &settings,
-        &[final_flicker::sim::Policy::Random],
+        &[flicker_lab::sim::Policy::Random],
         &mut table,
         &mut bot,
         false,

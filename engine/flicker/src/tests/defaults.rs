@@ -9,7 +9,7 @@
 
 use super::kit::*;
 use crate::action::{Action, MediumMode};
-use crate::bot::random_answer;
+use super::bot::random_answer;
 use crate::command::{Answer, Command};
 use crate::decide::{create, decide, decide_mut};
 use crate::error::ErrorKind;
