@@ -117,7 +117,9 @@ pub fn check_leaks<G: Game, C: LeakCheck<G>>(events: &[G::Event], check: &mut C)
         G::apply(&mut state, e);
         for viewer in Viewer::all(G::players(&state)) {
             let shown = G::redact(&before, e, &state, viewer);
-            check.event(&before, e, &state, viewer, shown.as_ref()).map_err(|m| format!("event {i}, {viewer:?}: {m}"))?;
+            check
+                .event(&before, e, &state, viewer, shown.as_ref())
+                .map_err(|m| format!("event {i}, {viewer:?}: {m}"))?;
             let view = G::view(&state, viewer);
             check.view(&state, viewer, &view).map_err(|m| format!("after event {i}, {viewer:?}: {m}"))?;
             checks += 2;
@@ -169,9 +171,7 @@ where
                 let answer = bots[seat as usize % n].answer(p, &view, bot_rng);
                 G::answer_command(p, answer)
             }
-            None if !open.is_empty() || G::decision_point(&state).waits_for_close() => {
-                G::close_window_command(&state)
-            }
+            None if !open.is_empty() || G::decision_point(&state).waits_for_close() => G::close_window_command(&state),
             None => return Err(format!("R10.4.1: no prompt open in a running game at version {}", G::version(&state))),
         };
         commands += 1;

@@ -157,7 +157,10 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
 }
 
 /// A uniformly random use of a free ability option (R5.9).
-pub(crate) fn random_ability<R: Rng + ?Sized>(o: &AbilityOption, rng: &mut R) -> Ability<final_flicker::handle::CardRef> {
+pub(crate) fn random_ability<R: Rng + ?Sized>(
+    o: &AbilityOption,
+    rng: &mut R,
+) -> Ability<final_flicker::handle::CardRef> {
     match o {
         AbilityOption::Doomreader { choices } => {
             let c = choices.choose(rng).expect("choice");

@@ -26,6 +26,7 @@
 //! - a legal bot answer is accepted.
 
 use crate::bot::random_answer;
+use arbitrary::{Arbitrary, Unstructured};
 use final_flicker::classes::ClassId;
 use final_flicker::command::{Answer, Command};
 use final_flicker::decide::{create, decide_mut};
@@ -33,13 +34,12 @@ use final_flicker::event::Event;
 use final_flicker::evolve::evolve;
 use final_flicker::fuzz_hooks;
 use final_flicker::handle::{CardRef, PromptId};
-use final_flicker::leaks::handle_of;
 use final_flicker::invariants;
+use final_flicker::leaks::handle_of;
 use final_flicker::position::create_from_position;
 use final_flicker::prompt::{PromptKind, prompts};
 use final_flicker::settings::{FirstPlayer, SaltWindow, Settings, Surplus};
 use final_flicker::state::State;
-use arbitrary::{Arbitrary, Unstructured};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use serde_json::{Value, json};

@@ -28,8 +28,14 @@ fn random_bot_games_fold_and_replay() {
         for classes in [false, true] {
             let mut rng = ChaCha8Rng::seed_from_u64(seats as u64 * 2 + classes as u64);
             let mut bot = ChaCha8Rng::seed_from_u64(11);
-            let p = kit::play::<FinalFlicker, _, _, _>(&settings(seats, classes), &mut [RandomBot], &mut rng, &mut bot, 1_000_000)
-                .expect("a finished game");
+            let p = kit::play::<FinalFlicker, _, _, _>(
+                &settings(seats, classes),
+                &mut [RandomBot],
+                &mut rng,
+                &mut bot,
+                1_000_000,
+            )
+            .expect("a finished game");
             check(&p);
         }
     }
@@ -42,8 +48,14 @@ fn heuristic_bot_games_fold_and_replay() {
     for seats in [2u8, 4, 6] {
         let mut rng = ChaCha8Rng::seed_from_u64(seats as u64);
         let mut bot = ChaCha8Rng::seed_from_u64(5);
-        let p = kit::play::<FinalFlicker, _, _, _>(&settings(seats, true), &mut [HeuristicBot], &mut rng, &mut bot, 1_000_000)
-            .expect("a finished game");
+        let p = kit::play::<FinalFlicker, _, _, _>(
+            &settings(seats, true),
+            &mut [HeuristicBot],
+            &mut rng,
+            &mut bot,
+            1_000_000,
+        )
+        .expect("a finished game");
         check(&p);
     }
 }

@@ -9,8 +9,8 @@
 //! a request refused with 429 `rate-limited` is sent again after its `Retry-After`.
 #![allow(dead_code)]
 
-use flicker_lab::bot::random_answer;
 use final_flicker::{Prompt, PromptKind};
+use flicker_lab::bot::random_answer;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;
