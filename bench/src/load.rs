@@ -3,7 +3,7 @@
 //! Each client owns one table at a time: it creates a 4-seat practice table, takes every seat
 //! with one account, starts it, then plays: it reads the prompt of the seat the last answer's
 //! view says is awaited (every other seat during a Salt window), answers with
-//! [`final_flicker::bot::random_answer`] under a fresh `Idempotency-Key`, and repeats. When a
+//! [`flicker_lab::bot::random_answer`] under a fresh `Idempotency-Key`, and repeats. When a
 //! game ends it opens the next table, so N tables are in play throughout. A *command* is one
 //! `POST /tables/{id}/answers` that got 200; its latency is measured in the client from sending
 //! the request to reading the whole response. Only commands inside the measurement window
@@ -207,7 +207,7 @@ async fn play(
                 continue; // answered already; the window waits for others
             }
             let body =
-                AnswerBody { seat: Some(seat), prompt_id: p.id, answer: final_flicker::bot::random_answer(&p, rng) };
+                AnswerBody { seat: Some(seat), prompt_id: p.id, answer: flicker_lab::bot::random_answer(&p, rng) };
             if let Some(interval) = sh.interval {
                 // Paced: each table answers on its own schedule (no catching up after a stall).
                 *next = (*next + interval).max(tokio::time::Instant::now());

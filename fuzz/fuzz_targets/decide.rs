@@ -1,11 +1,11 @@
-//! Issue 8 (bad input): arbitrary bytes decoded into a game and a sequence of commands and
+//! Arbitrary bytes decoded into a game and a sequence of commands and
 //! answers (structured by `arbitrary`, mutated legal answers, raw JSON), sent to `decide` at
-//! random moments. The logic and the properties checked live in the engine
-//! (`final_flicker::fuzzing::run`), which `cargo test` also drives on stable.
+//! random moments. The logic and the properties checked live in the lab
+//! (`flicker_lab::fuzzing::run`), which `cargo test` also drives on stable.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    final_flicker::fuzzing::run(data);
+    flicker_lab::fuzzing::run(data);
 });

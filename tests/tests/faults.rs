@@ -18,7 +18,7 @@
 mod common;
 
 use common::*;
-use final_flicker::bot::random_answer;
+use flicker_lab::bot::random_answer;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;

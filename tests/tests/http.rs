@@ -7,9 +7,9 @@
 mod common;
 
 use common::*;
-use final_flicker::bot::random_answer;
 use final_flicker::replay::{fold, read_replay};
 use final_flicker::{Answer, PromptKind, Viewer};
+use flicker_lab::bot::random_answer;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;

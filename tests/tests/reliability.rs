@@ -31,10 +31,10 @@
 mod common;
 
 use common::*;
-use final_flicker::bot::random_answer;
 use final_flicker::invariants::{check, check_settled};
 use final_flicker::replay::{fold, read_replay};
 use final_flicker::{Event, Prompt, State, Viewer, view};
+use flicker_lab::bot::random_answer;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use reqwest::StatusCode;

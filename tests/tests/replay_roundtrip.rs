@@ -3,8 +3,8 @@
 
 use final_flicker::replay::{fold, read_replay, write_replay};
 use final_flicker::settings::Settings;
-use final_flicker::sim::play_random;
 use final_flicker::view::{Viewer, view};
+use flicker_lab::sim::play_random;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 

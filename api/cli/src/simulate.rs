@@ -5,7 +5,7 @@
 use ed25519_dalek::SigningKey;
 use final_flicker::pool::MAX_PLAYERS;
 use final_flicker::settings::{MIN_ROUND_LIMIT, SaltWindow, Settings};
-use final_flicker::sim::{Policy, play};
+use flicker_lab::sim::{Policy, play};
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};

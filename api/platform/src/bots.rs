@@ -31,10 +31,10 @@ impl BotKind {
 /// from `rng`.
 pub fn answer<R: rand::Rng + ?Sized>(kind: BotKind, state: &State, seat: u8, prompt: &Prompt, rng: &mut R) -> Answer {
     match kind {
-        BotKind::Random => final_flicker::bot::random_answer(prompt, rng),
+        BotKind::Random => flicker_lab::bot::random_answer(prompt, rng),
         BotKind::Heuristic => {
             let view = final_flicker::view(state, Viewer::Seat { seat });
-            final_flicker::heuristic::heuristic_answer(prompt, &view, rng)
+            flicker_lab::heuristic::heuristic_answer(prompt, &view, rng)
         }
     }
 }

@@ -372,7 +372,7 @@ impl Scanner<'_> {
         };
         let open = final_flicker::prompt_for(&now, seat);
         let mut answer = || match &open {
-            Some(p) => final_flicker::bot::random_answer(p, &mut self.rng),
+            Some(p) => flicker_lab::bot::random_answer(p, &mut self.rng),
             None => final_flicker::Answer::Pass,
         };
         // A stale (unknown) prompt id.
@@ -526,7 +526,7 @@ impl Scanner<'_> {
                     Some(p) => Command::Answer {
                         seat: p.seat,
                         prompt: Some(p.id),
-                        answer: final_flicker::bot::random_answer(p, &mut self.rng),
+                        answer: flicker_lab::bot::random_answer(p, &mut self.rng),
                     },
                     None => Command::CloseWindow,
                 }
@@ -825,7 +825,7 @@ impl Scanner<'_> {
                 Some(p) => Command::Answer {
                     seat: p.seat,
                     prompt: Some(p.id),
-                    answer: final_flicker::bot::random_answer(p, &mut self.rng),
+                    answer: flicker_lab::bot::random_answer(p, &mut self.rng),
                 },
                 None => Command::CloseWindow,
             };

@@ -81,7 +81,7 @@ async fn step(app: &AppState, id: &str, rng: &mut ChaCha8Rng) -> Vec<Event> {
         open.iter().filter(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })).collect();
     let cmd = match answerable.first() {
         Some(p) => {
-            Command::Answer { seat: p.seat, prompt: Some(p.id), answer: final_flicker::bot::random_answer(p, rng) }
+            Command::Answer { seat: p.seat, prompt: Some(p.id), answer: flicker_lab::bot::random_answer(p, rng) }
         }
         None => Command::CloseWindow,
     };

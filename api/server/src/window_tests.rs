@@ -93,7 +93,7 @@ async fn play_until(app: &AppState, table: &str, stop: impl Fn(&Snapshot) -> boo
             Some(p) => Command::Answer {
                 seat: p.seat,
                 prompt: Some(p.id),
-                answer: final_flicker::bot::random_answer(p, &mut rng),
+                answer: flicker_lab::bot::random_answer(p, &mut rng),
             },
             None => Command::CloseWindow,
         };

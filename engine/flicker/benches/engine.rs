@@ -7,7 +7,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use final_flicker::Viewer;
 use final_flicker::replay::fold;
 use final_flicker::settings::Settings;
-use final_flicker::sim::play_random;
+use flicker_lab::sim::play_random;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use std::hint::black_box;

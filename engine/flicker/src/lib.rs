@@ -24,15 +24,15 @@
 //! | [`gathering`] | gathering arithmetic: circles, pools per circle, stages (R9) |
 //! | [`position`] | practice positions: a game from a given deal (R10.13) |
 //! | [`replay`] | the JSON Lines replay format |
-//! | [`bot`], [`heuristic`] | the random bot and the heuristic bot |
 //! | [`invariants`] | invariants checked by simulations and tests |
-//! | [`game`] | the generic [`game::Decider`] trait |
-//! | `fuzzing` | (feature `fuzzing`) the fuzz target's logic: bytes to commands, properties checked |
+//! | [`game`] | [`FinalFlicker`], the game as a [`flicker_game::Game`] (the platform's contract) |
+//! | `fuzz_hooks` | (feature `fuzzing`) the handles behind the zones, for the fuzz driver of `flicker-lab` |
+//!
+//! Bots, playouts and the fuzz driver live in `flicker-lab`.
 
 #![warn(missing_docs)]
 
 pub mod action;
-pub mod bot;
 pub mod card;
 pub mod classes;
 pub mod command;
@@ -41,11 +41,10 @@ pub mod error;
 pub mod event;
 pub mod evolve;
 #[cfg(feature = "fuzzing")]
-pub mod fuzzing;
+pub mod fuzz_hooks;
 pub mod game;
 pub mod gathering;
 pub mod handle;
-pub mod heuristic;
 pub mod hooks;
 pub mod invariants;
 pub mod leaks;
@@ -57,13 +56,15 @@ pub mod redact;
 pub mod replay;
 pub mod resolve;
 pub mod settings;
-pub mod sim;
 pub mod state;
 pub mod view;
 pub mod window;
 
 #[cfg(test)]
 mod tests;
+// The test kit's bot (`tests::bot`) is `flicker-lab`'s source, which names this crate by name.
+#[cfg(test)]
+extern crate self as final_flicker;
 
 pub use action::{Action, MediumMode};
 pub use card::{CardId, CardInstance, Face, Rank, Suit};
@@ -73,7 +74,7 @@ pub use decide::{create, decide, decide_mut};
 pub use error::{ErrorKind, RuleError};
 pub use event::{Effect, EliminationCause, EndReason, Event, TurnOrder};
 pub use evolve::{apply, evolve};
-pub use game::{Decider, FinalFlicker};
+pub use game::FinalFlicker;
 pub use handle::{CardRef, CardView, PromptId};
 pub use prompt::{Prompt, PromptKind, prompt_for, prompts};
 pub use redact::{ViewEvent, redact};

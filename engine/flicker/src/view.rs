@@ -10,28 +10,8 @@ use crate::state::{GameResult, State, Step};
 use crate::window::{self, WindowNext};
 use serde::{Deserialize, Serialize};
 
-/// Who is looking (R10.8).
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "viewer", rename_all = "snake_case")]
-pub enum Viewer {
-    /// A seated player (an eliminated player sees what a spectator sees, plus its own seat).
-    Seat {
-        /// The seat.
-        seat: u8,
-    },
-    /// A spectator or anyone else: public information only.
-    Spectator,
-    /// Everything, unredacted. Lawful after the game has ended (R10.8); the server decides who
-    /// may ask for it.
-    Everything,
-    /// R10.8, R3.2.1: the organiser's commentary view (served delayed): what *some* player
-    /// knows, by allow-list: every hand, Wall, Grimoire page, private answer (Salt answers,
-    /// Passes, declines, time-outs) and class offer. Never a Candle's order (nobody knows it,
-    /// not even its owner: Candles are counts), The Dark below its top, set-aside cards, or
-    /// the handle key; and no prompt.
-    Commentary,
-}
+/// Who is looking (R10.8): the platform's game-neutral viewer.
+pub use flicker_game::Viewer;
 
 /// R3.4.5: where a ghost is displayed within its owner's Shadow.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

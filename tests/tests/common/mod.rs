@@ -10,11 +10,11 @@
 //! a request refused with 429 `rate-limited` is sent again after its `Retry-After`.
 #![allow(dead_code)]
 
-use final_flicker::bot::random_answer;
 use final_flicker::{Prompt, PromptKind};
 use flicker_client::blocking::Client as Api;
 use flicker_client::routes;
 use flicker_client::types::{AnswerBody, CreateTable, Register, Role};
+use flicker_lab::bot::random_answer;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;

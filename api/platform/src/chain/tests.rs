@@ -274,15 +274,9 @@ fn a_simulated_game_exports_verifies_and_reads_back() {
     let settings = final_flicker::Settings::new(3);
     let mut table = rand::rngs::ChaCha8Rng::seed_from_u64(1);
     let mut bot = rand::rngs::ChaCha8Rng::seed_from_u64(2);
-    let p = final_flicker::sim::play(
-        &settings,
-        &[final_flicker::sim::Policy::Random],
-        &mut table,
-        &mut bot,
-        false,
-        1_000_000,
-    )
-    .unwrap();
+    let p =
+        flicker_lab::sim::play(&settings, &[flicker_lab::sim::Policy::Random], &mut table, &mut bot, false, 1_000_000)
+            .unwrap();
     let chain = chain_of_engine_events("simulation-1", &p.events);
     let text = signed("simulation-1", &chain, &key(4));
     verify(&text, Some(&key(4).verifying_key())).unwrap();

@@ -353,7 +353,7 @@ mod tests {
                 Some(p) => Command::Answer {
                     seat: p.seat,
                     prompt: Some(p.id),
-                    answer: final_flicker::bot::random_answer(p, rng),
+                    answer: flicker_lab::bot::random_answer(p, rng),
                 },
                 None => Command::CloseWindow,
             };

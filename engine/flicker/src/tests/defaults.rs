@@ -7,9 +7,9 @@
 //! with a legal answer drawn at random, independent of any hidden order, and recorded in the
 //! time-out's events.
 
+use super::bot::random_answer;
 use super::kit::*;
 use crate::action::{Action, MediumMode};
-use crate::bot::random_answer;
 use crate::command::{Answer, Command};
 use crate::decide::{create, decide, decide_mut};
 use crate::error::ErrorKind;

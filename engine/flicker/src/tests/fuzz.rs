@@ -4,7 +4,7 @@
 //! invariant. This is the stable-toolchain driver of the fuzz target: proptest generates the
 //! inputs, a bounded number per run.
 
-use crate::bot::random_answer;
+use super::bot::random_answer;
 use crate::command::{Answer, Command};
 use crate::decide::{create, decide};
 use crate::evolve::apply;

@@ -2,7 +2,7 @@
 //! (R10.1.1), serialised events fold to the same state (R10.2.2), every game ends (R7.9), and no
 //! view or redacted event shows a card its viewer may not see at that moment (R10.8).
 
-use crate::bot::random_answer;
+use super::bot::random_answer;
 use crate::command::Command;
 use crate::decide::{create, decide};
 use crate::event::Event;

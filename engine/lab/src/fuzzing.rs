@@ -1,5 +1,5 @@
-//! Issue 8 (bad input): the logic of the cargo-fuzz target `fuzz/fuzz_targets/decide.rs`, here so
-//! that the same function also runs on stable in `cargo test` (`engine/flicker/tests/fuzz_decide.rs`).
+//! The logic of the cargo-fuzz target `fuzz/fuzz_targets/decide.rs`, here so that the same
+//! function also runs on stable in `cargo test` (`engine/lab/tests/fuzz_decide.rs`).
 //! Only compiled with the `fuzzing` feature.
 //!
 //! [`run`] decodes arbitrary bytes into a game and a sequence of commands:
@@ -26,18 +26,20 @@
 //! - a legal bot answer is accepted.
 
 use crate::bot::random_answer;
-use crate::classes::ClassId;
-use crate::command::{Answer, Command};
-use crate::decide::{create, decide_mut};
-use crate::event::Event;
-use crate::evolve::evolve;
-use crate::handle::{CardRef, PromptId, handle, prompt_id};
-use crate::invariants;
-use crate::position::create_from_position;
-use crate::prompt::{PromptKind, prompts};
-use crate::settings::{FirstPlayer, SaltWindow, Settings, Surplus};
-use crate::state::State;
 use arbitrary::{Arbitrary, Unstructured};
+use final_flicker::classes::ClassId;
+use final_flicker::command::{Answer, Command};
+use final_flicker::decide::{create, decide_mut};
+use final_flicker::event::Event;
+use final_flicker::evolve::evolve;
+use final_flicker::fuzz_hooks;
+use final_flicker::handle::{CardRef, PromptId};
+use final_flicker::invariants;
+use final_flicker::leaks::handle_of;
+use final_flicker::position::create_from_position;
+use final_flicker::prompt::{PromptKind, prompts};
+use final_flicker::settings::{FirstPlayer, SaltWindow, Settings, Surplus};
+use final_flicker::state::State;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -295,27 +297,23 @@ fn roundtrip(e: &Event) {
 /// it), sometimes a raw number.
 fn card_ref(g: &Game, seat: u8, r: u64) -> CardRef {
     let s = &g.state;
-    let own: Vec<_> = s
-        .players
-        .get(seat as usize)
-        .map(|p| p.hand.iter().copied().chain(p.walls.iter().map(|w| w.card)).chain(p.pages.iter().copied()).collect())
-        .unwrap_or_default();
-    let shadows: Vec<_> =
-        s.players.iter().flat_map(|p| p.shadow.iter().map(|gh| gh.card)).chain(s.resolving.iter().copied()).collect();
+    let own = fuzz_hooks::own_cards(s, seat);
+    let shadows = fuzz_hooks::shadow_and_resolving(s);
+    let pool = fuzz_hooks::pool_len(s);
     let i = (r >> 8) as usize;
     let c = match r & 0xff {
         0..=119 if !own.is_empty() => own[i % own.len()],
         0..=199 if !shadows.is_empty() => shadows[i % shadows.len()],
-        0..=239 if !s.pool.is_empty() => crate::card::CardId((i % s.pool.len()) as u16),
+        0..=239 if pool > 0 => final_flicker::card::CardId((i % pool) as u16),
         _ => return CardRef(r),
     };
-    handle(s, c)
+    handle_of(s, c)
 }
 
 fn prompt_ref(g: &Game, seat: u8, p: Option<PromptId>) -> Option<PromptId> {
     match p {
         // Mostly the open prompt's id; sometimes a stale or made-up one.
-        Some(PromptId(n)) if n % 4 != 0 => Some(prompt_id(&g.state, seat)),
+        Some(PromptId(n)) if n % 4 != 0 => Some(fuzz_hooks::prompt_id(&g.state, seat)),
         other => other,
     }
 }
@@ -351,7 +349,7 @@ fn map_answer(a: &Answer, f: &mut impl FnMut(CardRef) -> CardRef) -> Answer {
 /// the table (one past the end now and then), its card references and prompt id mapped onto
 /// the game's.
 fn structured(g: &Game, u: &mut Unstructured) -> arbitrary::Result<Command> {
-    let players = g.state.players.len() as u16;
+    let players = g.state.players() as u16;
     let seat_of = |s: u8| (s as u16 % (players + 1)) as u8;
     let command = if u.ratio(7, 8)? {
         let open = prompts(&g.state);
@@ -492,7 +490,7 @@ fn at(v: &mut Value, mut k: usize) -> Option<&mut Value> {
 }
 
 fn mutate(g: &Game, seat: u8, v: &mut Value, u: &mut Unstructured) -> arbitrary::Result<()> {
-    let players = g.state.players.len() as u8;
+    let players = g.state.players() as u8;
     match u.int_in_range(0u8..=7)? {
         0 => *v = json!(u.int_in_range(0..=players)?),
         1 => *v = json!(card_ref(g, seat, u64::arbitrary(u)?).0),
@@ -525,7 +523,7 @@ fn mutate(g: &Game, seat: u8, v: &mut Value, u: &mut Unstructured) -> arbitrary:
 fn raw_json(g: &Game, u: &mut Unstructured, out: &mut Outcome) -> arbitrary::Result<Vec<Command>> {
     let len = u.int_in_range(0usize..=128)?;
     let bytes = u.bytes(len.min(u.len()))?;
-    let seat = u.int_in_range(0..=g.state.players.len() as u8)?;
+    let seat = u.int_in_range(0..=g.state.players() as u8)?;
     let decoded: Vec<Command> = [
         serde_json::from_slice::<Command>(bytes).ok(),
         serde_json::from_slice::<Answer>(bytes).ok().map(|answer| Command::Answer { seat, prompt: None, answer }),

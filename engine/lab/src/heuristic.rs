@@ -4,14 +4,14 @@
 //! Possession with its Haunts, Salts actions that hurt it, and keeps 5s and Aces in its Burden.
 //! Simple rules, no search: a baseline opponent that plays sensibly, unlike the random bot.
 
-use crate::action::{Action, MediumMode};
-use crate::card::{Face, Rank, Suit};
-use crate::classes::abilities::{Ability, AbilityOption};
-use crate::classes::reactions::ReactionKind;
-use crate::command::Answer;
-use crate::handle::CardRef;
-use crate::prompt::{ClassActionOption, Prompt, PromptKind, UseOption};
-use crate::view::{GhostView, View, Viewer};
+use final_flicker::action::{Action, MediumMode};
+use final_flicker::card::{Face, Rank, Suit};
+use final_flicker::classes::abilities::{Ability, AbilityOption};
+use final_flicker::classes::reactions::ReactionKind;
+use final_flicker::command::Answer;
+use final_flicker::handle::CardRef;
+use final_flicker::prompt::{ClassActionOption, Prompt, PromptKind, UseOption};
+use final_flicker::view::{GhostView, View, Viewer};
 use rand::Rng;
 
 fn seat_of(view: &View) -> Option<u8> {
@@ -82,7 +82,7 @@ pub fn heuristic_answer<R: Rng + ?Sized>(prompt: &Prompt, view: &View, rng: &mut
             .unwrap_or(Answer::EndRitual),
         PromptKind::Ritual { .. } => Answer::EndRitual,
         PromptKind::ChooseClass { offer } => {
-            Answer::ChooseClass { class: offer.first().copied().unwrap_or(crate::classes::ClassId::Clown) }
+            Answer::ChooseClass { class: offer.first().copied().unwrap_or(final_flicker::classes::ClassId::Clown) }
         }
         // Class reactions against a Haunt or a card play: always used when possible.
         PromptKind::Reaction { reaction: ReactionKind::ShadowCancel, .. } => Answer::React { card: None },
@@ -173,7 +173,7 @@ fn salt_worthy(view: &View, me: u8, actor: u8, action: &str) -> bool {
     }
 }
 
-fn ritual(view: &View, me: u8, options: &[crate::prompt::CardOptions]) -> Option<Answer> {
+fn ritual(view: &View, me: u8, options: &[final_flicker::prompt::CardOptions]) -> Option<Answer> {
     let mine = shadow(view, me);
     let worst = suit_counts(mine).into_iter().max().unwrap_or(0);
     let ghost_face = |h: CardRef| mine.iter().find(|g| g.card.handle == h).map(|g| g.card.face);
@@ -254,7 +254,7 @@ fn ritual(view: &View, me: u8, options: &[crate::prompt::CardOptions]) -> Option
 /// clearly larger Candle. The Trader never trades.
 fn use_ability(view: &View, me: u8, a: &AbilityOption) -> Option<Ability<CardRef>> {
     let candle = |s: u8| view.players.get(s as usize).map_or(0, |p| p.candle_size);
-    let hand: Vec<crate::handle::CardView> =
+    let hand: Vec<final_flicker::handle::CardView> =
         view.players.get(me as usize).and_then(|p| p.hand.clone()).unwrap_or_default();
     let face = |h: CardRef| hand.iter().find(|c| c.handle == h).map(|c| c.face);
     let mine = shadow(view, me);

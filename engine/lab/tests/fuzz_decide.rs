@@ -1,10 +1,10 @@
-//! Issue 8 (bad input): the stable-toolchain driver of the cargo-fuzz target `decide`
-//! (`fuzz/fuzz_targets/decide.rs`). Both call `final_flicker::fuzzing::run`; here a seeded
+//! The stable-toolchain driver of the cargo-fuzz target `decide`
+//! (`fuzz/fuzz_targets/decide.rs`). Both call `flicker_lab::fuzzing::run`; here a seeded
 //! generator feeds it a bounded number of byte strings, so that `cargo test` checks the same
-//! properties on every run (see `engine/flicker/src/fuzzing.rs`). The inputs that libFuzzer once found
+//! properties on every run (see `engine/lab/src/fuzzing.rs`). The inputs that libFuzzer once found
 //! failing are kept in `fuzz/regressions/` and replayed first.
 
-use final_flicker::fuzzing::{Outcome, run};
+use flicker_lab::fuzzing::{Outcome, run};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use std::path::Path;

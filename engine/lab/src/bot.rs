@@ -1,12 +1,12 @@
 //! The random bot: answers a prompt uniformly within its constraints (R10.5). It sees only the
 //! prompt it is given, never the state.
 
-use crate::action::{Action, MediumMode};
-use crate::classes::abilities::{Ability, AbilityOption};
-use crate::classes::reactions::ReactionKind;
-use crate::command::Answer;
-use crate::event::TurnOrder;
-use crate::prompt::{ClassActionOption, Prompt, PromptKind, UseOption};
+use final_flicker::action::{Action, MediumMode};
+use final_flicker::classes::abilities::{Ability, AbilityOption};
+use final_flicker::classes::reactions::ReactionKind;
+use final_flicker::command::Answer;
+use final_flicker::event::TurnOrder;
+use final_flicker::prompt::{ClassActionOption, Prompt, PromptKind, UseOption};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt};
 
@@ -157,7 +157,10 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
 }
 
 /// A uniformly random use of a free ability option (R5.9).
-pub(crate) fn random_ability<R: Rng + ?Sized>(o: &AbilityOption, rng: &mut R) -> Ability<crate::handle::CardRef> {
+pub(crate) fn random_ability<R: Rng + ?Sized>(
+    o: &AbilityOption,
+    rng: &mut R,
+) -> Ability<final_flicker::handle::CardRef> {
     match o {
         AbilityOption::Doomreader { choices } => {
             let c = choices.choose(rng).expect("choice");

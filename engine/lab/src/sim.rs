@@ -2,14 +2,14 @@
 //! tests and the benchmarks. Pure: both generators are passed in.
 
 use crate::bot::random_answer;
-use crate::command::Command;
-use crate::decide::{create, decide, decide_mut};
-use crate::event::Event;
-use crate::evolve::apply;
-use crate::invariants;
-use crate::prompt::{PromptKind, prompts};
-use crate::settings::Settings;
-use crate::state::State;
+use final_flicker::command::Command;
+use final_flicker::decide::{create, decide, decide_mut};
+use final_flicker::event::Event;
+use final_flicker::evolve::apply;
+use final_flicker::invariants;
+use final_flicker::prompt::{PromptKind, prompts};
+use final_flicker::settings::Settings;
+use final_flicker::state::State;
 use rand::Rng;
 
 /// The outcome of one random game.
@@ -90,7 +90,7 @@ pub fn play<R: Rng + ?Sized, B: Rng + ?Sized>(
             return Err(fail(&state, &events, format!("no end after {max_commands} commands")));
         }
         let open = prompts(&state);
-        if open.is_empty() && crate::window::held_answer(&state).is_none() {
+        if open.is_empty() && final_flicker::window::held_answer(&state).is_none() {
             return Err(fail(&state, &events, "R10.4.1: no prompt open in a running game".into()));
         }
         // In a simultaneous window, seats that have answered already wait; when all have
@@ -100,7 +100,7 @@ pub fn play<R: Rng + ?Sized, B: Rng + ?Sized>(
                 let answer = match policies[p.seat as usize % policies.len()] {
                     Policy::Random => random_answer(p, bot),
                     Policy::Heuristic => {
-                        let v = crate::view::view(&state, crate::view::Viewer::Seat { seat: p.seat });
+                        let v = final_flicker::view::view(&state, final_flicker::view::Viewer::Seat { seat: p.seat });
                         crate::heuristic::heuristic_answer(p, &v, bot)
                     }
                 };
