@@ -8,8 +8,8 @@ mod selection;
 mod triggers;
 
 use super::kit::*;
-use crate::classes::ClassId;
-use crate::event::Event;
+use crate::model::classes::ClassId;
+use crate::model::event::Event;
 
 /// Random 8-player class games reach every class mechanism: reactions, free abilities,
 /// triggers, revivals, Walls and pages (a smoke check that the bots use class options).
@@ -18,7 +18,7 @@ fn random_class_games_exercise_the_class_mechanisms() {
     use crate::sim::{Policy, play};
     use rand::SeedableRng;
     use rand::rngs::ChaCha8Rng;
-    let mut s = crate::settings::Settings::new(8);
+    let mut s = crate::model::settings::Settings::new(8);
     s.classes = true;
     let mut seen = std::collections::BTreeMap::new();
     for g in 0..60u64 {
