@@ -6,13 +6,13 @@
 //! player's Draw) touches the zones the test checks.
 
 use super::kit::*;
-use crate::action::{Action, MediumMode};
-use crate::card::{CardId, Rank};
-use crate::command::{Answer, Command};
-use crate::error::{ErrorKind, RuleError};
-use crate::event::{Effect, Event, PanicOutcome};
-use crate::handle::{CardRef, handle};
-use crate::prompt::{PromptKind, RecallChoice, UseOption};
+use crate::model::action::{Action, MediumMode};
+use crate::model::card::{CardId, Rank};
+use crate::model::command::{Answer, Command};
+use crate::model::error::{ErrorKind, RuleError};
+use crate::model::event::{Effect, Event, PanicOutcome};
+use crate::model::handle::{CardRef, handle};
+use crate::rules::prompt::{PromptKind, RecallChoice, UseOption};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -846,11 +846,11 @@ fn r5_6_2_medium_search_without_eligible_card_does_nothing() {
             // R10.4.3: The Dark holds cards, so the caster is asked (docs/rules-decisions.md 4);
             // with no eligible card, only an empty pick is legal.
             match k.prompt(0).map(|p| p.kind) {
-                Some(crate::prompt::PromptKind::MediumPick { choices }) => assert!(choices.is_empty()),
+                Some(crate::rules::prompt::PromptKind::MediumPick { choices }) => assert!(choices.is_empty()),
                 other => panic!("expected an empty MediumPick, got {other:?}"),
             }
             let joker = k.state.dark[0];
-            let h = crate::handle::handle(&k.state, joker);
+            let h = crate::model::handle::handle(&k.state, joker);
             assert_eq!(k.answer(0, Answer::Pick { cards: vec![h] }).unwrap_err().rule, "R5.6.2");
             k.answer(0, Answer::Pick { cards: vec![] }).unwrap();
         }

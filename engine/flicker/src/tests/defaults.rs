@@ -9,17 +9,17 @@
 
 use super::bot::random_answer;
 use super::kit::*;
-use crate::action::{Action, MediumMode};
-use crate::command::{Answer, Command};
-use crate::decide::{create, decide, decide_mut};
-use crate::error::ErrorKind;
-use crate::event::Event;
-use crate::evolve::apply;
-use crate::prompt::{PromptKind, prompts};
-use crate::settings::{SaltWindow, Settings};
-use crate::state::State;
-use crate::view::{Viewer, view};
-use crate::window::MAX_ANSWER_CHANGES;
+use crate::model::action::{Action, MediumMode};
+use crate::model::command::{Answer, Command};
+use crate::model::error::ErrorKind;
+use crate::model::event::Event;
+use crate::model::settings::{SaltWindow, Settings};
+use crate::model::state::State;
+use crate::projection::view::{Viewer, view};
+use crate::rules::decide::{create, decide, decide_mut};
+use crate::rules::evolve::apply;
+use crate::rules::prompt::{PromptKind, prompts};
+use crate::rules::window::MAX_ANSWER_CHANGES;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -44,7 +44,7 @@ fn time_out(k: &Kit, seed: u64) -> (Vec<Event>, State) {
     (events, after)
 }
 
-fn names_of(state: &State, cards: impl IntoIterator<Item = crate::card::CardId>) -> Vec<String> {
+fn names_of(state: &State, cards: impl IntoIterator<Item = crate::model::card::CardId>) -> Vec<String> {
     cards.into_iter().map(|c| name(state.face(c))).collect()
 }
 
@@ -172,14 +172,14 @@ fn r10_7_1_public_defaults_time_out_as_shown() {
         s.salt_window = if game < 2 { SaltWindow::Sequential } else { SaltWindow::Simultaneous };
         let mut rng = ChaCha8Rng::seed_from_u64(300 + game);
         let mut bot = ChaCha8Rng::seed_from_u64(400 + game);
-        let mut state = crate::replay::fold(&create(&s, &mut rng).unwrap());
+        let mut state = crate::rules::replay::fold(&create(&s, &mut rng).unwrap());
         for step in 0..3_000u64 {
             if state.is_finished() {
                 break;
             }
             let open = prompts(&state);
             let p = open.iter().find(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. }));
-            if crate::window::simultaneous_window(&state).is_none()
+            if crate::rules::window::simultaneous_window(&state).is_none()
                 && let Some(p) = open.first()
                 && !p.random_default
             {
@@ -218,7 +218,7 @@ fn r10_7_1_time_outs_replay_identically_from_their_events() {
         let mut rng = ChaCha8Rng::seed_from_u64(100 + game);
         let mut bot = ChaCha8Rng::seed_from_u64(200 + game);
         let mut events = create(&s, &mut rng).unwrap();
-        let mut state = crate::replay::fold(&events);
+        let mut state = crate::rules::replay::fold(&events);
         for i in 0..4_000 {
             if state.is_finished() {
                 break;
@@ -242,7 +242,7 @@ fn r10_7_1_time_outs_replay_identically_from_their_events() {
             events.extend(new);
         }
         assert!(state.is_finished(), "game {game} did not end");
-        assert_eq!(crate::replay::fold(&events), state, "game {game}: the replay differs");
+        assert_eq!(crate::rules::replay::fold(&events), state, "game {game}: the replay differs");
     }
     println!("random defaults drawn: {random_defaults:?}");
     assert!(random_defaults.get("burden_discard").is_some_and(|&n| n >= 20), "{random_defaults:?}");

@@ -3,14 +3,14 @@
 //! (R10.10).
 
 use super::kit::*;
-use crate::action::Action;
-use crate::card::CardId;
-use crate::command::{Answer, Command};
-use crate::event::{EliminationCause, EndReason, Event};
-use crate::handle::{CardRef, handle};
-use crate::prompt::PromptKind;
-use crate::settings::SaltWindow;
-use crate::state::Step;
+use crate::model::action::Action;
+use crate::model::card::CardId;
+use crate::model::command::{Answer, Command};
+use crate::model::event::{EliminationCause, EndReason, Event};
+use crate::model::handle::{CardRef, handle};
+use crate::model::settings::SaltWindow;
+use crate::model::state::Step;
+use crate::rules::prompt::PromptKind;
 
 /// Handles of the ghosts of `seat`, in entry order.
 fn ghost_refs(k: &Kit, seat: u8) -> Vec<CardRef> {

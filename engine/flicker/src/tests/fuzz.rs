@@ -1,16 +1,16 @@
-//! Bad input (issue 8): arbitrary JSON decoded as commands and answers, and every decodable one
+//! Bad input: arbitrary JSON decoded as commands and answers, and every decodable one
 //! sent to `decide` at random moments of random games with classes. Nothing may panic; a refused
 //! command names a rule; an accepted one yields events that fold to a state meeting every
 //! invariant. This is the stable-toolchain driver of the fuzz target: proptest generates the
 //! inputs, a bounded number per run.
 
 use super::bot::random_answer;
-use crate::command::{Answer, Command};
-use crate::decide::{create, decide};
-use crate::evolve::apply;
-use crate::invariants;
-use crate::prompt::{PromptKind, prompts};
-use crate::settings::Settings;
+use crate::model::command::{Answer, Command};
+use crate::model::settings::Settings;
+use crate::rules::decide::{create, decide};
+use crate::rules::evolve::apply;
+use crate::rules::invariants;
+use crate::rules::prompt::{PromptKind, prompts};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -113,7 +113,7 @@ fn answer_like() -> impl Strategy<Value = Value> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
-    /// Issue 8 (bad input), R10.1.2: arbitrary JSON never panics the decoder or `decide`; a
+    /// Bad input, R10.1.2: arbitrary JSON never panics the decoder or `decide`; a
     /// refused command names a rule and changes nothing; accepted events keep every invariant.
     #[test]
     fn arbitrary_answers_never_panic_and_refusals_name_a_rule(
@@ -125,7 +125,7 @@ proptest! {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut settings = Settings::new(players);
         settings.classes = seed % 2 == 0;
-        let mut state = crate::state::State::new();
+        let mut state = crate::model::state::State::new();
         for e in create(&settings, &mut rng).unwrap() {
             apply(&mut state, &e);
         }

@@ -6,24 +6,24 @@
 // Not every test uses every helper of the kit.
 #![allow(dead_code)]
 
-use crate::action::Action;
-use crate::card::{CardId, Face, Rank, Suit};
-use crate::command::{Answer, Command};
-use crate::decide::{create, decide_mut};
-use crate::error::RuleError;
-use crate::event::Event;
-use crate::evolve::apply;
-use crate::handle::{CardRef, handle};
-use crate::invariants;
-use crate::prompt::{Prompt, prompt_for, prompts};
-use crate::settings::{FirstPlayer, SaltWindow, Settings};
-use crate::state::{Ghost, State, Step};
+use crate::model::action::Action;
+use crate::model::card::{CardId, Face, Rank, Suit};
+use crate::model::command::{Answer, Command};
+use crate::model::error::RuleError;
+use crate::model::event::Event;
+use crate::model::handle::{CardRef, handle};
+use crate::model::settings::{FirstPlayer, SaltWindow, Settings};
+use crate::model::state::{Ghost, State, Step};
+use crate::rules::decide::{create, decide_mut};
+use crate::rules::evolve::apply;
+use crate::rules::invariants;
+use crate::rules::prompt::{Prompt, prompt_for, prompts};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 /// Parses `7H`, `10S`, `QC`, `AD`, `Joker` (the practice-position card syntax).
 pub fn face(s: &str) -> Face {
-    crate::position::parse_card(s).unwrap_or_else(|e| panic!("{e}"))
+    crate::rules::position::parse_card(s).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Short text of a face, as [`face`] parses it.
@@ -228,7 +228,7 @@ impl Kit {
     }
 
     /// Gives `seat` a class (and turns classes on).
-    pub fn class(mut self, seat: u8, c: crate::classes::ClassId) -> Self {
+    pub fn class(mut self, seat: u8, c: crate::model::classes::ClassId) -> Self {
         self.state.players[seat as usize].class = Some(c);
         if let Some(s) = &mut self.state.settings {
             s.classes = true;
@@ -238,7 +238,8 @@ impl Kit {
 
     /// Sets the Walls lying in `seat`'s Shadow: (card, builder).
     pub fn walls(mut self, seat: u8, cards: &[(&str, u8)]) -> Self {
-        let ws = cards.iter().map(|(c, b)| crate::state::Wall { card: self.take(face(c)), builder: *b }).collect();
+        let ws =
+            cards.iter().map(|(c, b)| crate::model::state::Wall { card: self.take(face(c)), builder: *b }).collect();
         self.state.players[seat as usize].walls = ws;
         self
     }
@@ -282,7 +283,7 @@ impl Kit {
     /// Every seat with an open prompt passes / declines / yields until none is a Salt, reaction
     /// or counter prompt (a quiet table).
     pub fn quiet(&mut self) {
-        use crate::prompt::PromptKind;
+        use crate::rules::prompt::PromptKind;
         for _ in 0..100 {
             let Some(p) = prompts(&self.state).into_iter().next() else { return };
             let a = match p.kind {
@@ -296,7 +297,7 @@ impl Kit {
     }
 
     /// The last `action_resolved` effect.
-    pub fn last_effect(&self) -> Option<crate::event::Effect> {
+    pub fn last_effect(&self) -> Option<crate::model::event::Effect> {
         self.events.iter().rev().find_map(|e| match e {
             Event::ActionResolved { effect, .. } => Some(effect.clone()),
             _ => None,
@@ -357,7 +358,7 @@ impl Kit {
     /// Runs the automatic steps from the current position and checks the invariants.
     pub fn settle(&mut self) -> &mut Self {
         let mut out = Vec::new();
-        crate::decide::advance(&mut self.state, &mut self.rng, &mut out);
+        crate::rules::decide::advance(&mut self.state, &mut self.rng, &mut out);
         self.events.extend(out);
         invariants::check(&self.state).expect("invariants after settle");
         self

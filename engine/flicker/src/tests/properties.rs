@@ -3,19 +3,19 @@
 //! view or redacted event shows a card its viewer may not see at that moment (R10.8).
 
 use super::bot::random_answer;
-use crate::command::Command;
-use crate::decide::{create, decide};
-use crate::event::Event;
-use crate::evolve::apply;
-use crate::handle::handle;
-use crate::invariants;
-use crate::leaks::{check_event, check_view};
-use crate::prompt::{PromptKind, UseOption, prompts};
-use crate::redact::redact;
-use crate::replay::{fold, read_replay, write_replay};
-use crate::settings::{SaltWindow, Settings};
-use crate::state::State;
-use crate::view::{Viewer, view};
+use crate::model::command::Command;
+use crate::model::event::Event;
+use crate::model::handle::handle;
+use crate::model::settings::{SaltWindow, Settings};
+use crate::model::state::State;
+use crate::projection::leaks::{check_event, check_view};
+use crate::projection::redact::redact;
+use crate::projection::view::{Viewer, view};
+use crate::rules::decide::{create, decide};
+use crate::rules::evolve::apply;
+use crate::rules::invariants;
+use crate::rules::prompt::{PromptKind, UseOption, prompts};
+use crate::rules::replay::{fold, read_replay, write_replay};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -28,7 +28,7 @@ fn viewers(n: usize) -> Vec<Viewer> {
     v
 }
 
-/// Checks the views and redacted events of one event for every viewer ([`crate::leaks`]).
+/// Checks the views and redacted events of one event for every viewer ([`crate::projection::leaks`]).
 fn check_leaks(before: &State, event: &Event, after: &State) -> Result<(), String> {
     if before.is_finished() || after.is_finished() {
         return Ok(());
@@ -112,7 +112,7 @@ fn play_with(settings: &Settings, seed: u64, leaks: bool, concede: bool) -> Resu
 /// Classes on, with a ban list drawn from `bans` (one bit per class of the roster).
 fn with_classes(mut s: Settings, bans: u64) -> Settings {
     s.classes = true;
-    s.class_bans = crate::classes::ClassId::ALL
+    s.class_bans = crate::model::classes::ClassId::ALL
         .iter()
         .enumerate()
         .filter(|(i, _)| bans >> i & 1 == 1 && i % 5 == 0)
@@ -264,7 +264,7 @@ fn r10_3_2_handles_change_when_cards_move() {
     let active = state.turn.active;
     // Every hand card's handle now; the first action moves one of them.
     let before: Vec<_> = state.players[active as usize].hand.iter().map(|&c| (c, handle(&state, c))).collect();
-    let p = crate::prompt::prompt_for(&state, active).expect("ritual prompt");
+    let p = crate::rules::prompt::prompt_for(&state, active).expect("ritual prompt");
     let PromptKind::Ritual { options, .. } = &p.kind else { panic!("expected the Ritual prompt") };
     let (card, target) = options
         .iter()
@@ -278,7 +278,7 @@ fn r10_3_2_handles_change_when_cards_move() {
     let cmd = Command::Answer {
         seat: active,
         prompt: None,
-        answer: crate::command::Answer::Act { action: crate::action::Action::Haunt { card, target } },
+        answer: crate::model::command::Answer::Act { action: crate::model::action::Action::Haunt { card, target } },
     };
     for e in decide(&state, &cmd, &mut rng).unwrap() {
         apply(&mut state, &e);
@@ -307,9 +307,9 @@ fn checked_steps(start: &State, events: &[Event]) -> Vec<(State, Event, State)> 
 #[test]
 fn r10_3_2_sight_taken_shows_the_target_only_the_old_handles() {
     use super::kit::{Kit, name};
-    use crate::action::Action;
-    use crate::command::Answer;
-    use crate::redact::{Cards, EffectView, ViewEvent};
+    use crate::model::action::Action;
+    use crate::model::command::Answer;
+    use crate::projection::redact::{Cards, EffectView, ViewEvent};
     let mut k = Kit::new(4).hand(0, &["6H", "3C"]).hand(3, &["KS", "2D", "Joker", "9H", "2S"]);
     let start = k.state.clone();
     let mut events = k.act(0, Action::Sight { card: k.in_hand(0, "6H"), target: 3 }).unwrap();

@@ -2,10 +2,10 @@
 //! circle that starts with two or fewer ends at once; the Guttering sends the best two.
 
 use super::kit::*;
-use crate::decide::create;
-use crate::event::{EndReason, Event};
-use crate::replay::fold;
-use crate::settings::Settings;
+use crate::model::event::{EndReason, Event};
+use crate::model::settings::Settings;
+use crate::rules::decide::create;
+use crate::rules::replay::fold;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
@@ -18,7 +18,7 @@ fn r9_5_2_a_qualifying_circle_stops_at_two_lit() {
     // Seat 0 is Possessed at its Am I Alive?: three hearts.
     let mut k = Kit::with(s).shadow(0, &[("2H", None), ("3H", None), ("4H", None)]).am_i_alive(0).settled();
     // Seat 0 splits its ghosts (the default split), then the circle closes with two Lit.
-    k.send(crate::command::Command::Timeout).unwrap();
+    k.send(crate::model::command::Command::Timeout).unwrap();
     assert!(!k.lit(0));
     let r = k.state.result.clone().expect("the circle ended");
     assert_eq!(r.winner, None);
@@ -66,7 +66,7 @@ fn r7_9_5_guttering_with_a_2_sends_the_best_two() {
         }
         k.state.turn.round = 20;
         k.state.turn.active = 3;
-        k.state.step = crate::state::Step::PassTurn;
+        k.state.step = crate::model::state::Step::PassTurn;
         k.settle();
         k.state.result.clone().expect("hard end")
     };
@@ -89,21 +89,25 @@ fn r9_1_2_last_lit_is_1_or_2() {
 #[test]
 fn r9_8_2_a_later_stage_sets_the_surplus_aside_face_down() {
     let mut s = Settings::new(3);
-    s.surplus = crate::settings::Surplus::OutOfPlay;
+    s.surplus = crate::model::settings::Surplus::OutOfPlay;
     let events = create(&s, &mut ChaCha8Rng::seed_from_u64(9)).unwrap();
     let Event::GameCreated(g) = &events[0] else { panic!("creation first") };
-    let size = crate::pool::pool_size(3);
+    let size = crate::model::pool::pool_size(3);
     assert!(g.dark.is_empty(), "R9.8.2: The Dark starts empty");
     assert_eq!(g.set_aside.len(), size.total - size.dealt);
     assert!(!g.set_aside.is_empty(), "an odd player count has a surplus");
     let st = fold(&events);
     assert!(st.dark.is_empty());
     assert_eq!(st.out_of_play, g.set_aside);
-    crate::invariants::check(&st).unwrap();
+    crate::rules::invariants::check(&st).unwrap();
     // A spectator sees a count, never the cards.
-    let shown =
-        crate::redact::redact(&crate::state::State::new(), &events[0], &fold(&events[..1]), crate::Viewer::Spectator)
-            .expect("public event");
+    let shown = crate::projection::redact::redact(
+        &crate::model::state::State::new(),
+        &events[0],
+        &fold(&events[..1]),
+        crate::Viewer::Spectator,
+    )
+    .expect("public event");
     let json = serde_json::to_value(&shown).unwrap();
     assert_eq!(json["set_aside"], serde_json::json!(g.set_aside.len()));
     assert_eq!(json["dark"], serde_json::json!([]));

@@ -3,16 +3,16 @@
 //! and time-outs inside windows (R10.7.1, R10.5 #12-#14).
 
 use super::kit::*;
-use crate::action::Action;
-use crate::command::{Answer, Command};
-use crate::error::ErrorKind;
-use crate::event::{Effect, EndReason, Event};
-use crate::evolve::evolve;
-use crate::prompt::PromptKind;
-use crate::redact::{ViewEvent, redact};
-use crate::settings::SaltWindow;
-use crate::state::{GameResult, State, Step};
-use crate::view::{Awaiting, Half, Viewer, view};
+use crate::model::action::Action;
+use crate::model::command::{Answer, Command};
+use crate::model::error::ErrorKind;
+use crate::model::event::{Effect, EndReason, Event};
+use crate::model::settings::SaltWindow;
+use crate::model::state::{GameResult, State, Step};
+use crate::projection::redact::{ViewEvent, redact};
+use crate::projection::view::{Awaiting, Half, Viewer, view};
+use crate::rules::evolve::evolve;
+use crate::rules::prompt::PromptKind;
 
 const SEQ: SaltWindow = SaltWindow::Sequential;
 const SIM: SaltWindow = SaltWindow::Simultaneous;
@@ -1323,7 +1323,7 @@ fn r10_7_1_timed_out_is_shown_only_to_the_timed_out_player() {
     assert_eq!(ev, vec![Event::TimedOut { seats: vec![1] }, Event::Passed { seat: 1 }]);
     let st = steps(&before, &ev);
     let (b, e, a) = &st[0];
-    assert_eq!(crate::prompt::prompt_for(a, 1).map(|p| p.id), Some(id), "the mark keeps the prompt id");
+    assert_eq!(crate::rules::prompt::prompt_for(a, 1).map(|p| p.id), Some(id), "the mark keeps the prompt id");
     assert_eq!(redact(b, e, a, Viewer::Seat { seat: 1 }), Some(ViewEvent::TimedOut { seats: vec![1] }));
     for v in [Viewer::Spectator, Viewer::Seat { seat: 0 }, Viewer::Seat { seat: 2 }, Viewer::Seat { seat: 3 }] {
         assert_eq!(redact(b, e, a, v), None, "{v:?}");
@@ -1345,7 +1345,7 @@ fn r10_7_1_timed_out_is_shown_only_to_the_timed_out_player() {
     assert_eq!(ev[..2], [Event::TimedOut { seats: vec![1, 3] }, Event::AnswersClosed]);
     let st = steps(&before, &ev);
     let (b, e, a) = &st[0];
-    let after_ids: Vec<_> = [1u8, 2, 3].iter().map(|&s| crate::prompt::prompt_for(a, s).unwrap().id).collect();
+    let after_ids: Vec<_> = [1u8, 2, 3].iter().map(|&s| crate::rules::prompt::prompt_for(a, s).unwrap().id).collect();
     assert_eq!(after_ids, ids, "the mark keeps the window's prompt ids");
     for s in [1u8, 3] {
         assert_eq!(redact(b, e, a, Viewer::Seat { seat: s }), Some(ViewEvent::TimedOut { seats: vec![s] }));

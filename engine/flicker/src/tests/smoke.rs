@@ -1,7 +1,7 @@
 //! Smoke tests of the kit itself, and worked example B5.
 
 use super::kit::*;
-use crate::action::Action;
+use crate::model::action::Action;
 
 /// B5 (R5.3, R5.4): Banish with equal rank and different suit.
 #[test]

@@ -2,16 +2,16 @@
 //! setup and turn order (R1.6, R2.3-R2.6), time-outs (R10.7.1); worked examples B1, B8, B14, B15.
 
 use super::kit::*;
-use crate::action::Action;
-use crate::card::CardId;
-use crate::command::{Answer, Command};
-use crate::decide::create;
-use crate::error::ErrorKind;
-use crate::event::{EliminationCause, EndReason, Event, PanicOutcome, TurnOrder};
-use crate::evolve::apply;
-use crate::prompt::PromptKind;
-use crate::settings::{FirstPlayer, Settings};
-use crate::state::{State, Step};
+use crate::model::action::Action;
+use crate::model::card::CardId;
+use crate::model::command::{Answer, Command};
+use crate::model::error::ErrorKind;
+use crate::model::event::{EliminationCause, EndReason, Event, PanicOutcome, TurnOrder};
+use crate::model::settings::{FirstPlayer, Settings};
+use crate::model::state::{State, Step};
+use crate::rules::decide::create;
+use crate::rules::evolve::apply;
+use crate::rules::prompt::PromptKind;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 

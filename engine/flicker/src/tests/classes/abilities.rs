@@ -2,17 +2,21 @@
 //! The Seer (R8.25), The Trader (R8.31). (The Grimoire's page: reactions.rs.)
 
 use super::*;
-use crate::classes::abilities::Ability;
-use crate::command::Answer;
-use crate::prompt::PromptKind;
-use crate::redact::{AbilityEffectView, ViewEvent, redact};
-use crate::view::Viewer;
+use crate::model::classes::Ability;
+use crate::model::command::Answer;
+use crate::projection::redact::{AbilityEffectView, ViewEvent, redact};
+use crate::projection::view::Viewer;
+use crate::rules::prompt::PromptKind;
 
 fn strs(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 
-fn ability(k: &mut Kit, seat: u8, a: Ability<crate::handle::CardRef>) -> Result<Vec<Event>, crate::error::RuleError> {
+fn ability(
+    k: &mut Kit,
+    seat: u8,
+    a: Ability<crate::model::handle::CardRef>,
+) -> Result<Vec<Event>, crate::model::error::RuleError> {
     k.answer(seat, Answer::Ability { ability: a })
 }
 
@@ -87,7 +91,7 @@ fn r8_25_seer_peeks_privately() {
     let ev = ability(&mut k, 0, Ability::Seer { target: 2 }).unwrap();
     assert_eq!(k.candle_of(2), strs(&["QH", "2C"]));
     let mut st = before.clone();
-    crate::evolve::apply(&mut st, &ev[0]);
+    crate::rules::evolve::apply(&mut st, &ev[0]);
     let shown = |v: Viewer| match redact(&before, &ev[0], &st, v) {
         Some(ViewEvent::AbilityUsed { effect: Some(AbilityEffectView::Peeked { card, .. }), .. }) => {
             card.map(|c| name(c.face))
@@ -117,7 +121,7 @@ fn r8_31_trader() {
     assert_eq!(k.hand_of(1), strs(&["9H", "3C"]));
     assert_eq!(k.dark_of(), strs(&["2C"]));
     let mut st = before.clone();
-    crate::evolve::apply(&mut st, &ev[0]);
+    crate::rules::evolve::apply(&mut st, &ev[0]);
     match redact(&before, &ev[0], &st, Viewer::Spectator) {
         Some(ViewEvent::AbilityResolved {
             effect: AbilityEffectView::Traded { swapped: true, given: None, taken: None, .. },

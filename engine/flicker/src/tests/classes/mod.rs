@@ -8,5 +8,5 @@ mod selection;
 mod triggers;
 
 use super::kit::*;
-use crate::classes::ClassId;
-use crate::event::Event;
+use crate::model::classes::ClassId;
+use crate::model::event::Event;

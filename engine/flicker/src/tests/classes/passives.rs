@@ -3,10 +3,10 @@
 //! (R8.28), Sufferer (R8.29), Survivor (R8.30), Warlock (R8.36), Witness (R8.38, R7.8).
 
 use super::*;
-use crate::action::Action;
-use crate::command::Answer;
-use crate::event::{Effect, EliminationCause, EndReason};
-use crate::prompt::PromptKind;
+use crate::model::action::Action;
+use crate::model::command::Answer;
+use crate::model::event::{Effect, EliminationCause, EndReason};
+use crate::rules::prompt::PromptKind;
 
 fn strs(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
@@ -36,7 +36,7 @@ fn r8_29_sufferer_threshold_4() {
         .shadow(0, &[("4H", None), ("2H", None), ("6H", None), ("9H", None)])
         .am_i_alive(0);
     k.settle();
-    k.send(crate::command::Command::Timeout).unwrap();
+    k.send(crate::model::command::Command::Timeout).unwrap();
     assert!(!k.lit(0));
     assert!(k.events.iter().any(|e| matches!(e, Event::EliminationStarted { cause: EliminationCause::Possessed, .. })));
 }
@@ -267,7 +267,7 @@ fn r8_38_witness_makes_both_lose() {
         .shadow(0, &[("4H", None), ("2H", None), ("6H", None)])
         .am_i_alive(0);
     k.settle();
-    k.send(crate::command::Command::Timeout).unwrap();
+    k.send(crate::model::command::Command::Timeout).unwrap();
     let r = k.state.result().expect("ended");
     assert_eq!(r.winner, None);
     assert_eq!(r.reason, EndReason::Witnessed);

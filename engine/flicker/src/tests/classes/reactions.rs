@@ -2,11 +2,11 @@
 //! (R6.7, R8.16, B13), The Unseen (R8.32), The Shadow (R8.26), The Cryptkeeper (R8.2).
 
 use super::*;
-use crate::action::Action;
-use crate::classes::reactions::ReactionKind;
-use crate::command::Answer;
-use crate::command::Command;
-use crate::prompt::PromptKind;
+use crate::model::action::Action;
+use crate::model::command::Answer;
+use crate::model::command::Command;
+use crate::rules::classes::reactions::ReactionKind;
+use crate::rules::prompt::PromptKind;
 
 fn strs(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
@@ -144,13 +144,13 @@ fn r8_2_cryptkeeper_builds_and_blocks() {
         "W1 does not apply to a Wall: {:?}",
         k.asked().iter().map(|&s| k.prompt(s)).collect::<Vec<_>>()
     );
-    let v = crate::view::view(&k.state, crate::view::Viewer::Spectator);
+    let v = crate::projection::view::view(&k.state, crate::projection::view::Viewer::Spectator);
     assert!(v.resolving.is_empty() && v.resolving_face_down == 1);
     k.quiet();
     assert_eq!(k.walls_of(0), strs(&["QH"]));
-    let spect = crate::view::view(&k.state, crate::view::Viewer::Spectator);
+    let spect = crate::projection::view::view(&k.state, crate::projection::view::Viewer::Spectator);
     assert!(spect.players[0].walls[0].card.is_none());
-    let own = crate::view::view(&k.state, crate::view::Viewer::Seat { seat: 0 });
+    let own = crate::projection::view::view(&k.state, crate::projection::view::Viewer::Seat { seat: 0 });
     assert!(own.players[0].walls[0].card.is_some());
     // Block a Haunt with the Wall: the Haunt card, then the Wall (face up) go to The Dark.
     let mut k = k.hand(3, &["7C"]).ritual(3);
@@ -227,7 +227,7 @@ fn r8_2_walls_vs_panic_mirror_burn_possession() {
 /// through the Resolving area); a page of the action card's rank rejects it; other pages stay.
 #[test]
 fn r8_9_grimoire_pages_and_rejection() {
-    use crate::classes::abilities::Ability;
+    use crate::model::classes::Ability;
     let mut k = Kit::new(4).class(0, ClassId::GrimoireOfRejection).hand(0, &["7C", "9H", "2D"]);
     let card = k.in_hand(0, "7C");
     k.answer(0, Answer::Ability { ability: Ability::GrimoirePage { card } }).unwrap();
@@ -235,7 +235,7 @@ fn r8_9_grimoire_pages_and_rejection() {
     assert!(k.dark_of().is_empty());
     let card = k.in_hand(0, "9H");
     assert_eq!(k.answer(0, Answer::Ability { ability: Ability::GrimoirePage { card } }).unwrap_err().rule, "R5.9.4");
-    let spect = crate::view::view(&k.state, crate::view::Viewer::Spectator);
+    let spect = crate::projection::view::view(&k.state, crate::projection::view::Viewer::Spectator);
     assert_eq!((spect.players[0].pages, spect.players[0].page_cards.is_none()), (1, true));
     // The cap of 3 pages.
     let mut k3 = Kit::new(4).class(0, ClassId::GrimoireOfRejection).pages(0, &["2C", "3C", "4C"]).hand(0, &["7C"]);
@@ -256,7 +256,7 @@ fn r8_9_grimoire_pages_and_rejection() {
     assert_eq!(k.state.players[1].pages.len(), 1);
 }
 
-/// R10.6.5 (issue 13 item 3), B12: at a table that holds its windows, The Hex's Allow is held:
+/// R10.6.5, B12: at a table that holds its windows, The Hex's Allow is held:
 /// its prompt closes, nobody else's view moves (the Hex is still awaited, no event shows), and
 /// only the server's `CloseWindow` (or `Timeout` at the deadline) lets it take effect; then the
 /// Salt window runs as without holding. No time-out mark: it was answered.
@@ -268,15 +268,18 @@ fn r10_6_5_a_hex_allow_is_held_until_the_server_closes_the_prompt() {
         let mut k = Kit::with(s.clone()).class(1, ClassId::Hex).hand(0, &["6D"]).hand(1, &["KC"]).hand(2, &["5H"]);
         haunt(&mut k, 0, "6D", 1);
         assert_eq!(reaction(&k, 1), (ReactionKind::HexReflect, 0));
-        let spectator = |k: &Kit| crate::view::view(&k.state, crate::view::Viewer::Spectator);
+        let spectator = |k: &Kit| crate::projection::view::view(&k.state, crate::projection::view::Viewer::Spectator);
         let seen = spectator(&k);
         let before = k.state.clone();
         let ev = k.answer(1, Answer::Decline).unwrap();
         assert!(matches!(ev[..], [Event::AnswerHeld { seat: 1, .. }]), "{ev:?}");
-        assert_eq!(crate::window::held_answer(&k.state), Some(1));
+        assert_eq!(crate::rules::window::held_answer(&k.state), Some(1));
         assert_eq!(spectator(&k), seen, "R10.6.5: nothing moves for others before the close");
-        for viewer in [crate::view::Viewer::Spectator, crate::view::Viewer::Seat { seat: 0 }] {
-            assert!(crate::redact::redact(&before, &ev[0], &k.state, viewer).is_none(), "hidden from {viewer:?}");
+        for viewer in [crate::projection::view::Viewer::Spectator, crate::projection::view::Viewer::Seat { seat: 0 }] {
+            assert!(
+                crate::projection::redact::redact(&before, &ev[0], &k.state, viewer).is_none(),
+                "hidden from {viewer:?}"
+            );
         }
         assert!(k.prompt(1).is_none(), "the Hex's prompt is answered");
         let ev = k.send(close.clone()).unwrap();

@@ -2,11 +2,11 @@
 //! (Build a Wall: reactions.rs.)
 
 use super::*;
-use crate::action::Action;
-use crate::card::Suit;
-use crate::command::Answer;
-use crate::event::Effect;
-use crate::prompt::PromptKind;
+use crate::model::action::Action;
+use crate::model::card::Suit;
+use crate::model::command::Answer;
+use crate::model::event::Effect;
+use crate::rules::prompt::PromptKind;
 
 fn strs(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()

@@ -1,15 +1,15 @@
 //! R2.7-R2.9, R9.8.4: the selection ritual, class pools, bans and fixed seat classes.
 
 use super::*;
-use crate::classes::{pool_for, seat_classes};
-use crate::command::Answer;
-use crate::decide::create;
-use crate::prompt::{PromptKind, prompt_for};
-use crate::redact::{ViewEvent, redact};
-use crate::replay::fold;
-use crate::settings::{FirstPlayer, Settings};
-use crate::state::State;
-use crate::view::{Viewer, view};
+use crate::model::command::Answer;
+use crate::model::settings::{FirstPlayer, Settings};
+use crate::model::state::State;
+use crate::projection::redact::{ViewEvent, redact};
+use crate::projection::view::{Viewer, view};
+use crate::rules::classes::{pool_for, seat_classes};
+use crate::rules::decide::create;
+use crate::rules::prompt::{PromptKind, prompt_for};
+use crate::rules::replay::fold;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
@@ -29,8 +29,8 @@ fn offer(st: &State, seat: u8) -> Vec<ClassId> {
 
 fn choose(st: &mut State, seat: u8, class: ClassId, rng: &mut ChaCha8Rng) -> Vec<Event> {
     let mut out = Vec::new();
-    let cmd = crate::command::Command::Answer { seat, prompt: None, answer: Answer::ChooseClass { class } };
-    crate::decide::decide_mut(st, &cmd, rng, &mut out).expect("choice accepted");
+    let cmd = crate::model::command::Command::Answer { seat, prompt: None, answer: Answer::ChooseClass { class } };
+    crate::rules::decide::decide_mut(st, &cmd, rng, &mut out).expect("choice accepted");
     out
 }
 
@@ -94,7 +94,7 @@ fn r2_7_picks_in_turn_order_with_private_offers() {
 fn fold_more(st: &State, events: &[Event]) -> State {
     let mut s = st.clone();
     for e in events {
-        crate::evolve::apply(&mut s, e);
+        crate::rules::evolve::apply(&mut s, e);
     }
     s
 }
@@ -106,12 +106,13 @@ fn r2_7_3_only_an_offered_class_and_the_default() {
     let mut st = fold(&create(&class_table(3, 0), &mut rng).unwrap());
     let o = offer(&st, 0);
     let other = pool_for(3).into_iter().find(|c| !o.contains(c)).unwrap();
-    let cmd = crate::command::Command::Answer { seat: 0, prompt: None, answer: Answer::ChooseClass { class: other } };
-    let e = crate::decide::decide(&st, &cmd, &mut rng).unwrap_err();
+    let cmd =
+        crate::model::command::Command::Answer { seat: 0, prompt: None, answer: Answer::ChooseClass { class: other } };
+    let e = crate::rules::decide::decide(&st, &cmd, &mut rng).unwrap_err();
     assert_eq!(e.rule, "R2.7.3");
     assert_eq!(prompt_for(&st, 0).unwrap().default, Answer::ChooseClass { class: o[0] });
     let mut out = Vec::new();
-    crate::decide::decide_mut(&mut st, &crate::command::Command::Timeout, &mut rng, &mut out).unwrap();
+    crate::rules::decide::decide_mut(&mut st, &crate::model::command::Command::Timeout, &mut rng, &mut out).unwrap();
     assert_eq!(seat_classes(&st)[0], Some(o[0]));
 }
 
@@ -159,7 +160,7 @@ fn r9_8_4_seat_classes_and_r2_9_witness_at_two() {
     s.seat_classes = Some(vec![ClassId::Witness, ClassId::Clown]);
     let st = fold(&create(&s, &mut ChaCha8Rng::seed_from_u64(1)).unwrap());
     let r = st.result().expect("ended at once");
-    assert_eq!((r.winner, r.reason), (None, crate::event::EndReason::Witnessed));
+    assert_eq!((r.winner, r.reason), (None, crate::model::event::EndReason::Witnessed));
     assert_eq!(r.placings, vec![2, 2]);
     s.seat_classes = Some(vec![ClassId::Clown]);
     assert_eq!(create(&s, &mut ChaCha8Rng::seed_from_u64(1)).unwrap_err().rule, "R9.8.4");

@@ -3,11 +3,11 @@
 //! Gravedigger (R8.8), The Funeral Bell (R8.6), The Lich (R8.14).
 
 use super::*;
-use crate::action::Action;
-use crate::classes::triggers::TriggerEffect;
-use crate::command::{Answer, Command};
-use crate::event::Effect;
-use crate::prompt::PromptKind;
+use crate::model::action::Action;
+use crate::model::classes::TriggerEffect;
+use crate::model::command::{Answer, Command};
+use crate::model::event::Effect;
+use crate::rules::prompt::PromptKind;
 
 fn strs(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
