@@ -8,7 +8,11 @@
 //! - the result (winner, reason, placings R7.7.3, Last Lit R9.5) equals the recorded one;
 //! - at each recorded step (after the `at`-th game event; the last step is the end of the game)
 //!   the view of every recorded viewer (R10.8: `everything`, `spectator`, `commentary`, and each
-//!   seat `seat-N`) equals the recorded view.
+//!   seat `seat-N`) equals the recorded view;
+//! - the open prompts after *every* event (R10.4, R10.5: who is asked, the legal answers the
+//!   rules allow, the default) hash to the recorded `prompts_digest` (SipHash-1-3, key 0, over
+//!   each step's prompts as JSON), so a changed Requires clause or default shows even where no
+//!   view was recorded.
 //!
 //! The fixtures pin the behaviour of the rules as they were when the fixtures were made. They are
 //! never regenerated to make this test pass: a rule change bumps the ruleset version
@@ -19,9 +23,11 @@
 //! to a replay file, the ignored test `record` writes that replay's expected file beside it.
 
 use final_flicker::replay::read_replay_versioned;
-use final_flicker::{Event, State, Viewer, apply, view};
+use final_flicker::{Event, State, Viewer, apply, prompts, view};
 use serde_json::{Value, json};
+use siphasher::sip::SipHasher13;
 use std::collections::BTreeMap;
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
 /// The committed fixtures: `<repository>/tests/golden`.
@@ -80,8 +86,11 @@ fn read(text: &str) -> Result<Vec<(u64, Event)>, String> {
 fn record(events: &[(u64, Event)], steps: &[usize]) -> Value {
     let mut state = State::new();
     let mut out = Vec::new();
+    let mut digest = SipHasher13::new_with_keys(0, 0);
     for (i, (version, event)) in events.iter().enumerate() {
         apply(&mut state, event);
+        digest.write(serde_json::to_string(&prompts(&state)).expect("prompts serialise").as_bytes());
+        digest.write_u8(b'\n');
         if steps.contains(&(i + 1)) {
             out.push(json!({"at": i + 1, "version": version, "views": views_of(&state)}));
         }
@@ -90,6 +99,7 @@ fn record(events: &[(u64, Event)], steps: &[usize]) -> Value {
         "events": events.len(),
         "finished": state.is_finished(),
         "result": serde_json::to_value(state.result()).expect("a result serialises"),
+        "prompts_digest": format!("{:016x}", digest.finish()),
         "steps": out,
     })
 }
@@ -110,7 +120,7 @@ fn check(text: &str, expected: &Value) -> Result<(), String> {
     if !got["finished"].as_bool().unwrap_or(false) {
         return Err(format!("the game has not ended after its {} game events", events.len()));
     }
-    for key in ["events", "finished", "result"] {
+    for key in ["events", "finished", "result", "prompts_digest"] {
         if got[key] != expected[key] {
             return Err(format!("{key}: folded {}, recorded {}", got[key], expected[key]));
         }
@@ -129,7 +139,10 @@ fn check(text: &str, expected: &Value) -> Result<(), String> {
         }
         for (viewer, view) in gv {
             if view != &wv[viewer] {
-                return Err(format!("step {} (version {}): the {viewer} view differs from the recorded one", w["at"], w["version"]));
+                return Err(format!(
+                    "step {} (version {}): the {viewer} view differs from the recorded one",
+                    w["at"], w["version"]
+                ));
             }
         }
     }
@@ -183,7 +196,11 @@ fn golden_replays_cover_seats_classes_and_stores() {
         let events = read(&text).unwrap();
         let Some((_, Event::GameCreated(g))) = events.first() else { panic!("{}: no game_created", replay.display()) };
         seats.insert(g.settings.players);
-        if g.settings.classes { classes += 1 } else { plain += 1 }
+        if g.settings.classes {
+            classes += 1
+        } else {
+            plain += 1
+        }
         let name = replay.file_name().unwrap().to_string_lossy().to_string();
         if name.starts_with("sqlite-") {
             sqlite += 1;
