@@ -18,7 +18,7 @@
 //! with `#[cfg(test)]` (or `#![cfg(test)]` inside), named `tests` or ending in `_tests` is not a
 //! node, and a nested test module (`#[cfg(test)] mod tests { ... }`, a `*_tests.rs` file) adds no
 //! edge to the module that holds it. The root file is not a node either. `#[path]` on a `mod`
-//! item is refused (the scanner would follow the wrong file); macros that expand to paths are not
+//! item is refused outside test code (inside, the module is not followed) (the scanner would follow the wrong file); macros that expand to paths are not
 //! seen.
 //!
 //! A *cycle* is a strongly connected component (Tarjan) of two modules or more.
@@ -471,6 +471,13 @@ impl CrateScan {
                     if let Some(name) = ident(toks.get(i + 1)) {
                         let name = name.to_string();
                         let test = scope.test || pending_test || name == "tests" || name.ends_with("_tests");
+                        if pending_path && test && is_punct(toks.get(i + 2), ";") {
+                            // Test code adds no edge, so a `#[path]` test module is not followed.
+                            pending_test = false;
+                            pending_path = false;
+                            i += 3;
+                            continue;
+                        }
                         if pending_path {
                             return Err(format!(
                                 "{}:{}: `#[path]` on `mod {name}` is not supported by the module scanner",
