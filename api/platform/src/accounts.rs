@@ -44,7 +44,7 @@ pub enum AccountEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         chain: Option<String>,
     },
-    /// Issue 13: a session (refresh chain) was revoked: every access and refresh token in it
+    /// A session (refresh chain) was revoked: every access and refresh token in it
     /// stops working.
     SessionRevoked {
         /// The chain.
@@ -223,7 +223,7 @@ pub fn verify_hash(hash: &str, password: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
 }
 
-/// Issue 13: an argon2 hash (default parameters, like every account's) of a random password,
+/// An argon2 hash (default parameters, like every account's) of a random password,
 /// made once: a login for an unknown name is verified against it, so that it costs what a
 /// known name's does and its time does not tell which names exist.
 pub fn dummy_hash() -> &'static str {
@@ -243,7 +243,7 @@ pub const ACCOUNT_CACHE_MS: i64 = 2_000;
 /// An account as cached, with when it was read.
 type Cached = (DateTime<Utc>, std::sync::Arc<Account>);
 
-/// Accounts read for token checks, kept [`ACCOUNT_CACHE_MS`] (issue 13). Unknown names are not
+/// Accounts read for token checks, kept [`ACCOUNT_CACHE_MS`]. Unknown names are not
 /// kept (a forged token is read each time; the rate limits bound that).
 #[derive(Default)]
 pub struct AccountCache {

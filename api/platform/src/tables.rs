@@ -602,7 +602,7 @@ impl Tables {
                 }
             };
             if events.is_empty() {
-                // Nothing to store (issue 14: an answer that changes nothing). A request with the
+                // Nothing to store (an answer that changes nothing). A request with the
                 // same key may have landed since the snapshot: it is honoured (replay, or
                 // `idempotency-key-reused` for another body) like any retry.
                 if let Some((key, _)) = &scoped
@@ -648,7 +648,7 @@ impl Tables {
                 // have been a different request (same key, other body: e.g. another seat's open
                 // prompt, still answerable after it), so its hash is checked like any replay's:
                 // acknowledging it blindly told that client an answer was taken that never was
-                // (found by the race test of tests/tests/reliability.rs, issue 8).
+                // (found by the race test of tests/tests/reliability.rs).
                 Err(StoreError::Duplicate { .. }) => {
                     if let Some((key, _)) = &scoped
                         && let Some(v) = find_key(key.clone()).await?
