@@ -78,7 +78,7 @@ start_postgres
 step "cargo test (workspace; PostgreSQL at $FLICKER_TEST_POSTGRES_URL)"
 cargo test --locked --workspace
 
-# Issue 8: the flicker binary `cargo test --workspace` just built, against its own OpenAPI
+# The flicker binary `cargo test --workspace` just built, against its own OpenAPI
 # document (tests/schemathesis/run.sh says what it installs first).
 step "schemathesis over the OpenAPI contract (tests/schemathesis/run.sh: no 5xx, documented statuses, content types and schemas)"
 tests/schemathesis/run.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark command (issue 8): prints one table of figures and writes it, with the
+# The benchmark command: prints one table of figures and writes it, with the
 # machine's cores and memory, to docs/benchmarks.md.
 #   1. the engine's criterion benchmarks (complete random games for 2/4/8 players with and
 #      without classes, folding events, one viewer's projection);

@@ -383,7 +383,7 @@ test('a replay is stepped through to the end and the reveal shows the hands', as
 // ------------------------------------------------------------------ the player's seat (play.mjs)
 playTests({ test, call, account, newPage, shot, uiSignUp, base, sleep, RUN });
 
-// ------------------------------------------------------------------ issue 15, web-contract: console form, pause banner, rules, replay moves
+// ------------------------------------------------------------------ web contract: console form, pause banner, rules, replay moves
 /** No sideways scrolling at the page's width. @param {import('playwright-core').Page} page @param {string} what */
 async function noSideScroll(page, what) {
   const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));

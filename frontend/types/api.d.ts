@@ -27,7 +27,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Issue 13: logs out: revokes the session (refresh chain) of the body's refresh token, or else
+         * Logs out: revokes the session (refresh chain) of the body's refresh token, or else
          *     of the bearer access token. Every access and refresh token of that session then gets 401
          *     (within [`crate::accounts::ACCOUNT_CACHE_MS`] on other processes). Idempotent: 204.
          */
@@ -48,7 +48,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Exchanges a refresh token (once) for a new pair in the same session. Issue 13: a refresh
+         * Exchanges a refresh token (once) for a new pair in the same session. A refresh
          *     token presented again after it was used revokes its whole session (every access and refresh
          *     token of it, whoever holds them: the thief who refreshed first too), and is refused with 401.
          */
@@ -69,7 +69,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Logs in: a short-lived access token and a refresh token, in a new session. Issue 13: an
+         * Logs in: a short-lived access token and a refresh token, in a new session. An
          *     unknown name is checked against a dummy argon2 hash, as long as a known one; repeated
          *     failures per (name, address) and per address are slowed ([`crate::login_throttle`]: 5 and 20
          *     free failures, then waits from 1 s doubling to 300 s, forgotten after 15 quiet minutes) and
@@ -292,9 +292,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The server's replay-signing public keys (issue 6): exports from
+         * The server's replay-signing public keys: exports from
          *     `GET /api/v1/tables/{id}/replay.jsonl` end with a signature by `public_key`; replays signed
-         *     before a rotation (issue 13, `flicker rotate replay-signing-key`) by one of `keys`. Public,
+         *     before a rotation (`flicker rotate replay-signing-key`) by one of `keys`. Public,
          *     no token.
          */
         get: operations["replay_key"];
@@ -447,7 +447,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Exports a finished game as a signed JSON Lines replay (issue 6; 409 during play): the header,
+         * Exports a finished game as a signed JSON Lines replay (409 during play): the header,
          *     every event of the table's stream (platform events, then the game's) with its stored hash, and
          *     the head hash signed with the server's Ed25519 key (`GET /api/v1/keys/replay`). The chain is
          *     recomputed from the stored bytes first: a stored hash that does not match is a 500, never
@@ -622,7 +622,7 @@ export interface paths {
         /**
          * Readiness: the event store answers and accepts writes (not while it is full,
          *     [`crate::store::EventStore::writable`]), and the table driver drives every live table (it
-         *     has caught up with the log since the start and no store outage is open); issue 14. 503
+         *     has caught up with the log since the start and no store outage is open). 503
          *     `not-ready` with `Retry-After` otherwise.
          */
         get: operations["readyz"];
@@ -3858,7 +3858,7 @@ export interface components {
             program?: boolean;
         };
         /**
-         * @description The answer to a registration or a withdrawal (issue 14: the registration and a count, not
+         * @description The answer to a registration or a withdrawal (the registration and a count, not
          *     the whole list, which `GET /api/v1/gatherings/{id}/registrations` pages).
          * @example {
          *       "gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11",
@@ -3928,7 +3928,7 @@ export interface components {
             view: components["schemas"]["View"];
         };
         /**
-         * @description The public keys that sign replay exports (issue 6; issue 13: rotated-out keys too).
+         * @description The public keys that sign replay exports (rotated-out keys too).
          * @example {
          *       "algorithm": "ed25519",
          *       "keys": [

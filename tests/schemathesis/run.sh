@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8 (bad input): Schemathesis against the API's OpenAPI contract, on the real server.
+# Bad input: Schemathesis against the API's OpenAPI contract, on the real server.
 #
 # Starts the `flicker` binary (the debug build of `cargo build` / `cargo test --workspace`,
 # honouring CARGO_TARGET_DIR, or FLICKER_BIN) on a fresh SQLite file in a temporary directory, on

@@ -1,4 +1,4 @@
-//! Issue 14 item 1, the fault as it happens: the SQLite file on a small tmpfs filled by a
+//! A full disk as it happens: the SQLite file on a small tmpfs filled by a
 //! ballast file, so that SQLite's own writes fail with SQLITE_FULL (`database or disk is full`)
 //! where the writer commits. Before the fix one such failure wedged the writer for good
 //! (`attempted to call begin_with at non-zero transaction depth`: 500 on every write even after

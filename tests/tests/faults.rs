@@ -1,4 +1,4 @@
-//! Fault-injection tests of issue 14 against the real `flicker` server:
+//! Fault-injection tests against the real `flicker` server:
 //!
 //! - **A PostgreSQL outage** (`a_postgresql_outage_*`): a PostgreSQL cluster of the test's own
 //!   (not the shared test database) is stopped for five seconds while a small bot gathering
@@ -189,7 +189,7 @@ fn readyz(s: &Server) -> Option<StatusCode> {
         .map(|r| r.status())
 }
 
-/// Issue 14 item 2 (and 4): PostgreSQL stopped for 5 s during a bot gathering and a table of
+/// PostgreSQL stopped for 5 s during a bot gathering and a table of
 /// two people with 4-second clocks. Flicker is never restarted.
 #[test]
 fn a_postgresql_outage_freezes_nothing_and_times_out_nobody() {
@@ -402,7 +402,7 @@ fn seen(s: &Server, token: &str, table: &str) -> usize {
     }
 }
 
-/// Issue 14 items 3 and 4: answers accepted while the restarted driver catches up reach a live
+/// Answers accepted while the restarted driver catches up reach a live
 /// stream opened before them, and `/readyz` says not ready until the driver has caught up.
 #[test]
 fn answers_racing_a_restart_reach_an_open_stream() {

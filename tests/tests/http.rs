@@ -347,7 +347,7 @@ fn a_retried_answer_acts_once() {
     assert_eq!(events1, events2, "the retry acted twice");
 }
 
-/// R10.6.6 (issue 14 item 6): answering an open simultaneous window again with the same answer
+/// R10.6.6: answering an open simultaneous window again with the same answer
 /// stores nothing and still succeeds; changes are stored, at most 8 per seat and window; a
 /// further change gets 422 naming R10.6.6 and changes nothing any other viewer can see (views,
 /// ETags, event pages); idempotency keys keep working.
@@ -457,7 +457,7 @@ fn tokens_refresh_once_and_bot_tokens_revoke() {
     let (st, v, _) =
         json_of(c.post(s.url("/api/v1/auth/refresh")).json(&json!({"refresh_token": refresh})).send().unwrap());
     assert_eq!(st, StatusCode::UNAUTHORIZED, "a refresh token worked twice: {v}");
-    // Issue 13: the reuse revoked the whole session, the refreshed pair included.
+    // The reuse revoked the whole session, the refreshed pair included.
     let (st, v, _) = post(&s, new_pair["access_token"].as_str().unwrap(), "/api/v1/tables", json!({"players": 2}));
     assert_eq!(st, StatusCode::UNAUTHORIZED, "a session survived the reuse of its refresh token: {v}");
     let (_, new_pair, _) = json_of(
@@ -600,7 +600,7 @@ fn contract_hardening() {
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
 }
 
-/// Issue 13: the real server creates its SQLite files (the database, `-wal`, `-shm`, `.lock`)
+/// The real server creates its SQLite files (the database, `-wal`, `-shm`, `.lock`)
 /// and its organiser key file owner-only, and makes existing ones left readable by others
 /// owner-only at start.
 #[cfg(unix)]
@@ -634,7 +634,7 @@ fn database_files_are_owner_only() {
     drop(s);
 }
 
-/// Issue 13: an organiser key or a metrics token shorter than 16 bytes stops the server at
+/// An organiser key or a metrics token shorter than 16 bytes stops the server at
 /// start with an error that says so.
 #[test]
 fn short_keys_stop_the_server_at_start() {

@@ -1,4 +1,4 @@
-//! Issue 14 items 7 and 8 against the real server over a real socket: concurrent registrations
+//! The HTTP contract against the real server over a real socket: concurrent registrations
 //! to one gathering all succeed (the server retries its own optimistic conflicts for commands
 //! that commute), registrations are answered one by one and listed by page, and a body over the
 //! limit on any route that takes one is a 413 problem document (RFC 9457).

@@ -1,4 +1,4 @@
-//! Reliability tests (issue 8, "reliability tests in the test command"): the real `flicker`
+//! Reliability tests (part of the test command): the real `flicker`
 //! server under concurrent load, on SQLite and on PostgreSQL.
 //!
 //! - **Crash under load** (`*_sigkill_under_load_*`): one random bot client per 4-seat practice
@@ -731,7 +731,7 @@ fn racing_clients(servers: Vec<Server>, name: &str) {
     for ((i, key), rs) in &by_key {
         let c = &checked[*i];
         let ok: Vec<&&Raced> = rs.iter().filter(|r| r.status() == Some(StatusCode::OK)).collect();
-        // Issue 14 item 6: an answer that changes nothing stores nothing, its key included, and
+        // An answer that changes nothing stores nothing, its key included, and
         // answers 200 with the state it saw. Such a no-op, answered before the key was stored by
         // another body, shows a state before the key's version; every other 200 shows one at or
         // after it, and those must all be the same body.
@@ -745,7 +745,7 @@ fn racing_clients(servers: Vec<Server>, name: &str) {
             .collect();
         let accepted: HashSet<String> = acting.iter().map(|r| r.sent.body.to_string()).collect();
         // A window answer (Pass or Salt) under a reused key may have been a no-op that stored
-        // nothing, key included: such reuse is not detected (a known gap of issue 14 item 6).
+        // nothing, key included: such reuse is not detected (a known gap).
         let window_answers = acting.iter().all(|r| {
             let a = &r.sent.body["answer"]["answer"];
             a == "pass" || a == "salt"
@@ -776,7 +776,7 @@ fn racing_clients(servers: Vec<Server>, name: &str) {
                 }
             }
             None => {
-                // Issue 14 item 6: an answer that changes nothing (the same answer to an open
+                // An answer that changes nothing (the same answer to an open
                 // simultaneous window again) stores nothing, its key included, and answers 200
                 // with the table as stored. Any other 200 must have stored its key.
                 for r in ok.iter().filter_map(|r| r.reply.as_ref()) {

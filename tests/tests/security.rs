@@ -1,4 +1,4 @@
-//! Security tests over HTTP (issue 8): rate limits per token and per address, forged, expired
+//! Security tests over HTTP: rate limits per token and per address, forged, expired
 //! and wrong-role tokens, acting for another seat, a spectator posting commands, oversized
 //! bodies. The limits are set explicitly here.
 
@@ -8,7 +8,7 @@ use common::*;
 use reqwest::StatusCode;
 use serde_json::json;
 
-/// Issue 8: the per-token limit answers 429 `rate-limited` with `Retry-After` once a token's
+/// The per-token limit answers 429 `rate-limited` with `Retry-After` once a token's
 /// burst is spent, while another token from the same address still passes; health probes are
 /// never limited; the per-address limit then catches many tokens from one address.
 #[test]
@@ -51,7 +51,7 @@ fn rate_limits_per_token_then_per_address() {
     assert!(refused, "the per-address limit catches many tokens from one address");
 }
 
-/// Issue 8: forged, expired-looking, refresh-as-bearer and wrong-role tokens are refused; a
+/// Forged, expired-looking, refresh-as-bearer and wrong-role tokens are refused; a
 /// spectator cannot take a seat or act; a player cannot act for another's seat; a body over the
 /// limit gets 413. Nothing changes.
 #[test]

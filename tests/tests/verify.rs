@@ -1,4 +1,4 @@
-//! Issue 6, tamper evidence, end to end: a game played by built-in bots on the real server is
+//! Tamper evidence, end to end: a game played by built-in bots on the real server is
 //! exported (`GET /api/v1/tables/{id}/replay.jsonl`) and `flicker verify` accepts it against the
 //! published key (`GET /api/v1/keys/replay`); one changed byte makes it fail naming the event.
 //! On SQLite and on PostgreSQL (`FLICKER_TEST_POSTGRES_URL`, as in `http.rs`; without it the

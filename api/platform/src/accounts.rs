@@ -44,7 +44,7 @@ pub enum AccountEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         chain: Option<String>,
     },
-    /// Issue 13: a session (refresh chain) was revoked: every access and refresh token in it
+    /// A session (refresh chain) was revoked: every access and refresh token in it
     /// stops working.
     SessionRevoked {
         /// The chain.
@@ -199,9 +199,13 @@ pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: 
     let lower = name.to_ascii_lowercase();
     let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: hash.clone() };
     match store.append(&stream_of(&lower), crate::store::ExpectedVersion::NO_STREAM, vec![ev.to_new(&lower)]).await {
-        Ok(a) => {
-            Ok(Account { name: lower, role: Some(role), password_hash: hash, version: i64::from(a.version), ..Default::default() })
-        }
+        Ok(a) => Ok(Account {
+            name: lower,
+            role: Some(role),
+            password_hash: hash,
+            version: i64::from(a.version),
+            ..Default::default()
+        }),
         Err(StoreError::Conflict { .. }) => Err(AccountError::NameTaken { name: lower }),
         Err(e) => Err(e.into()),
     }
@@ -223,7 +227,7 @@ pub fn verify_hash(hash: &str, password: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
 }
 
-/// Issue 13: an argon2 hash (default parameters, like every account's) of a random password,
+/// An argon2 hash (default parameters, like every account's) of a random password,
 /// made once: a login for an unknown name is verified against it, so that it costs what a
 /// known name's does and its time does not tell which names exist.
 pub fn dummy_hash() -> &'static str {
@@ -243,7 +247,7 @@ pub const ACCOUNT_CACHE_MS: i64 = 2_000;
 /// An account as cached, with when it was read.
 type Cached = (DateTime<Utc>, std::sync::Arc<Account>);
 
-/// Accounts read for token checks, kept [`ACCOUNT_CACHE_MS`] (issue 13). Unknown names are not
+/// Accounts read for token checks, kept [`ACCOUNT_CACHE_MS`]. Unknown names are not
 /// kept (a forged token is read each time; the rate limits bound that).
 #[derive(Default)]
 pub struct AccountCache {

@@ -1,4 +1,4 @@
-//! Built-in bots (issue 5): policies the server plays for seats that an organiser or a table's
+//! Built-in bots: policies the server plays for seats that an organiser or a table's
 //! creator filled with bots. A bot answers from its seat's own view and prompt only, exactly
 //! what an external bot would get over the REST API; it never reads the hidden state.
 

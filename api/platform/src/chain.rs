@@ -1,4 +1,4 @@
-//! Tamper evidence (issue 6): the per-stream hash chain that the event store computes at append
+//! Tamper evidence: the per-stream hash chain that the event store computes at append
 //! time, the signed replay export (JSON Lines, format 2) and its verifier (`flicker verify`).
 //!
 //! # The event hash

@@ -567,7 +567,13 @@ impl Tables {
         // request hash refuses the key's reuse for a different request.
         let scoped = idempotency.map(|(k, h)| (format!("{actor}:{k}"), h.to_string()));
         let replayed = |version: i64| async move {
-            let first = store.read_stream(&stream_of(table_id), version.try_into().map_err(|e: crate::store::StoreError| TableError::from(e))?).await.map_err(TableError::from)?;
+            let first = store
+                .read_stream(
+                    &stream_of(table_id),
+                    version.try_into().map_err(|e: crate::store::StoreError| TableError::from(e))?,
+                )
+                .await
+                .map_err(TableError::from)?;
             let same = first.first().and_then(|e| e.metadata.command_hash.clone()) == scoped_hash(idempotency);
             if same { Ok::<_, TableError>(()) } else { Err(TableError::IdempotencyKeyReused) }
         };
@@ -602,7 +608,7 @@ impl Tables {
                 }
             };
             if events.is_empty() {
-                // Nothing to store (issue 14: an answer that changes nothing). A request with the
+                // Nothing to store (an answer that changes nothing). A request with the
                 // same key may have landed since the snapshot: it is honoured (replay, or
                 // `idempotency-key-reused` for another body) like any retry.
                 if let Some((key, _)) = &scoped
@@ -628,7 +634,14 @@ impl Tables {
                     e.metadata.command_hash = scoped.as_ref().map(|(_, h)| h.clone());
                 }
             }
-            match store.append(&stream, snap.version.try_into().map_err(|e: crate::store::StoreError| E::from(TableError::from(e)))?, events.clone()).await {
+            match store
+                .append(
+                    &stream,
+                    snap.version.try_into().map_err(|e: crate::store::StoreError| E::from(TableError::from(e)))?,
+                    events.clone(),
+                )
+                .await
+            {
                 // The stream is exactly `snap` and these events: fold them here, no read back.
                 Ok(appended) => {
                     let mut next = (*snap).clone();
@@ -648,7 +661,7 @@ impl Tables {
                 // have been a different request (same key, other body: e.g. another seat's open
                 // prompt, still answerable after it), so its hash is checked like any replay's:
                 // acknowledging it blindly told that client an answer was taken that never was
-                // (found by the race test of tests/tests/reliability.rs, issue 8).
+                // (found by the race test of tests/tests/reliability.rs).
                 Err(StoreError::Duplicate { .. }) => {
                     if let Some((key, _)) = &scoped
                         && let Some(v) = find_key(key.clone()).await?

@@ -1,6 +1,6 @@
 //! Authentication: JWT bearer tokens (HS256, jsonwebtoken). Access tokens live 15 minutes and
 //! come with a single-use refresh token (30 days); bot tokens are long-lived, scoped and
-//! revocable. Issue 13: every token is checked against its live account on each request (through
+//! revocable. Every token is checked against its live account on each request (through
 //! a cache of [`crate::accounts::ACCOUNT_CACHE_MS`]): the account must exist with the token's
 //! role, the token's session (its refresh chain) must not be revoked, and a bot token must be
 //! issued and not revoked. Tokens name the secret that signed them (`kid`), so that tokens signed
@@ -54,7 +54,7 @@ pub struct Claims {
     /// Scopes (bot tokens): `play`, `read`.
     #[serde(default)]
     pub scopes: Vec<String>,
-    /// Issue 13: the session (refresh chain) of an access or refresh token: set at login and
+    /// The session (refresh chain) of an access or refresh token: set at login and
     /// kept by every refresh; logging out, or a refresh token used twice, revokes it. Absent on
     /// bot tokens and on tokens issued before sessions existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -236,7 +236,7 @@ pub async fn authenticate(state: &AppState, req: &HttpRequest) -> Result<Caller,
     check(state, &token).await
 }
 
-/// Issue 13: checks a bearer token (access or bot) against its live account: signed by this
+/// Checks a bearer token (access or bot) against its live account: signed by this
 /// server and not expired; its account exists (a token forged for an unknown name is refused)
 /// with the token's role; its session not revoked (logout, refresh-token reuse); a bot token
 /// issued, unexpired and not revoked. Accounts are read through a cache of

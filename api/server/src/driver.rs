@@ -6,7 +6,7 @@
 //! database can run drivers side by side: the store lets one of them act and the others skip.
 //! After a restart, deadlines resume from the clock marks stored with the events.
 //!
-//! Issue 14: the driver survives store outages and restarts. Every worker (the log follower,
+//! The driver survives store outages and restarts. Every worker (the log follower,
 //! each table task, each gathering run) retries a failure with capped, jittered backoff. An
 //! outage (the store fails the probe or a worker's read) stops every clock; once over, it is
 //! recorded in the log and every deadline open during it moves back by its length. A restart
@@ -30,14 +30,14 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 /// Running table tasks (table id -> change signal), gathering reconcile locks, what is live,
-/// readiness and the store's outages (issue 14).
+/// readiness and the store's outages.
 #[derive(Default)]
 pub struct Driver {
     tasks: Mutex<HashMap<String, watch::Sender<()>>>,
     reconciling: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// The tables still playing and the gatherings still running, as of the log read so far.
     live: Mutex<Live>,
-    /// Issue 14: the driver has caught up with the log and drives every live table.
+    /// The driver has caught up with the log and drives every live table.
     caught_up: AtomicBool,
     outages: Mutex<Outages>,
 }
@@ -71,9 +71,9 @@ struct Outages {
     last_ok: Option<DateTime<Utc>>,
 }
 
-/// Issue 14: the stream of the driver's checkpoints ([`Checkpoint`], event `driver_checkpoint`).
+/// The stream of the driver's checkpoints ([`Checkpoint`], event `driver_checkpoint`).
 pub const CHECKPOINTS: &str = "system-driver-checkpoints";
-/// Issue 14: the stream of recorded store outages (event `store_outage_recorded`, payload
+/// The stream of recorded store outages (event `store_outage_recorded`, payload
 /// `{"from": RFC 3339, "to": RFC 3339}`).
 pub const OUTAGES: &str = "system-outages";
 /// Events folded between two checkpoints: a restart reads at most about this many events
@@ -114,13 +114,13 @@ impl Backoff {
 }
 
 impl Driver {
-    /// Issue 14: whether the driver drives every live table: it has caught up with the log
+    /// Whether the driver drives every live table: it has caught up with the log
     /// and no store outage is open (part of `/readyz`).
     pub fn ready(&self) -> bool {
         self.caught_up.load(Ordering::SeqCst) && self.outages.lock().expect("outages").open.is_none()
     }
 
-    /// Issue 14: `pauses` (a gathering's) with the store's outages added, merged so that
+    /// `pauses` (a gathering's) with the store's outages added, merged so that
     /// overlapping spans count once: every decision point open during an outage has its
     /// deadline, bot delay and minimum window moved back by the overlap, like a gathering
     /// pause; an outage still open stops every clock (`to = None`).
@@ -181,7 +181,7 @@ fn merge_spans(mut spans: Vec<(DateTime<Utc>, Option<DateTime<Utc>>)>) -> Vec<(D
 }
 
 /// Starts the driver on the server's runtime: the store probe that opens and records outages,
-/// and the follower of the global log, restarted with backoff whenever it fails (issue 14).
+/// and the follower of the global log, restarted with backoff whenever it fails.
 pub fn spawn(app: web::Data<AppState>) {
     actix_web::rt::spawn(watch_store(app.clone()));
     actix_web::rt::spawn(async move {
@@ -217,7 +217,7 @@ struct Follow {
     checkpoint_version: store::StreamVersion,
 }
 
-/// Issue 14: where the follower starts: the recorded outages, then the last checkpoint (unless
+/// Where the follower starts: the recorded outages, then the last checkpoint (unless
 /// `FLICKER_DRIVER_FULL_CATCHUP=1`, which reads the whole log as before checkpoints, for the
 /// restart benchmark) or the start of the log.
 async fn start(app: &AppState) -> Result<Follow, store::StoreError> {
@@ -241,7 +241,7 @@ async fn start(app: &AppState) -> Result<Follow, store::StoreError> {
 
 /// Follows the log from `follow` (started on the first call): folds every event into the live
 /// set and broadcasts it on `app.changes` from the first event on, so that a live stream never
-/// misses one, not even during the catch-up (issue 14); once caught up with the position that
+/// misses one, not even during the catch-up; once caught up with the position that
 /// was last when it began, drives every live table and marks the driver ready. Returns whether
 /// it folded anything, with the error that stopped it.
 async fn run(app: &web::Data<AppState>, follow: &mut Option<Follow>) -> Result<bool, (bool, store::StoreError)> {
@@ -350,7 +350,7 @@ async fn checkpoint(app: &AppState, f: &mut Follow) {
     }
 }
 
-/// Issue 14: probes the store every second while it answers; when it fails (or a worker saw it
+/// Probes the store every second while it answers; when it fails (or a worker saw it
 /// fail), an outage is open from the last good probe and every clock stands still; once the
 /// store takes the outage's record (`from`, `to`) in [`OUTAGES`], the outage closes and every
 /// live table and gathering resumes with its deadlines moved back by the outage.
@@ -495,7 +495,7 @@ fn ensure_task(app: &web::Data<AppState>, table: &str) {
 }
 
 /// Runs the gathering process manager for `id`, one run at a time per gathering and process;
-/// a failed run is retried with backoff until it succeeds (issue 14: a gathering finishes
+/// a failed run is retried with backoff until it succeeds (a gathering finishes
 /// after a store outage without a restart).
 pub fn trigger_reconcile(app: web::Data<AppState>, id: String) {
     actix_web::rt::spawn(async move {
@@ -527,7 +527,7 @@ async fn wait_or_change(changed: &mut watch::Receiver<()>, d: Duration) -> bool 
 }
 
 /// Drives one table until its game ends (or its gathering is over). A failed read is retried
-/// with backoff (issue 14), never the end of the task.
+/// with backoff, never the end of the task.
 async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch::Receiver<()>) {
     let store = app.store.as_ref();
     let mut backoff = Backoff::default();
@@ -655,7 +655,7 @@ mod tests {
         Utc.timestamp_opt(s, 0).unwrap()
     }
 
-    /// Issue 14, R10.7.3: overlapping outages and pauses count once; an open one covers all after
+    /// R10.7.3: overlapping outages and pauses count once; an open one covers all after
     /// it; disjoint ones stay apart.
     #[test]
     fn outage_spans_merge() {
@@ -670,7 +670,7 @@ mod tests {
         assert_eq!(merge_spans(vec![(t(10), Some(t(20))), (t(15), None)]), vec![(t(10), None)]);
     }
 
-    /// Issue 14, R10.7.1: a recorded outage moves a deadline open across it back by its length,
+    /// R10.7.1: a recorded outage moves a deadline open across it back by its length,
     /// counted once when it overlaps a gathering pause; an open outage stops every clock.
     #[test]
     fn outages_move_deadlines_back() {
@@ -688,7 +688,7 @@ mod tests {
         assert!(!d.ready());
     }
 
-    /// Issue 14: backoff doubles to its cap, with jitter in the upper half of each step.
+    /// Backoff doubles to its cap, with jitter in the upper half of each step.
     #[test]
     fn backoff_is_capped_and_jittered() {
         let mut b = Backoff::default();
@@ -704,7 +704,7 @@ mod tests {
         store::NewEvent { event_type: t.into(), schema_version: 1, payload, metadata: Default::default() }
     }
 
-    /// Issue 14 item 5: the follower starts from the last checkpoint (its position and live set),
+    /// The follower starts from the last checkpoint (its position and live set),
     /// not from the start of the log, and folds only what came after it; a checkpoint is
     /// written after `CHECKPOINT_EVERY` events.
     #[tokio::test]

@@ -72,10 +72,10 @@ async fn append(state: &AppState, g: &Gathering, events: &[GatheringEvent], acto
 }
 
 /// How many times a commuting command is tried when concurrent commands keep changing the
-/// gathering under it (issue 14: 32 concurrent registrations must all succeed).
+/// gathering under it (32 concurrent registrations must all succeed).
 const COMMUTING_ATTEMPTS: usize = 64;
 
-/// Issue 14: appends what `decide` makes of the gathering as read, retrying with the gathering
+/// Appends what `decide` makes of the gathering as read, retrying with the gathering
 /// read again when a concurrent command changed it meanwhile. For commands that commute
 /// (registration, withdrawal, bots added): each attempt decides afresh, so a refusal (already
 /// registered, full, started) still holds against the latest state. Gives the gathering the
@@ -102,7 +102,7 @@ async fn append_commuting(
     Err(Problem::conflict("busy", "Busy", "the gathering kept changing meanwhile; try again"))
 }
 
-/// The answer to a registration or a withdrawal (issue 14: the registration and a count, not
+/// The answer to a registration or a withdrawal (the registration and a count, not
 /// the whole list, which `GET /api/v1/gatherings/{id}/registrations` pages).
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "registration": {"name": "alice"}, "registered": 12}))]

@@ -1,4 +1,4 @@
-//! Issue 13, "Secrets and accounts": in-process HTTP tests (actix test service on the real
+//! Secrets and accounts: in-process HTTP tests (actix test service on the real
 //! SQLite store) of database file modes, secrets kept out of the event log and their rotation,
 //! live-account token checks, sessions and refresh-token reuse, login throttling and the
 //! dummy hash, and the organiser key and metrics token.
@@ -101,7 +101,7 @@ fn mode(path: &str) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
 
-/// Issue 13: the database file, its `-wal` and `-shm` and its `.lock` are created owner-only
+/// The database file, its `-wal` and `-shm` and its `.lock` are created owner-only
 /// (whatever the umask), and an existing database file readable by others is tightened at open.
 #[cfg(unix)]
 #[actix_web::test]
@@ -126,7 +126,7 @@ async fn database_files_are_owner_only() {
     assert_eq!(mode(&old), 0o600);
 }
 
-/// Issue 13: a fresh store keeps its secrets in the secrets table, never in the event log: after
+/// A fresh store keeps its secrets in the secrets table, never in the event log: after
 /// start and a login, no event names a secret and no `system-*` stream exists; the generated
 /// organiser key registers an organiser.
 #[actix_web::test]
@@ -162,7 +162,7 @@ fn legacy(stream: &str, event_type: &str, payload: Value) -> (String, NewEvent) 
     (stream.to_string(), ev)
 }
 
-/// Issue 13: a store from before the secrets table (its secrets in `system-*` streams) keeps
+/// A store from before the secrets table (its secrets in `system-*` streams) keeps
 /// working: tokens signed with its JWT secret verify, its organiser key and its replay key are
 /// the same, and the secrets are copied into the table once.
 #[actix_web::test]
@@ -215,7 +215,7 @@ async fn a_store_with_secrets_in_the_log_keeps_working() {
     assert_eq!(store.secrets(secrets::ORGANISER).await.unwrap()[0].value, org);
 }
 
-/// Issue 13: rotating the JWT secret: after a restart on the rotated store, tokens signed by
+/// Rotating the JWT secret: after a restart on the rotated store, tokens signed by
 /// the old secret still verify (until they expire), new tokens are signed by the new one, and a
 /// token from a secret the server never had is refused.
 #[actix_web::test]
@@ -242,7 +242,7 @@ async fn a_rotated_jwt_secret_keeps_old_tokens_valid() {
     assert_eq!(st, 401);
 }
 
-/// Issue 13: rotating the replay signing key: the new key signs, and the old public key is
+/// Rotating the replay signing key: the new key signs, and the old public key is
 /// still published (marked not current), so replays it signed still verify against it.
 #[actix_web::test]
 async fn a_rotated_signing_key_stays_published() {
@@ -278,7 +278,7 @@ async fn a_rotated_signing_key_stays_published() {
         .expect("a replay signed before the rotation verifies against its published key");
 }
 
-/// Issue 13: a token signed with the real secret for a name with no account is refused with
+/// A token signed with the real secret for a name with no account is refused with
 /// 401 on every path that takes a token: bearer (required or optional) and `?access_token=`.
 #[actix_web::test]
 async fn a_token_for_an_unknown_account_is_refused() {
@@ -302,7 +302,7 @@ async fn a_token_for_an_unknown_account_is_refused() {
     assert_eq!(st, 401);
 }
 
-/// Issue 13: presenting a used refresh token again revokes its whole session: the pair the
+/// Presenting a used refresh token again revokes its whole session: the pair the
 /// first refresh gave (a thief's) stops working too. Logout revokes a session likewise.
 #[actix_web::test]
 async fn refresh_token_reuse_revokes_the_session_and_logout_ends_it() {
@@ -341,7 +341,7 @@ async fn refresh_token_reuse_revokes_the_session_and_logout_ends_it() {
     assert_eq!(st, 401);
 }
 
-/// Issue 13: no expiry leeway: a token 30 s past its `exp` is refused (jsonwebtoken's default
+/// No expiry leeway: a token 30 s past its `exp` is refused (jsonwebtoken's default
 /// leeway of 60 s accepted it).
 #[actix_web::test]
 async fn an_expired_token_is_refused_at_once() {
@@ -358,7 +358,7 @@ fn login_from(addr: &str, name: &str, password: &str) -> test::TestRequest {
     post("/api/v1/auth/token", json!({"name": name, "password": password})).peer_addr(addr.parse().unwrap())
 }
 
-/// Issue 13: a login for an unknown name checks the password against a (dummy) hash, like a
+/// A login for an unknown name checks the password against a (dummy) hash, like a
 /// known name's: the hash function is called once on each path.
 #[actix_web::test]
 async fn an_unknown_name_costs_a_hash_too() {
@@ -376,7 +376,7 @@ async fn an_unknown_name_costs_a_hash_too() {
     assert_eq!(unknown, wrong, "both refusals read alike");
 }
 
-/// Issue 13: repeated failed logins are slowed per (name, address) and per address, with 429
+/// Repeated failed logins are slowed per (name, address) and per address, with 429
 /// `login-throttled` and `Retry-After`, and the owner still logs in from another address; the
 /// wait passes on the server clock.
 #[actix_web::test]
@@ -416,7 +416,7 @@ async fn failed_logins_are_slowed_without_locking_the_owner_out() {
     assert_eq!(st, 200);
 }
 
-/// Issue 13: an organiser key or a metrics token shorter than 16 bytes is a start-up error.
+/// An organiser key or a metrics token shorter than 16 bytes is a start-up error.
 #[actix_web::test]
 async fn short_organiser_keys_and_metrics_tokens_are_refused_at_start() {
     let store = store().await;
@@ -428,7 +428,7 @@ async fn short_organiser_keys_and_metrics_tokens_are_refused_at_start() {
     assert!(e.to_string().contains("FLICKER_METRICS_TOKEN"), "{e}");
 }
 
-/// Issue 13: the organiser key and the metrics token are checked (in constant time, by
+/// The organiser key and the metrics token are checked (in constant time, by
 /// `subtle`): a key of the same length differing in its last byte is refused, the key works.
 #[actix_web::test]
 async fn organiser_key_and_metrics_token_are_checked() {

@@ -1,4 +1,4 @@
-//! Issue 6: the automated leak scanner (R10.8, R10.3.2, R10.6.3). Many random games with
+//! The automated leak scanner (R10.8, R10.3.2, R10.6.3). Many random games with
 //! classes, 2-8 players, both Salt window forms, played step by step through the real routes and
 //! the real store (in-process, SQLite), with no server driver: the scanner answers every prompt
 //! itself (random legal answers, some through `POST /answers`, the rest as table commands).
@@ -108,13 +108,13 @@ struct Counts {
     stream_events: usize,
     /// Hidden batches over which the viewer's projection moved: kinds -> (count, an example).
     moved: std::collections::BTreeMap<String, (usize, String)>,
-    /// Games played under a spectator delay (issue 13), and the delayed reads compared with
+    /// Games played under a spectator delay, and the delayed reads compared with
     /// the fold up to the reader's horizon (spectators, commentary, eliminated seats).
     delayed_games: usize,
     delayed_reads: usize,
     /// Delayed reads by kind of reader.
     delayed_by: std::collections::BTreeMap<String, usize>,
-    /// Issue 13: moments at which the close time of a held reaction decision point was checked.
+    /// Moments at which the close time of a held reaction decision point was checked.
     close_times: usize,
 }
 
@@ -475,7 +475,7 @@ impl Scanner<'_> {
         tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "p0", self.app.clock.now())
             .await
             .expect("create table");
-        // Tokens are checked against live accounts (issue 13): the viewers' accounts exist.
+        // Tokens are checked against live accounts: the viewers' accounts exist.
         for (name, role) in (0..n).map(|i| (format!("p{i}"), Role::Player)).chain([("watcher".into(), Role::Spectator)])
         {
             crate::accounts::ensure_unusable(self.app.store.as_ref(), &name, role).await.expect("account");
@@ -742,7 +742,7 @@ impl Scanner<'_> {
 }
 
 impl Scanner<'_> {
-    /// Issue 13: plays game `g` at a gathering table with a spectator delay and the commentary
+    /// Plays game `g` at a gathering table with a spectator delay and the commentary
     /// view on, and reads it *while it runs* as every delayed reader: the spectators, the
     /// organiser's commentary view and each eliminated seat. Each read is compared byte for byte
     /// with the scanner's own fold of the reader's sequence up to its horizon.
@@ -793,7 +793,7 @@ impl Scanner<'_> {
         tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "org", self.app.clock.now())
             .await
             .expect("create table");
-        // Tokens are checked against live accounts (issue 13): the readers' accounts exist.
+        // Tokens are checked against live accounts: the readers' accounts exist.
         let role = |name: &str| if name == "watcher" { Role::Spectator } else { Role::Player };
         for name in (0..n).map(|i| format!("p{i}")).chain(["watcher".into(), "org".into()]) {
             crate::accounts::ensure_unusable(self.app.store.as_ref(), &name, role(&name)).await.expect("account");
@@ -992,7 +992,7 @@ impl Scanner<'_> {
             .or_default() += 1;
     }
 
-    /// Issue 13 items 3, 4 (R10.6.4, R10.6.5): at a table that holds its windows, the driver's
+    /// R10.6.4, R10.6.5: at a table that holds its windows, the driver's
     /// close of the open reaction decision point is its deadline, whenever the driver decides
     /// it, and it never moves while the point stays open, whatever answers came meanwhile.
     /// `open` carries the point's (opening, close) as first decided.
@@ -1028,7 +1028,7 @@ impl Scanner<'_> {
     }
 }
 
-/// Issue 6: the leak scanner over at least 200 random games with classes, 2-8 players.
+/// The leak scanner over at least 200 random games with classes, 2-8 players.
 #[actix_web::test]
 #[allow(clippy::async_yields_async)]
 async fn the_leak_scanner_finds_nothing() {
@@ -1043,7 +1043,7 @@ async fn the_leak_scanner_finds_nothing() {
     let store = crate::store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
     // No driver: the scanner alone acts on its tables (and signals the live streams).
     let app = crate::server::state(store).await.unwrap();
-    // Issue 13: spectator delays in seconds read the server clock, set by the scanner.
+    // Spectator delays in seconds read the server clock, set by the scanner.
     let clock = crate::clock::ManualClock::at(chrono::Utc::now());
     let mut inner = std::sync::Arc::try_unwrap(app.into_inner()).ok().expect("one owner");
     inner.clock = clock.clone();
@@ -1084,7 +1084,7 @@ async fn the_leak_scanner_finds_nothing() {
             );
         }
     }
-    // Issue 13: a fifth as many games again under spectator delays, read while they run.
+    // A fifth as many games again under spectator delays, read while they run.
     let delayed_started = Instant::now();
     for g in 0..games.div_ceil(5) {
         let game_seed = seed.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(g as u64);

@@ -1,4 +1,4 @@
-//! Issue 13: slows repeated failed logins without letting anyone lock an account's owner out.
+//! Slows repeated failed logins without letting anyone lock an account's owner out.
 //!
 //! Failures are counted per (account name, address) pair and per address, never per account
 //! alone: someone guessing an account's password from one address slows only that address (for

@@ -1,6 +1,6 @@
 //! The OpenAPI 3.1 document (utoipa), served at `/openapi.json`, with Swagger UI (vendored, no
 //! internet needed) at `/docs/`. The committed copy `openapi/openapi.json` is checked for drift.
-//! `tests/schemathesis/run.sh` checks the running server against it (issue 8).
+//! `tests/schemathesis/run.sh` checks the running server against it.
 
 use crate::{gathering_routes, routes, streams};
 use std::sync::OnceLock;
@@ -68,7 +68,7 @@ const PROBLEM_JSON: &str = "application/problem+json";
 ///   operations with path parameters;
 /// - 413: the body is larger than 64 KiB, for operations with a body (`problem::json_error`,
 ///   `server::problem_errors`); 415: a required JSON body is not `application/json`;
-/// - 503 `storage-full` with `Retry-After`, for every write (issue 14);
+/// - 503 `storage-full` with `Retry-After`, for every write;
 /// - 429 `rate-limited` with `Retry-After`, for every operation but the health probes
 ///   (`ratelimit`).
 ///
@@ -255,7 +255,7 @@ fn problem(description: &str) -> ResponseBuilder {
         .content(PROBLEM_JSON, Content::new(Some(Ref::from_schema_name("Problem"))))
 }
 
-/// Issue 14: every write may meet a full store: 503 `storage-full` with `Retry-After`.
+/// Every write may meet a full store: 503 `storage-full` with `Retry-After`.
 fn add_storage_full(op: &mut Operation) {
     let retry = HeaderBuilder::new()
         .schema(Some(utoipa::openapi::schema::Object::with_type(utoipa::openapi::schema::Type::Integer)))

@@ -7,7 +7,7 @@ use final_flicker::{ErrorKind, RuleError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// Issue 14: the `Retry-After` (seconds) of a 503 storage-full answer.
+/// The `Retry-After` (seconds) of a 503 storage-full answer.
 pub const STORAGE_FULL_RETRY_SECS: u64 = 5;
 
 /// A problem document (RFC 9457).
@@ -61,7 +61,7 @@ impl Problem {
         self
     }
 
-    /// Issue 14: 503 storage-full with `Retry-After`: the store has no room to write; nothing
+    /// 503 storage-full with `Retry-After`: the store has no room to write; nothing
     /// was changed, and the same request may be sent again later.
     pub fn storage_full() -> Self {
         Self::new(
@@ -204,7 +204,7 @@ impl From<flicker_platform::accounts::AccountError> for Problem {
     }
 }
 
-/// Issue 14: the problem for an error response of `status` that carried no problem document
+/// The problem for an error response of `status` that carried no problem document
 /// (answered by actix itself): a stable `type` per status (`payload-too-large`, `not-found`,
 /// `method-not-allowed`, `bad-request`, ..., else `http-<status>`), and `detail` when known.
 pub fn for_status(status: StatusCode, detail: Option<String>) -> Problem {

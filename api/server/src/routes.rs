@@ -36,7 +36,7 @@ pub struct RegisterBody {
     pub role: Role,
 }
 
-/// Issue 13: compares a presented key with the server's in constant time (`subtle`): the time
+/// Compares a presented key with the server's in constant time (`subtle`): the time
 /// taken does not depend on where they differ. (Lengths may differ; only the server's key's
 /// length, at least 16 bytes, could be learnt.)
 pub fn same_secret(given: &[u8], expected: &[u8]) -> bool {
@@ -125,7 +125,7 @@ fn throttled(wait: chrono::Duration) -> HttpResponse {
     resp
 }
 
-/// Logs in: a short-lived access token and a refresh token, in a new session. Issue 13: an
+/// Logs in: a short-lived access token and a refresh token, in a new session. An
 /// unknown name is checked against a dummy argon2 hash, as long as a known one; repeated
 /// failures per (name, address) and per address are slowed ([`crate::login_throttle`]: 5 and 20
 /// free failures, then waits from 1 s doubling to 300 s, forgotten after 15 quiet minutes) and
@@ -188,7 +188,7 @@ async fn revoke_session(state: &AppState, name: &str, chain: &str, reason: &str)
     Err(Problem::conflict("conflict", "Conflict", "the account kept changing; try again"))
 }
 
-/// Exchanges a refresh token (once) for a new pair in the same session. Issue 13: a refresh
+/// Exchanges a refresh token (once) for a new pair in the same session. A refresh
 /// token presented again after it was used revokes its whole session (every access and refresh
 /// token of it, whoever holds them: the thief who refreshed first too), and is refused with 401.
 #[utoipa::path(tag = "accounts", request_body = RefreshBody,
@@ -237,7 +237,7 @@ pub struct LogoutBody {
     pub refresh_token: Option<String>,
 }
 
-/// Issue 13: logs out: revokes the session (refresh chain) of the body's refresh token, or else
+/// Logs out: revokes the session (refresh chain) of the body's refresh token, or else
 /// of the bearer access token. Every access and refresh token of that session then gets 401
 /// (within [`crate::accounts::ACCOUNT_CACHE_MS`] on other processes). Idempotent: 204.
 #[utoipa::path(tag = "accounts", request_body(content = Option<LogoutBody>, content_type = "application/json"),
@@ -468,7 +468,7 @@ async fn clock_for(
         },
         None => (false, Vec::new()),
     };
-    // Issue 14: store outages move deadlines back as the driver does.
+    // Store outages move deadlines back as the driver does.
     crate::clocks::view_for(game, mark, seat, paused, &state.driver.with_outages(&pauses))
 }
 
@@ -1069,7 +1069,7 @@ pub async fn replay_steps(
     Ok(etagged(&ReplaySteps { total: steps.len(), eliminations, steps }))
 }
 
-/// Exports a finished game as a signed JSON Lines replay (issue 6; 409 during play): the header,
+/// Exports a finished game as a signed JSON Lines replay (409 during play): the header,
 /// every event of the table's stream (platform events, then the game's) with its stored hash, and
 /// the head hash signed with the server's Ed25519 key (`GET /api/v1/keys/replay`). The chain is
 /// recomputed from the stored bytes first: a stored hash that does not match is a 500, never
@@ -1102,7 +1102,7 @@ pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpRes
     Ok(HttpResponse::Ok().content_type("application/jsonl").body(buf))
 }
 
-/// The public keys that sign replay exports (issue 6; issue 13: rotated-out keys too).
+/// The public keys that sign replay exports (rotated-out keys too).
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"algorithm": "ed25519", "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
     "keys": [{"public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "current": true, "created_at": "2026-12-01T20:00:00Z"}]}))]
@@ -1130,9 +1130,9 @@ pub struct PublishedReplayKey {
     pub created_at: Option<String>,
 }
 
-/// The server's replay-signing public keys (issue 6): exports from
+/// The server's replay-signing public keys: exports from
 /// `GET /api/v1/tables/{id}/replay.jsonl` end with a signature by `public_key`; replays signed
-/// before a rotation (issue 13, `flicker rotate replay-signing-key`) by one of `keys`. Public,
+/// before a rotation (`flicker rotate replay-signing-key`) by one of `keys`. Public,
 /// no token.
 #[utoipa::path(tag = "play", responses((status = 200, body = ReplayKey)))]
 #[get("/api/v1/keys/replay")]
@@ -1161,7 +1161,7 @@ pub async fn healthz() -> HttpResponse {
 
 /// Readiness: the event store answers and accepts writes (not while it is full,
 /// [`crate::store::EventStore::writable`]), and the table driver drives every live table (it
-/// has caught up with the log since the start and no store outage is open); issue 14. 503
+/// has caught up with the log since the start and no store outage is open). 503
 /// `not-ready` with `Retry-After` otherwise.
 #[utoipa::path(tag = "operations", responses((status = 200, description = "ready"), (status = 503, body = Problem)))]
 #[get("/readyz")]

@@ -1,4 +1,4 @@
-//! Issue 13: the server's secrets (the JWT secret, the replay signing key, the organiser key, the
+//! The server's secrets (the JWT secret, the replay signing key, the organiser key, the
 //! metrics token), kept apart from the append-only event log (which backups, exports and replicas
 //! copy): in the environment, or in the store's `secrets` table (migration 0003), one row per
 //! version. Rotation (`flicker rotate NAME`) adds a version; the highest is current and older
@@ -19,7 +19,7 @@ pub const JWT: &str = "jwt-secret";
 pub const SIGNING: &str = "replay-signing-key";
 /// The generated organiser key's name.
 pub const ORGANISER: &str = "organiser-key";
-/// Issue 13: the fewest bytes an organiser key or a metrics token may have.
+/// The fewest bytes an organiser key or a metrics token may have.
 pub const MIN_KEY_BYTES: usize = 16;
 
 /// The secrets that `name` was kept in before the `secrets` table: (stream, payload field).
@@ -161,7 +161,7 @@ impl EnvSecrets {
     }
 }
 
-/// Issue 13: refuses a key shorter than [`MIN_KEY_BYTES`] with a start-up error naming `var`.
+/// Refuses a key shorter than [`MIN_KEY_BYTES`] with a start-up error naming `var`.
 pub fn check_length(var: &str, value: &str) -> Result<(), StoreError> {
     if value.len() < MIN_KEY_BYTES {
         return Err(StoreError::Other(format!(

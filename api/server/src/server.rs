@@ -23,11 +23,11 @@ pub struct AppState {
     pub store: Arc<dyn EventStore>,
     /// JWT keys.
     pub keys: Keys,
-    /// Issue 13: accounts read for token checks, kept briefly.
+    /// Accounts read for token checks, kept briefly.
     pub accounts: crate::accounts::AccountCache,
-    /// Issue 13: failed-login counts and their waits.
+    /// Failed-login counts and their waits.
     pub login_throttle: crate::login_throttle::LoginThrottle,
-    /// Issue 13: how many passwords were checked against a hash (a real or the dummy one), so
+    /// How many passwords were checked against a hash (a real or the dummy one), so
     /// that tests see that an unknown name costs a hash too.
     pub password_checks: std::sync::atomic::AtomicU64,
     /// `FLICKER_METRICS_TOKEN` (at least 16 bytes); `None`: `/metrics` is off.
@@ -48,7 +48,7 @@ pub struct AppState {
     pub organiser_key: String,
     /// The stream id of every event appended (by any process on the store), for live streams.
     pub changes: tokio::sync::broadcast::Sender<String>,
-    /// Issue 6: the Ed25519 key that signs replay exports (its public half is served at
+    /// The Ed25519 key that signs replay exports (its public half is served at
     /// `GET /api/v1/keys/replay`).
     pub signing_key: ed25519_dalek::SigningKey,
     /// The server clock (deadlines, windows, delays): [`crate::clock::SystemClock`] in
@@ -86,7 +86,7 @@ pub async fn state_with_clock(
     build(store, &EnvSecrets::from_env(), clock).await
 }
 
-/// Builds the shared state on an open store with the secrets `env` (issue 13: secrets come from
+/// Builds the shared state on an open store with the secrets `env` (secrets come from
 /// `env` or the store's `secrets` table, never the event log; a key shorter than
 /// [`crate::secrets::MIN_KEY_BYTES`] is a start-up error).
 pub async fn state_with(store: Arc<dyn EventStore>, env: &EnvSecrets) -> Result<web::Data<AppState>, StoreError> {

@@ -1,4 +1,4 @@
-//! Issue 13: regression tests over HTTP (in-process, the real SQLite store and routes) of what a
+//! Regression tests over HTTP (in-process, the real SQLite store and routes) of what a
 //! viewer sees and when: the commentary view (R10.8, R3.2.1), the clock under a seconds delay
 //! (R10.6.3, R10.6.4), a practice table's position (R10.13) and eliminated seats (R10.8). Games
 //! are played step by step by the test (no driver, no bots); delays in seconds run on a
@@ -129,7 +129,7 @@ fn has_key(v: &Value, key: &str) -> bool {
     }
 }
 
-/// Issue 13 item 1, R10.8, R3.2.1: the commentary view is held back by the delay from the very
+/// R10.8, R3.2.1: the commentary view is held back by the delay from the very
 /// first event (right after the start it shows the table, not the deal), and it never carries a
 /// Candle's order, The Dark's order, the pool or the handle key: not in the view, not in its
 /// events, not in its stream, whose first message is the creation as commentary sees it (every
@@ -215,7 +215,7 @@ async fn r10_8_the_commentary_view_is_delayed_and_never_shows_candles() {
     assert!(shown.next().is_none());
 }
 
-/// Issue 13 item 2, R10.6.3, R10.6.4: under a seconds delay a spectator's table (its clock,
+/// R10.6.3, R10.6.4: under a seconds delay a spectator's table (its clock,
 /// `awaiting`, ETag and size) does not move when a hidden Pass is recorded, neither at once nor
 /// once the Pass is older than the delay; it moves only with public events, when their delay
 /// has passed on the server clock.
@@ -297,7 +297,7 @@ async fn r10_6_4_a_hidden_pass_does_not_move_a_delayed_spectators_clock() {
     assert!(tried > 0, "no hidden Pass in a simultaneous window was played");
 }
 
-/// Issue 13 item 5, R10.13: a practice table's position names both hands and the next draws:
+/// R10.13: a practice table's position names both hands and the next draws:
 /// during play only the creator sees it, and only while every other seat is a built-in bot;
 /// after the game everyone does.
 #[actix_web::test]
@@ -353,7 +353,7 @@ async fn r10_13_a_practice_position_is_the_creators_alone_and_only_against_bots(
     }
 }
 
-/// Issue 13 item 7, R10.8: an eliminated seat sees what a spectator sees, held back by the same
+/// R10.8: an eliminated seat sees what a spectator sees, held back by the same
 /// delay: its table, events and replay stop at its delayed horizon while the game goes on.
 #[actix_web::test]
 async fn r10_8_an_eliminated_seat_is_delayed_like_a_spectator() {

@@ -1,4 +1,4 @@
-//! Tests of window timing (issue 13 items 3, 4 and 8; R10.6.4, R10.6.5), in-process over HTTP
+//! Tests of window timing (R10.6.4, R10.6.5), in-process over HTTP
 //! against the real SQLite store, the real routes and the real table driver, on a
 //! [`ManualClock`]: the clock moves only when a test moves it, from one time the driver waits
 //! for to the next, so each answer arrives exactly when the test says.
@@ -192,7 +192,7 @@ async fn r10_6_4_a_simultaneous_window_closes_at_one_time_however_its_answers_co
     assert_eq!(lengths, [("fast", 15_000), ("slow", 15_000), ("none", 15_000)], "R10.6.4: the close time moved");
 }
 
-/// R10.6.5, R10.6.2, R10.6.3 (issue 13 item 3): in a sequential Salt window at a table of
+/// R10.6.5, R10.6.2, R10.6.3: in a sequential Salt window at a table of
 /// people, a quick Pass changes nothing another viewer sees (the spectator's table and events,
 /// byte for byte, and its `awaiting`) before the prompt's public close time, and the prompt
 /// closes at its deadline whether the Pass came at once or never.
@@ -236,7 +236,7 @@ async fn r10_6_5_a_sequential_salt_prompt_is_held_until_its_close_time() {
     assert_eq!(lengths, [("fast", 15_000), ("none", 15_000)], "R10.6.5: the close time moved");
 }
 
-/// R10.6.5 (issue 13 item 8): a practice table's minimum window is decided at the start from
+/// R10.6.5: a practice table's minimum window is decided at the start from
 /// its seats: 1,500 ms (windows held) when a seat is held by anything but a built-in bot or an
 /// account with the `bot` role, else 0; a minimum given by the creator wins either way.
 #[actix_web::test]

@@ -1,4 +1,4 @@
-//! Issue 6: the hash encoding, the signed export and the verifier.
+//! The hash encoding, the signed export and the verifier.
 
 use super::*;
 use crate::store::StoredEvent;
