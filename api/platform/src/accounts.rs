@@ -199,9 +199,13 @@ pub async fn register(store: &dyn EventStore, name: &str, password: &str, role: 
     let lower = name.to_ascii_lowercase();
     let ev = AccountEvent::Registered { name: lower.clone(), role, password_hash: hash.clone() };
     match store.append(&stream_of(&lower), crate::store::ExpectedVersion::NO_STREAM, vec![ev.to_new(&lower)]).await {
-        Ok(a) => {
-            Ok(Account { name: lower, role: Some(role), password_hash: hash, version: i64::from(a.version), ..Default::default() })
-        }
+        Ok(a) => Ok(Account {
+            name: lower,
+            role: Some(role),
+            password_hash: hash,
+            version: i64::from(a.version),
+            ..Default::default()
+        }),
         Err(StoreError::Conflict { .. }) => Err(AccountError::NameTaken { name: lower }),
         Err(e) => Err(e.into()),
     }

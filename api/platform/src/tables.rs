@@ -577,7 +577,13 @@ impl Tables {
         // request hash refuses the key's reuse for a different request.
         let scoped = idempotency.map(|(k, h)| (format!("{actor}:{k}"), h.to_string()));
         let replayed = |version: i64| async move {
-            let first = store.read_stream(&stream_of(table_id), version.try_into().map_err(|e: crate::store::StoreError| TableError::from(e))?).await.map_err(TableError::from)?;
+            let first = store
+                .read_stream(
+                    &stream_of(table_id),
+                    version.try_into().map_err(|e: crate::store::StoreError| TableError::from(e))?,
+                )
+                .await
+                .map_err(TableError::from)?;
             let same = first.first().and_then(|e| e.metadata.command_hash.clone()) == scoped_hash(idempotency);
             if same { Ok::<_, TableError>(()) } else { Err(TableError::IdempotencyKeyReused) }
         };
@@ -638,7 +644,14 @@ impl Tables {
                     e.metadata.command_hash = scoped.as_ref().map(|(_, h)| h.clone());
                 }
             }
-            match store.append(&stream, snap.version.try_into().map_err(|e: crate::store::StoreError| E::from(TableError::from(e)))?, events.clone()).await {
+            match store
+                .append(
+                    &stream,
+                    snap.version.try_into().map_err(|e: crate::store::StoreError| E::from(TableError::from(e)))?,
+                    events.clone(),
+                )
+                .await
+            {
                 // The stream is exactly `snap` and these events: fold them here, no read back.
                 Ok(appended) => {
                     let mut next = (*snap).clone();

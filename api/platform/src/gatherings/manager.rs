@@ -324,7 +324,9 @@ mod tests {
             g.apply(&StoredEvent {
                 position: crate::store::Position::START,
                 stream_id: super::super::stream_of(&g.id),
-                stream_version: crate::store::StreamVersion::new(u64::try_from(g.version + 1).expect("versions are positive")),
+                stream_version: crate::store::StreamVersion::new(
+                    u64::try_from(g.version + 1).expect("versions are positive"),
+                ),
                 event_type: n.event_type,
                 schema_version: n.schema_version,
                 payload_text: n.payload.to_string(),
