@@ -3,7 +3,6 @@
 //! restart. The fold never reads a clock; only the time-out command changes the game.
 
 use crate::store::{Metadata, NewEvent};
-use crate::tables::Snapshot;
 use chrono::{DateTime, Utc};
 use final_flicker::window::{held_answer, simultaneous_window};
 use final_flicker::{Event, State};
@@ -69,7 +68,7 @@ const MARK_KEY: &str = "clock";
 
 /// The clock mark stored with an event, if any. Errors: a mark that does not read as one.
 pub fn mark_of(metadata: &Metadata) -> Result<Option<ClockMark>, serde_json::Error> {
-    metadata.extra.get(MARK_KEY).map(|v| ClockMark::deserialize(v)).transpose()
+    metadata.extra.get(MARK_KEY).map(ClockMark::deserialize).transpose()
 }
 
 /// Stores `mark` with an event (replacing any mark it had).
@@ -85,6 +84,20 @@ fn engine_events(events: &[NewEvent]) -> Vec<Event> {
         .collect()
 }
 
+/// A table as [`mark_for`] sees it before an append: the game, whether it has engine events
+/// yet, and its clock settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Before<'a> {
+    /// The game before the append.
+    pub state: &'a State,
+    /// Whether the table holds engine events already.
+    pub started: bool,
+    /// The table's clocks.
+    pub clocks: Clocks,
+    /// R10.6.5: the table's minimum reaction window, in milliseconds.
+    pub reaction_window_min_ms: u32,
+}
+
 /// The clock mark for an append of `events` onto `snap` at `now` (server clock), or `None` when
 /// the decision point does not change (an answer inside a simultaneous window that stays open,
 /// an answer held until its prompt closes) or the game is over.
@@ -93,7 +106,7 @@ fn engine_events(events: &[NewEvent]) -> Vec<Event> {
 /// windows (`hold_windows`), a reaction decision point (a simultaneous window or a reaction
 /// prompt) lasts exactly until its deadline whatever the answers do, so its deadline is never
 /// shorter than the minimum window: `max(reaction_secs, reaction_window_min_ms)`.
-pub fn mark_for(snap: &Snapshot, events: &[NewEvent], now: DateTime<Utc>) -> Option<ClockMark> {
+pub fn mark_for(snap: &Before<'_>, events: &[NewEvent], now: DateTime<Utc>) -> Option<ClockMark> {
     let engine = engine_events(events);
     if engine.is_empty() || engine.iter().all(|e| matches!(e, Event::AnswerHeld { .. })) {
         return None;
@@ -107,16 +120,16 @@ pub fn mark_for(snap: &Snapshot, events: &[NewEvent], now: DateTime<Utc>) -> Opt
     }
     let closed = engine.iter().any(|e| matches!(e, Event::AnswersClosed | Event::TimedOut { .. }));
     let window = simultaneous_window(&after).is_some();
-    if window && simultaneous_window(&snap.state).is_some() && !closed && !snap.events.is_empty() {
+    if window && simultaneous_window(snap.state).is_some() && !closed && snap.started {
         return None;
     }
     let open = final_flicker::prompts(&after);
     let reaction = window || open.first().is_some_and(|p| p.kind.is_reaction());
-    let clocks = snap.info.clocks;
+    let clocks = snap.clocks;
     let secs = if reaction { clocks.reaction_secs } else { clocks.decision_secs };
     let mut length = chrono::Duration::seconds(secs as i64);
     if reaction && after.settings().is_some_and(|s| s.hold_windows) {
-        length = length.max(chrono::Duration::milliseconds(snap.info.reaction_window_min_ms as i64));
+        length = length.max(chrono::Duration::milliseconds(snap.reaction_window_min_ms as i64));
     }
     Some(ClockMark { opened_at: now, deadline: now + length, window })
 }

@@ -241,6 +241,16 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The parts of the table that [`crate::clocks::mark_for`] reads before an append.
+    pub fn before(&self) -> crate::clocks::Before<'_> {
+        crate::clocks::Before {
+            state: &self.state,
+            started: !self.events.is_empty(),
+            clocks: self.info.clocks,
+            reaction_window_min_ms: self.info.reaction_window_min_ms,
+        }
+    }
+
     fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
         self.apply_parts(i64::from(e.stream_version), &e.event_type, &e.payload, &e.metadata, e.recorded_at)
     }
@@ -620,7 +630,7 @@ impl Tables {
                 return Ok((snap, false));
             }
             // R10.7.3: a new decision point gets its deadline now, stored with the events.
-            if let Some(mark) = crate::clocks::mark_for(&snap, &events, self.clock.now())
+            if let Some(mark) = crate::clocks::mark_for(&snap.before(), &events, self.clock.now())
                 && let Some(last) = events.last_mut()
             {
                 crate::clocks::set_mark(&mut last.metadata, &mark);
@@ -861,14 +871,14 @@ pub async fn create_with_game(
         event_type: first.event_type.clone(),
         schema_version: first.schema_version,
         payload: first.payload.clone(),
-        payload_text: crate::chain::payload_text(&first.payload),
+        payload_text: crate::store::hash::payload_text(&first.payload),
         hash: None,
         metadata: first.metadata.clone(),
         recorded_at: chrono::Utc::now(),
     })?;
     let mut events = vec![first];
     events.extend(game.iter().map(|e| engine_event(e, meta.clone())));
-    if let Some(mark) = crate::clocks::mark_for(&blank, &events[1..], now)
+    if let Some(mark) = crate::clocks::mark_for(&blank.before(), &events[1..], now)
         && let Some(last) = events.last_mut()
     {
         crate::clocks::set_mark(&mut last.metadata, &mark);

@@ -12,7 +12,7 @@
 //! | `FLICKER_DRIVER_FULL_CATCHUP` | [`Config::driver_full_catchup`] | off |
 
 use crate::ratelimit::{self, Rates};
-use crate::secrets::EnvSecrets;
+use crate::secrets::{EnvSecrets, var};
 
 /// The default listen address.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -84,11 +84,6 @@ impl Config {
             driver_full_catchup: false,
         }
     }
-}
-
-/// The environment variable `name`, `None` when unset, empty or not Unicode.
-pub(crate) fn var(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
 /// Starts the process's log subscriber (stderr; ANSI colours on a terminal) as `log` says.

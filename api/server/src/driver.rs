@@ -6,7 +6,7 @@
 //! database can run drivers side by side: the store lets one of them act and the others skip.
 //! After a restart, deadlines resume from the clock marks stored with the events.
 //!
-//! The driver survives store outages and restarts. Every worker (the log follower,
+//! the driver survives store outages and restarts. Every worker (the log follower,
 //! each table task, each gathering run) retries a failure with capped, jittered backoff. An
 //! outage (the store fails the probe or a worker's read) stops every clock; once over, it is
 //! recorded in the log and every deadline open during it moves back by its length. A restart
@@ -15,7 +15,7 @@
 
 use crate::bots;
 use crate::gatherings::{Status, manager};
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::{self, StoredEvent};
 use crate::tables::{self, Snapshot};
 use actix_web::web;
@@ -23,33 +23,13 @@ use chrono::{DateTime, Utc};
 use final_flicker::Command;
 use flicker_platform::due::{Due, next_due};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::sync::watch;
 
-/// Running table tasks (table id -> change signal), gathering reconcile locks, what is live,
-/// readiness and the store's outages.
-#[derive(Default)]
-pub struct Driver {
-    tasks: Mutex<HashMap<String, watch::Sender<()>>>,
-    reconciling: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-    /// The tables still playing and the gatherings still running, as of the log read so far.
-    live: Mutex<Live>,
-    /// The driver has caught up with the log and drives every live table.
-    caught_up: AtomicBool,
-    outages: Mutex<Outages>,
-}
-
-/// The live set: what a checkpoint stores.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-struct Live {
-    /// Table ids (without `table-`) whose game has not ended.
-    tables: BTreeSet<String>,
-    /// Gathering ids (without `gathering-`) started and not ended or cancelled.
-    gatherings: BTreeSet<String>,
-}
+pub use crate::driver_state::Driver;
+use crate::driver_state::Live;
 
 /// A checkpoint of the driver's projection: every event up to `position` is folded into `live`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -59,21 +39,9 @@ struct Checkpoint {
     live: Live,
 }
 
-/// Store outages this process knows of.
-#[derive(Debug, Default)]
-struct Outages {
-    /// Recorded outages (`from`, `to`), by their version in [`OUTAGES`] (read from the log, so
-    /// every process and every restart sees the same ones).
-    recorded: BTreeMap<store::StreamVersion, (DateTime<Utc>, DateTime<Utc>)>,
-    /// This process's outage still open: since the last moment the store was known to answer.
-    open: Option<DateTime<Utc>>,
-    /// The last moment the store answered this process's probe.
-    last_ok: Option<DateTime<Utc>>,
-}
-
-/// The stream of the driver's checkpoints ([`Checkpoint`], event `driver_checkpoint`).
+/// the stream of the driver's checkpoints ([`Checkpoint`], event `driver_checkpoint`).
 pub const CHECKPOINTS: &str = "system-driver-checkpoints";
-/// The stream of recorded store outages (event `store_outage_recorded`, payload
+/// the stream of recorded store outages (event `store_outage_recorded`, payload
 /// `{"from": RFC 3339, "to": RFC 3339}`).
 pub const OUTAGES: &str = "system-outages";
 /// Events folded between two checkpoints: a restart reads at most about this many events
@@ -113,73 +81,6 @@ impl Backoff {
     }
 }
 
-impl Driver {
-    /// Whether the driver drives every live table: it has caught up with the log
-    /// and no store outage is open (part of `/readyz`).
-    pub fn ready(&self) -> bool {
-        self.caught_up.load(Ordering::SeqCst) && self.outages.lock().expect("outages").open.is_none()
-    }
-
-    /// `pauses` (a gathering's) with the store's outages added, merged so that
-    /// overlapping spans count once: every decision point open during an outage has its
-    /// deadline, bot delay and minimum window moved back by the overlap, like a gathering
-    /// pause; an outage still open stops every clock (`to = None`).
-    pub fn with_outages(
-        &self,
-        pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
-    ) -> Vec<(DateTime<Utc>, Option<DateTime<Utc>>)> {
-        let o = self.outages.lock().expect("outages");
-        if o.recorded.is_empty() && o.open.is_none() {
-            return pauses.to_vec();
-        }
-        let mut spans: Vec<_> = pauses.to_vec();
-        spans.extend(o.recorded.values().map(|&(f, t)| (f, Some(t))));
-        spans.extend(o.open.map(|f| (f, None)));
-        merge_spans(spans)
-    }
-
-    /// Opens an outage (unless one is open) from the last moment the store was known to work.
-    fn store_failed(&self, now: DateTime<Utc>) {
-        let mut o = self.outages.lock().expect("outages");
-        if o.open.is_none() {
-            let from = o.last_ok.unwrap_or(now).min(now);
-            tracing::warn!(%from, "the event store is failing: clocks stop until it answers again");
-            o.open = Some(from);
-        }
-    }
-
-    fn note_outage(&self, e: &StoredEvent) {
-        let span = |k: &str| e.payload[k].as_str().and_then(|t| DateTime::parse_from_rfc3339(t).ok());
-        if let (Some(from), Some(to)) = (span("from"), span("to")) {
-            self.outages.lock().expect("outages").recorded.insert(e.stream_version, (from.to_utc(), to.to_utc()));
-        }
-    }
-
-    fn live(&self) -> Live {
-        self.live.lock().expect("live").clone()
-    }
-}
-
-/// Sorts and merges spans (`to = None`: open, covering everything after `from`).
-fn merge_spans(mut spans: Vec<(DateTime<Utc>, Option<DateTime<Utc>>)>) -> Vec<(DateTime<Utc>, Option<DateTime<Utc>>)> {
-    spans.sort_by_key(|s| s.0);
-    let mut out: Vec<(DateTime<Utc>, Option<DateTime<Utc>>)> = Vec::new();
-    for (from, to) in spans {
-        if let Some(last) = out.last_mut() {
-            match last.1 {
-                None => continue,
-                Some(end) if from <= end => {
-                    last.1 = to.map(|t| t.max(end));
-                    continue;
-                }
-                Some(_) => {}
-            }
-        }
-        out.push((from, to));
-    }
-    out
-}
-
 /// Starts the driver on the server's runtime: the store probe that opens and records outages,
 /// and the follower of the global log, restarted with backoff whenever it fails.
 pub fn spawn(app: web::Data<AppState>) {
@@ -217,7 +118,7 @@ struct Follow {
     checkpoint_version: store::StreamVersion,
 }
 
-/// Where the follower starts: the recorded outages, then the last checkpoint (unless
+/// where the follower starts: the recorded outages, then the last checkpoint (unless
 /// `FLICKER_DRIVER_FULL_CATCHUP=1`, which reads the whole log as before checkpoints, for the
 /// restart benchmark) or the start of the log.
 async fn start(app: &AppState) -> Result<Follow, store::StoreError> {
@@ -350,7 +251,7 @@ async fn checkpoint(app: &AppState, f: &mut Follow) {
     }
 }
 
-/// Probes the store every second while it answers; when it fails (or a worker saw it
+/// probes the store every second while it answers; when it fails (or a worker saw it
 /// fail), an outage is open from the last good probe and every clock stands still; once the
 /// store takes the outage's record (`from`, `to`) in [`OUTAGES`], the outage closes and every
 /// live table and gathering resumes with its deadlines moved back by the outage.
@@ -649,6 +550,7 @@ async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: b
 mod tests {
     use super::*;
     use crate::clocks::shifted;
+    use crate::driver_state::merge_spans;
     use chrono::TimeZone;
 
     fn t(s: i64) -> DateTime<Utc> {
@@ -688,7 +590,7 @@ mod tests {
         assert!(!d.ready());
     }
 
-    /// Backoff doubles to its cap, with jitter in the upper half of each step.
+    /// backoff doubles to its cap, with jitter in the upper half of each step.
     #[test]
     fn backoff_is_capped_and_jittered() {
         let mut b = Backoff::default();
@@ -704,7 +606,7 @@ mod tests {
         store::NewEvent { event_type: t.into(), schema_version: 1, payload, metadata: Default::default() }
     }
 
-    /// The follower starts from the last checkpoint (its position and live set),
+    /// the follower starts from the last checkpoint (its position and live set),
     /// not from the start of the log, and folds only what came after it; a checkpoint is
     /// written after `CHECKPOINT_EVERY` events.
     #[tokio::test]

@@ -10,7 +10,7 @@ use crate::gatherings::standings::{Standing, standings};
 use crate::gatherings::views::{Bracket, CircleView, GatheringSummary, bracket, summary};
 use crate::gatherings::{self, Gathering, GatheringEvent, GatheringSettings, Registrant, Status};
 use crate::problem::Problem;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::store::{Metadata, NewEvent, StoreError};
 use actix_web::{HttpResponse, delete, get, post, put, web};
 use serde::{Deserialize, Serialize};

@@ -4,11 +4,12 @@
 //! dummy hash, and the organiser key and metrics token.
 
 use crate::accounts::Role;
-use crate::auth::{Keys, TokenKind};
+use crate::auth::TokenKind;
 use crate::clock::Clock;
 use crate::secrets::{self, EnvSecrets};
 use crate::server::AppState;
 use crate::store::{EventStore, Metadata, NewEvent};
+use crate::tokens::Keys;
 use actix_web::{App, test, web};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -183,7 +184,7 @@ async fn a_store_with_secrets_in_the_log_keeps_working() {
     // An account registered, and a token signed by the old server's secret (no `kid`).
     register_and_login!(svc, "bob");
     let old = Keys::from_secret(jwt.as_bytes());
-    let claims = crate::auth::Claims {
+    let claims = crate::tokens::Claims {
         sub: "bob".into(),
         role: Role::Player,
         kind: TokenKind::Access,

@@ -1122,7 +1122,7 @@ async fn the_leak_scanner_finds_nothing() {
         c.errors,
         started.elapsed().as_secs_f64()
     );
-    println!("leak scan: {} close times of held reaction points checked (issue 13)", c.close_times);
+    println!("leak scan: {} close times of held reaction points checked", c.close_times);
     assert!(c.close_times > 0, "some held reaction points were checked");
     for (k, (n, ex)) in &c.moved {
         println!("leak scan: the projection moved over hidden events {k}: {n} times (e.g. {ex})");

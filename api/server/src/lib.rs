@@ -7,6 +7,7 @@
 mod auth;
 pub mod config;
 mod driver;
+mod driver_state;
 mod frontend;
 mod gathering_routes;
 #[cfg(test)]
@@ -28,10 +29,12 @@ mod sight_tests;
 mod spectate;
 #[cfg(test)]
 mod spectate_tests;
+mod state;
 pub mod store;
 #[cfg(test)]
 mod store_full_tests;
 mod streams;
+mod tokens;
 #[cfg(test)]
 mod window_tests;
 

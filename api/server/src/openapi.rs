@@ -64,7 +64,7 @@ const PROBLEM_JSON: &str = "application/problem+json";
 ///   parameters or a request body;
 /// - 401 and 403: the bearer token is missing or invalid (`auth`), or lacks a scope or role, for
 ///   operations that take one;
-/// - 404: a path parameter does not parse (`problem::path_error`), or names nothing, for
+/// - 404: a path parameter does not parse (`openapi::path_error`), or names nothing, for
 ///   operations with path parameters;
 /// - 413: the body is larger than 64 KiB, for operations with a body (`problem::json_error`,
 ///   `server::problem_errors`); 415: a required JSON body is not `application/json`;
@@ -352,6 +352,15 @@ pub fn allowed_methods(path: &str) -> Option<Vec<&'static str>> {
         })
         .max_by_key(|(segments, _)| segments.iter().filter(|t| !t.starts_with('{')).count())
         .map(|(_, methods)| methods.clone())
+}
+
+/// Maps path errors to problems: 405 when the method is not one the API document lists for the
+/// path (`POST /api/v1/gatherings/{id}/settings` reaches the `{id}/{action}` route), else 404.
+pub fn path_error(err: actix_web::error::PathError, req: &actix_web::HttpRequest) -> actix_web::Error {
+    match method_not_allowed(req.method(), req.path()) {
+        Some(res) => actix_web::error::InternalError::from_response(err, res).into(),
+        None => crate::problem::Problem::not_found(err.to_string()).into(),
+    }
 }
 
 /// 405 `method-not-allowed` with `Allow`, when `path` is a documented API path that does not

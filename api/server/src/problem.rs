@@ -224,7 +224,7 @@ pub fn for_status(status: StatusCode, detail: Option<String>) -> Problem {
         s => format!("http-{s}"),
     };
     let detail = match (status.as_u16(), detail) {
-        (413, _) => format!("the body is larger than {} KiB", crate::server::BODY_LIMIT / 1024),
+        (413, _) => format!("the body is larger than {} KiB", BODY_LIMIT / 1024),
         (_, Some(d)) if status.is_client_error() => d,
         _ => title.to_lowercase(),
     };
@@ -257,15 +257,6 @@ pub fn query_error(err: actix_web::error::QueryPayloadError, _req: &actix_web::H
     Problem::invalid(err.to_string()).into()
 }
 
-/// Maps path errors to problems: 405 when the method is not one the API document lists for the
-/// path (`POST /api/v1/gatherings/{id}/settings` reaches the `{id}/{action}` route), else 404.
-pub fn path_error(err: actix_web::error::PathError, req: &actix_web::HttpRequest) -> actix_web::Error {
-    match crate::openapi::method_not_allowed(req.method(), req.path()) {
-        Some(res) => actix_web::error::InternalError::from_response(err, res).into(),
-        None => Problem::not_found(err.to_string()).into(),
-    }
-}
-
 /// Parses an optional JSON body: an empty body or `null` gives the default; anything else must
 /// be valid JSON of the expected shape (a malformed body is refused, never taken as absent).
 pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> Result<T, Problem> {
@@ -282,3 +273,6 @@ pub fn optional_json<T: serde::de::DeserializeOwned + Default>(body: &[u8]) -> R
         }
     })
 }
+
+/// The largest request body taken, JSON or not (413 problem documents past it).
+pub const BODY_LIMIT: usize = 64 * 1024;

@@ -3,8 +3,8 @@
 use crate::accounts::{self, AccountEvent, Role};
 use crate::auth::{ACCESS_TTL_SECS, Caller, MaybeCaller, REFRESH_TTL_SECS, TokenKind};
 use crate::problem::Problem;
-use crate::server::AppState;
 use crate::spectate;
+use crate::state::AppState;
 use crate::store::{Metadata, StoreError};
 use crate::tables::{self, TableError, TableInfo, table_event, viewer_for};
 use actix_web::http::StatusCode;

@@ -8,10 +8,13 @@
 //! and `system-organiser-key` streams: [`establish`] copies such a secret into the table once
 //! (the old event cannot be deleted; rotate to retire it) and never writes one to the log again.
 
-use crate::auth::BOT_TTL_MAX_SECS;
 use crate::store::{EventStore, Secret, StoreError};
 use chrono::{DateTime, Duration, Utc};
 use ed25519_dalek::SigningKey;
+
+/// The longest lifetime of any token (bot tokens, 90 days), seconds: a rotated-out JWT secret
+/// verifies tokens this long after its replacement.
+pub const BOT_TTL_MAX_SECS: i64 = 90 * 24 * 3600;
 
 /// The JWT secret's name in the `secrets` table.
 pub const JWT: &str = "jwt-secret";
@@ -139,8 +142,9 @@ pub struct EnvSecrets {
     pub metrics: Option<String>,
 }
 
-fn var(name: &str) -> Option<String> {
-    crate::config::var(name)
+/// The environment variable `name`, `None` when unset, empty or not Unicode.
+pub(crate) fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
 fn list(name: &str) -> Vec<String> {

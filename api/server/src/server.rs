@@ -1,13 +1,14 @@
-//! The HTTP server: app state, routes, problem mapping, metrics, logs.
+//! The HTTP server: routes, problem mapping, metrics, logs. The shared state lives in
+//! `state` (re-exported here).
 
-use crate::auth::Keys;
+pub use crate::problem::BODY_LIMIT;
+pub use crate::state::{AppState, state_with};
+#[cfg(test)]
+pub use crate::state::{state, state_with_clock};
+
 use crate::config::Config;
-use crate::metrics::Metrics;
 use crate::problem;
 use crate::problem::Problem;
-use crate::secrets::{self, EnvSecrets};
-use crate::store::{EventStore, StoreError};
-use crate::tables::Tables;
 use crate::{gathering_routes, routes, streams};
 use actix_web::dev::Service;
 use actix_web::{App, HttpResponse, HttpServer, web};
@@ -16,48 +17,6 @@ use std::sync::Arc;
 use std::time::Instant;
 use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
-
-/// Shared state of the server.
-pub struct AppState {
-    /// The event store.
-    pub store: Arc<dyn EventStore>,
-    /// JWT keys.
-    pub keys: Keys,
-    /// Accounts read for token checks, kept briefly.
-    pub accounts: crate::accounts::AccountCache,
-    /// Failed-login counts and their waits.
-    pub login_throttle: crate::login_throttle::LoginThrottle,
-    /// How many passwords were checked against a hash (a real or the dummy one), so
-    /// that tests see that an unknown name costs a hash too.
-    pub password_checks: std::sync::atomic::AtomicU64,
-    /// `FLICKER_METRICS_TOKEN` (at least 16 bytes); `None`: `/metrics` is off.
-    pub metrics_token: Option<String>,
-    /// Every replay-signing public key to publish at `GET /api/v1/keys/replay`: the current
-    /// one first, then rotated-out ones (replays they signed still verify against them).
-    pub replay_keys: Vec<secrets::PublishedKey>,
-    /// The table cache.
-    pub tables: Tables,
-    /// Metrics.
-    pub metrics: Metrics,
-    /// The gathering cache.
-    pub gatherings: crate::gatherings::GatheringCache,
-    /// The table driver (clocks, bots, gathering triggers).
-    pub driver: crate::driver::Driver,
-    /// The key that registering an organiser needs (`X-Organiser-Key`; at least 16 bytes,
-    /// compared in constant time).
-    pub organiser_key: String,
-    /// The stream id of every event appended (by any process on the store), for live streams.
-    pub changes: tokio::sync::broadcast::Sender<String>,
-    /// The Ed25519 key that signs replay exports (its public half is served at
-    /// `GET /api/v1/keys/replay`).
-    pub signing_key: ed25519_dalek::SigningKey,
-    /// The server clock (deadlines, windows, delays): [`crate::clock::SystemClock`] in
-    /// production, a test clock in tests.
-    pub clock: crate::clock::SharedClock,
-    /// The driver reads the whole log at start instead of resuming from its last checkpoint
-    /// ([`Config::driver_full_catchup`]).
-    pub driver_full_catchup: bool,
-}
 
 /// Where the server writes its generated organiser key for local tools: beside the SQLite file
 /// (`flicker.db` -> `flicker.db.organiser-key`); `None` for PostgreSQL.
@@ -70,70 +29,13 @@ pub fn organiser_key_file(database_url: &str) -> Option<std::path::PathBuf> {
     Some(std::path::PathBuf::from(format!("{path}.organiser-key")))
 }
 
-/// Builds the shared state on an open store, with the secrets of the environment
-/// ([`EnvSecrets::from_env`]).
-#[cfg(test)]
-pub async fn state(store: Arc<dyn EventStore>) -> Result<web::Data<AppState>, StoreError> {
-    state_with_clock(store, Arc::new(crate::clock::SystemClock)).await
-}
-
-/// [`state`] with the server clock `clock` (tests pass a test clock).
-#[cfg(test)]
-pub async fn state_with_clock(
-    store: Arc<dyn EventStore>,
-    clock: crate::clock::SharedClock,
-) -> Result<web::Data<AppState>, StoreError> {
-    build(store, &EnvSecrets::from_env(), clock).await
-}
-
-/// Builds the shared state on an open store with the secrets `env` (secrets come from
-/// `env` or the store's `secrets` table, never the event log; a key shorter than
-/// [`crate::secrets::MIN_KEY_BYTES`] is a start-up error).
-pub async fn state_with(store: Arc<dyn EventStore>, env: &EnvSecrets) -> Result<web::Data<AppState>, StoreError> {
-    build(store, env, Arc::new(crate::clock::SystemClock)).await
-}
-
-async fn build(
-    store: Arc<dyn EventStore>,
-    env: &EnvSecrets,
-    clock: crate::clock::SharedClock,
-) -> Result<web::Data<AppState>, StoreError> {
-    if let Some(t) = &env.metrics {
-        secrets::check_length("FLICKER_METRICS_TOKEN", t)?;
-    }
-    let (jwt, jwt_previous) = secrets::jwt(store.as_ref(), env).await?;
-    let organiser_key = secrets::organiser(store.as_ref(), env).await?;
-    let (signing_key, replay_keys) = secrets::signing(store.as_ref(), env).await?;
-    Ok(web::Data::new(AppState {
-        store,
-        keys: Keys::new(&jwt, &jwt_previous),
-        accounts: Default::default(),
-        login_throttle: Default::default(),
-        password_checks: Default::default(),
-        metrics_token: env.metrics.clone(),
-        replay_keys,
-        tables: Tables::with_clock(clock.clone()),
-        metrics: Metrics::new(),
-        gatherings: Default::default(),
-        driver: Default::default(),
-        organiser_key,
-        changes: tokio::sync::broadcast::channel(4096).0,
-        signing_key,
-        clock,
-        driver_full_catchup: false,
-    }))
-}
-
-/// The largest request body taken, JSON or not (413 problem documents past it).
-pub const BODY_LIMIT: usize = 64 * 1024;
-
 /// Configures the app's routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(problem::json_error))
         // Bodies read as bytes (optional JSON bodies: seats, concede, registrations).
         .app_data(web::PayloadConfig::new(BODY_LIMIT))
         .app_data(web::QueryConfig::default().error_handler(problem::query_error))
-        .app_data(web::PathConfig::default().error_handler(problem::path_error))
+        .app_data(web::PathConfig::default().error_handler(crate::openapi::path_error))
         .service(routes::register)
         .service(routes::login)
         .service(routes::refresh)
@@ -201,7 +103,7 @@ impl Application {
             .await
             .map_err(|e| std::io::Error::other(format!("opening the event store: {e}")))?;
         let env = &config.secrets;
-        let mut state = build(store.clone(), env, Arc::new(crate::clock::SystemClock))
+        let mut state = crate::state::build(store.clone(), env, Arc::new(crate::clock::SystemClock))
             .await
             .map_err(|e| std::io::Error::other(e.to_string()))?
             .into_inner();

@@ -5,7 +5,7 @@ pub use flicker_platform::spectate::*;
 
 use crate::auth::Caller;
 use crate::problem::Problem;
-use crate::server::AppState;
+use crate::state::AppState;
 
 /// R10.8: the caller's sight of `snap` (see [`flicker_platform::spectate::sight`]), with the
 /// server's store, gathering cache and clock.

@@ -7,8 +7,8 @@
 use crate::auth::MaybeCaller;
 use crate::gatherings;
 use crate::problem::Problem;
-use crate::server::AppState;
 use crate::spectate;
+use crate::state::AppState;
 use actix_web::{HttpRequest, Responder, get, web};
 use actix_web_lab::sse;
 use final_flicker::{State, Viewer};
