@@ -238,7 +238,16 @@ async fn a_cancelled_gathering_stops_its_tables() {
     let s = GatheringSettings { bot_delay_ms: 200, ..Default::default() };
     let id = start(&app, 4, s).await;
     crate::driver::trigger_reconcile(app.clone(), id.clone());
-    let table = crate::spectate_tests::first_table(&app, &id).await;
+    let t = Instant::now();
+    let table = loop {
+        if let Some(g) = load(app.store.as_ref(), &id).await.unwrap()
+            && let Some(s) = g.stages.first()
+        {
+            break s.circles[0].0.table_id.clone();
+        }
+        assert!(t.elapsed() < Duration::from_secs(30));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     let g = load(app.store.as_ref(), &id).await.unwrap().unwrap();
     append(
         app.store.as_ref(),
