@@ -250,7 +250,7 @@ pub struct GameCreated {
     pub handle_key: [u64; 2],
 }
 
-/// One event. Serialised with a `type` tag and a `payload` (see [`crate::rules::replay`]).
+/// One event. Serialised with a `type` tag and a `payload` (see [`crate::replay`]).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "payload", rename_all = "snake_case")]
