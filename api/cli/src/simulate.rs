@@ -69,7 +69,7 @@ fn export(path: &Path, stream: &str, events: &[final_flicker::Event], key: &Sign
         Some(final_flicker::Event::GameCreated(g)) => g.ruleset.clone(),
         _ => final_flicker::settings::RulesetId::current(),
     };
-    let chain = flicker_server::chain::chain_of_engine_events(stream, events);
+    let chain = flicker_server::chain::chain_of_engine_events::<final_flicker::FinalFlicker>(stream, events);
     let f = std::fs::File::create(path)?;
     flicker_server::chain::write_signed(std::io::BufWriter::new(f), stream, &ruleset, &chain, key)
 }

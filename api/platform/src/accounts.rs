@@ -72,13 +72,7 @@ pub enum AccountEvent {
 
 impl AccountEvent {
     fn to_new(&self, actor: &str) -> NewEvent {
-        let v = serde_json::to_value(self).expect("json");
-        NewEvent {
-            event_type: v["type"].as_str().expect("tag").to_string(),
-            schema_version: 1,
-            payload: v["payload"].clone(),
-            metadata: Metadata { actor: Some(actor.to_string()), ..Default::default() },
-        }
+        crate::codec::encode(self, 1, Metadata { actor: Some(actor.to_string()), ..Default::default() })
     }
 }
 
@@ -133,11 +127,8 @@ pub async fn load(store: &dyn EventStore, name: &str) -> Result<Option<Account>,
     let mut a = Account::default();
     for e in events {
         a.version = i64::from(e.stream_version);
-        let ev: AccountEvent =
-            match serde_json::from_value(serde_json::json!({"type": e.event_type, "payload": e.payload})) {
-                Ok(ev) => ev,
-                Err(err) => return Err(StoreError::Other(format!("account event: {err}"))),
-            };
+        let ev: AccountEvent = crate::codec::decode(&e.event_type, &e.payload)
+            .map_err(|err| StoreError::Other(format!("account event: {err}")))?;
         match ev {
             AccountEvent::Registered { name, role, password_hash } => {
                 a.name = name;

@@ -14,7 +14,7 @@
 
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use final_flicker::replay::{GAME_ID, REPLAY_FORMAT};
-use final_flicker::settings::RulesetId;
+pub use final_flicker::settings::RulesetId;
 pub use flicker_store::hash::{
     ChainEvent, GENESIS, Hash, chain_of, event_hash, parse_hash, payload_text, rechain, to_hex,
 };
@@ -72,14 +72,20 @@ pub fn generate_signing_key() -> SigningKey {
 
 /// The chain of engine events as `flicker simulate` exports them: each payload as the store
 /// would hold it (see [`crate::tables::engine_event`] and [`payload_text`]).
-pub fn chain_of_engine_events(stream: &str, events: &[final_flicker::Event]) -> Vec<ChainEvent> {
+pub fn chain_of_engine_events<G: flicker_game::Game>(stream: &str, events: &[G::Event]) -> Vec<ChainEvent> {
     chain_of(
         stream,
         events.iter().map(|e| {
-            let n = crate::tables::engine_event(e, Default::default());
+            let n = crate::tables::engine_event::<G>(e, Default::default());
             (n.event_type, n.schema_version, payload_text(&n.payload))
         }),
     )
+}
+
+/// The ruleset a game recorded (the Game contract's [`flicker_game::Ruleset`]) as the export
+/// header names it.
+pub fn ruleset_id(r: flicker_game::Ruleset) -> RulesetId {
+    RulesetId { id: r.id, version: r.version }
 }
 
 /// The header line of a signed export.

@@ -4,8 +4,7 @@
 
 use crate::store::{Metadata, NewEvent};
 use chrono::{DateTime, Utc};
-use final_flicker::window::{held_answer, simultaneous_window};
-use final_flicker::{Event, State};
+use flicker_game::{Game, PromptClock};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -76,20 +75,24 @@ pub fn set_mark(metadata: &mut Metadata, mark: &ClockMark) {
     metadata.extra.insert(MARK_KEY.to_string(), serde_json::to_value(mark).expect("a clock mark serialises"));
 }
 
-/// The engine events among stored ones (platform events are skipped).
-fn engine_events(events: &[NewEvent]) -> Vec<Event> {
-    events
-        .iter()
-        .filter_map(|e| serde_json::from_value(serde_json::json!({"type": e.event_type, "payload": e.payload})).ok())
-        .collect()
+/// The game's events among stored ones (the table's own events are skipped).
+fn game_events<G: Game>(events: &[NewEvent]) -> Vec<G::Event> {
+    events.iter().filter_map(|e| crate::codec::decode::<G::Event>(&e.event_type, &e.payload).ok()).collect()
+}
+
+/// R10.7.2: whether the open decision point of `state` runs on the reaction clock: a
+/// simultaneous window, a held answer, or a reaction prompt.
+pub fn is_reaction<G: Game>(state: &G::State) -> bool {
+    G::decision_point(state).is_reaction_window()
+        || G::prompts(state).first().is_some_and(|p| G::prompt_info(p).clock == PromptClock::Reaction)
 }
 
 /// A table as [`mark_for`] sees it before an append: the game, whether it has engine events
 /// yet, and its clock settings.
-#[derive(Debug, Clone, Copy)]
-pub struct Before<'a> {
+#[derive(Debug)]
+pub struct Before<'a, G: Game> {
     /// The game before the append.
-    pub state: &'a State,
+    pub state: &'a G::State,
     /// Whether the table holds engine events already.
     pub started: bool,
     /// The table's clocks.
@@ -106,29 +109,38 @@ pub struct Before<'a> {
 /// windows (`hold_windows`), a reaction decision point (a simultaneous window or a reaction
 /// prompt) lasts exactly until its deadline whatever the answers do, so its deadline is never
 /// shorter than the minimum window: `max(reaction_secs, reaction_window_min_ms)`.
-pub fn mark_for(snap: &Before<'_>, events: &[NewEvent], now: DateTime<Utc>) -> Option<ClockMark> {
-    let engine = engine_events(events);
-    if engine.is_empty() || engine.iter().all(|e| matches!(e, Event::AnswerHeld { .. })) {
+pub fn mark_for<G: Game>(snap: &Before<'_, G>, events: &[NewEvent], now: DateTime<Utc>) -> Option<ClockMark> {
+    let game = game_events::<G>(events);
+    let mut previous: Option<&G::Event> = None;
+    let mut holds_only = true;
+    let mut closed = false;
+    for e in &game {
+        let facts = G::event_facts(previous, e);
+        holds_only &= facts.holds_answer;
+        closed |= facts.closes_point;
+        previous = Some(e);
+    }
+    if game.is_empty() || holds_only {
         return None;
     }
-    let mut after: State = snap.state.clone();
-    for e in &engine {
-        final_flicker::apply(&mut after, e);
+    let mut after: G::State = snap.state.clone();
+    for e in &game {
+        G::apply(&mut after, e);
     }
-    if after.is_finished() {
+    if G::is_finished(&after) {
         return None;
     }
-    let closed = engine.iter().any(|e| matches!(e, Event::AnswersClosed | Event::TimedOut { .. }));
-    let window = simultaneous_window(&after).is_some();
-    if window && simultaneous_window(snap.state).is_some() && !closed && snap.started {
+    let point = G::decision_point(&after);
+    let window = point.window.is_some();
+    if window && G::decision_point(snap.state).window.is_some() && !closed && snap.started {
         return None;
     }
-    let open = final_flicker::prompts(&after);
-    let reaction = window || open.first().is_some_and(|p| p.kind.is_reaction());
+    let open = G::prompts(&after);
+    let reaction = window || open.first().is_some_and(|p| G::prompt_info(p).clock == PromptClock::Reaction);
     let clocks = snap.clocks;
     let secs = if reaction { clocks.reaction_secs } else { clocks.decision_secs };
     let mut length = chrono::Duration::seconds(secs as i64);
-    if reaction && after.settings().is_some_and(|s| s.hold_windows) {
+    if reaction && point.hold_windows {
         length = length.max(chrono::Duration::milliseconds(snap.reaction_window_min_ms as i64));
     }
     Some(ClockMark { opened_at: now, deadline: now + length, window })
@@ -169,22 +181,24 @@ pub struct ClockView {
 /// a deadline that restarts per player would count the players asked). `pauses` are the
 /// gathering's. A delayed viewer passes the state and mark at its horizon, so that its clock is a
 /// function of what it may see (R10.6.3, R10.6.4).
-pub fn view_for(
-    state: &State,
+pub fn view_for<G: Game>(
+    state: &G::State,
     mark: Option<&ClockMark>,
     viewer_seat: Option<u8>,
     paused: bool,
     pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
 ) -> Option<ClockView> {
     let mark = mark?;
-    if state.is_finished() || state.players() == 0 {
+    if G::is_finished(state) || G::players(state) == 0 {
         return None;
     }
-    let open = final_flicker::prompts(state);
+    let open = G::prompts(state);
     // R10.6.5: a held answer's prompt (always a reaction prompt) keeps its deadline private.
-    let held = held_answer(state);
-    let private_reaction = !mark.window && (held.is_some() || open.first().is_some_and(|p| p.kind.is_reaction()));
-    let asked = held.is_some_and(|s| Some(s) == viewer_seat) || open.iter().any(|p| Some(p.seat) == viewer_seat);
+    let held = G::decision_point(state).held_answer;
+    let private_reaction = !mark.window
+        && (held.is_some() || open.first().is_some_and(|p| G::prompt_info(p).clock == PromptClock::Reaction));
+    let asked = held.is_some_and(|s| Some(s) == viewer_seat)
+        || open.iter().any(|p| Some(G::prompt_info(p).seat) == viewer_seat);
     if private_reaction && !asked {
         return None;
     }

@@ -6,8 +6,7 @@
 use crate::clocks::shifted;
 use crate::tables::Snapshot;
 use chrono::{DateTime, Utc};
-use final_flicker::window::{SimultaneousWindow, held_answer, simultaneous_window};
-use final_flicker::{Prompt, PromptKind};
+use flicker_game::{Game, WindowPhase};
 
 /// What a table waits for next.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,10 +22,10 @@ pub enum Due {
     Abandon(u8),
 }
 
-/// Whether a bot still has to answer this prompt (a simultaneous Salt prompt it answered stays
-/// open so it may change its answer; a bot never does).
-pub fn needs_answer(p: &Prompt) -> bool {
-    !matches!(&p.kind, PromptKind::Salt { current: Some(_), .. })
+/// Whether a bot still has to answer this prompt (R10.6.6: a simultaneous window's prompt it
+/// answered stays open so it may change its answer; a bot never does).
+pub fn needs_answer<G: Game>(p: &G::Prompt) -> bool {
+    G::prompt_info(p).awaits_answer
 }
 
 /// The next thing due at a table at `now` (server clock), and when.
@@ -36,8 +35,8 @@ pub fn needs_answer(p: &Prompt) -> bool {
 /// simultaneous window whose answers are all in and a reaction prompt whose answer is held get
 /// `CloseWindow` there, anything unanswered gets `Timeout` there. So the close time is a function
 /// of when the point opened and of the table's settings, never of when or whether answers came.
-pub fn next_due(
-    snap: &Snapshot,
+pub fn next_due<G: Game>(
+    snap: &Snapshot<G>,
     pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
     now: DateTime<Utc>,
 ) -> Option<(DateTime<Utc>, Due)> {
@@ -46,7 +45,7 @@ pub fn next_due(
     let limit = snap.info.abandonment;
     if limit > 0
         && let Some(seat) = (0..snap.ritual_timeouts.len() as u8)
-            .find(|&s| snap.ritual_timeouts[s as usize] >= limit && snap.state.may_concede(s))
+            .find(|&s| snap.ritual_timeouts[s as usize] >= limit && G::may_concede(&snap.state, s))
     {
         return Some((now, Due::Abandon(seat)));
     }
@@ -58,14 +57,16 @@ pub fn next_due(
             best = Some((at, due));
         }
     };
-    for p in final_flicker::prompts(&snap.state) {
-        if snap.info.bots.get(p.seat as usize).is_some_and(Option::is_some) && needs_answer(&p) {
+    for p in G::prompts(&snap.state) {
+        let seat = G::prompt_info(&p).seat;
+        if snap.info.bots.get(seat as usize).is_some_and(Option::is_some) && needs_answer::<G>(&p) {
             let at = since + chrono::Duration::milliseconds(snap.info.bot_delay_ms as i64);
-            consider(shifted(at, since, pauses), Due::Bot(p.seat));
+            consider(shifted(at, since, pauses), Due::Bot(seat));
             break;
         }
     }
-    if simultaneous_window(&snap.state) == Some(SimultaneousWindow::HeldOpen) || held_answer(&snap.state).is_some() {
+    let point = G::decision_point(&snap.state);
+    if point.window == Some(WindowPhase::HeldOpen) || point.held_answer.is_some() {
         consider(shifted(clock.deadline, since, pauses), Due::CloseWindow);
     }
     consider(shifted(clock.deadline, since, pauses), Due::Timeout);
@@ -76,12 +77,9 @@ pub fn next_due(
 /// holds its windows (a simultaneous window, a held answer, a reaction prompt), as `(opened,
 /// close)` on the server clock, deciding at `now`; `None` at any other decision point or
 /// table. The server's leak scanner checks that the close is the point's deadline and never moves.
-pub fn reaction_close(snap: &Snapshot, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
+pub fn reaction_close<G: Game>(snap: &Snapshot<G>, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let mark = snap.clock.as_ref()?;
-    let reaction = simultaneous_window(&snap.state).is_some()
-        || held_answer(&snap.state).is_some()
-        || final_flicker::prompts(&snap.state).first().is_some_and(|p| p.kind.is_reaction());
-    if !snap.state.settings().is_some_and(|s| s.hold_windows) || !reaction {
+    if !G::decision_point(&snap.state).hold_windows || !crate::clocks::is_reaction::<G>(&snap.state) {
         return None;
     }
     match next_due(snap, &[], now)? {

@@ -7,9 +7,9 @@
 
 use crate::clocks::ClockMark;
 use crate::gatherings::GatheringCache;
-use crate::tables::{Snapshot, TableError, viewer_for};
+use crate::tables::{Snapshot, TableError};
 use chrono::{DateTime, Utc};
-use final_flicker::{State, ViewEvent, Viewer};
+use flicker_game::{Game, Viewer};
 use flicker_store::EventStore;
 
 /// What a caller may see of a table now.
@@ -39,17 +39,17 @@ pub struct Sight {
 /// append that showed them their last event when that rest is hidden from them, so that what
 /// they read is what a live viewer read right after that append: a function of the events they
 /// may see and of when those were recorded, nothing else (R10.6.3, R10.6.4).
-pub async fn sight(
+pub async fn sight<G: Game>(
     store: &dyn EventStore,
     gatherings: &GatheringCache,
     now: DateTime<Utc>,
-    snap: &Snapshot,
+    snap: &Snapshot<G>,
     caller: Option<&str>,
     seat: Option<u8>,
     commentary: bool,
 ) -> Result<Sight, TableError> {
     let all = snap.events.len();
-    if snap.state.is_finished() {
+    if snap.finished() {
         return Ok(Sight { viewer: Viewer::Everything, visible: all, next_reveal: None });
     }
     let gathering = match &snap.info.gathering {
@@ -62,9 +62,9 @@ pub async fn sight(
             return Err(TableError::NotOrganiser);
         }
     }
-    let viewer = if commentary { Viewer::Commentary } else { viewer_for(snap, caller, seat)? };
+    let viewer = if commentary { Viewer::Commentary } else { snap.viewer_for(caller, seat)? };
     if let Viewer::Seat { seat } = viewer
-        && (snap.state.is_lit(seat) || seat as usize >= snap.state.players())
+        && (G::in_game(&snap.state, seat) || seat >= G::players(&snap.state))
     {
         return Ok(Sight { viewer, visible: all, next_reveal: None });
     }
@@ -74,7 +74,7 @@ pub async fn sight(
 }
 
 /// R10.8: the sight of `viewer` held back by `events` events and `secs` seconds at time `now`.
-pub fn horizon(snap: &Snapshot, viewer: Viewer, events: u32, secs: u32, now: DateTime<Utc>) -> Sight {
+pub fn horizon<G: Game>(snap: &Snapshot<G>, viewer: Viewer, events: u32, secs: u32, now: DateTime<Utc>) -> Sight {
     let all = snap.events.len();
     if events == 0 && secs == 0 {
         return Sight { viewer, visible: all, next_reveal: None };
@@ -111,7 +111,7 @@ pub fn horizon(snap: &Snapshot, viewer: Viewer, events: u32, secs: u32, now: Dat
 
 /// R10.7.3: the clock mark in force after the first `k` engine events (the last one stored up
 /// to there; none after the end).
-pub fn mark_at(snap: &Snapshot, k: usize) -> Option<&ClockMark> {
+pub fn mark_at<G: Game>(snap: &Snapshot<G>, k: usize) -> Option<&ClockMark> {
     if k >= snap.events.len() {
         return snap.clock.as_ref();
     }
@@ -119,7 +119,7 @@ pub fn mark_at(snap: &Snapshot, k: usize) -> Option<&ClockMark> {
 }
 
 /// The viewer `account` had (or has) while the game is in play: its seat, or a spectator.
-pub fn play_viewer(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> Viewer {
+pub fn play_viewer<G: Game>(snap: &Snapshot<G>, account: Option<&str>, seat: Option<u8>) -> Viewer {
     let mine = account.map(|a| snap.seats_of(a)).unwrap_or_default();
     match seat {
         Some(s) if mine.contains(&s) => Viewer::Seat { seat: s },
@@ -127,39 +127,32 @@ pub fn play_viewer(snap: &Snapshot, account: Option<&str>, seat: Option<u8>) -> 
     }
 }
 
-/// The state after the first `k` engine events.
-pub fn state_at(snap: &Snapshot, k: usize) -> State {
-    if k >= snap.events.len() {
-        return snap.state.clone();
-    }
-    let mut s = State::new();
-    for e in &snap.events[..k] {
-        final_flicker::apply(&mut s, e);
-    }
-    s
+/// The state after the first `k` game events.
+pub fn state_at<G: Game>(snap: &Snapshot<G>, k: usize) -> G::State {
+    snap.state_at(k)
 }
 
 /// The viewer's own sequence over the first `k` engine events: each visible event redacted for
 /// them, with the index of the engine event it shows (R10.6.3: positions count nothing hidden).
 /// After the end everyone gets the complete record (`Viewer::Everything`).
-pub fn sequence(snap: &Snapshot, viewer: Viewer, k: usize) -> Vec<(usize, ViewEvent)> {
-    let viewer = if snap.state.is_finished() { Viewer::Everything } else { viewer };
+pub fn sequence<G: Game>(snap: &Snapshot<G>, viewer: Viewer, k: usize) -> Vec<(usize, G::ViewEvent)> {
+    let viewer = if snap.finished() { Viewer::Everything } else { viewer };
     sequence_upto(snap, viewer, k)
 }
 
 /// The sequence `viewer` had during play, over every event (what a live stream that began
 /// during play delivers, R10.6.3).
-pub fn sequence_as(snap: &Snapshot, viewer: Viewer) -> Vec<ViewEvent> {
+pub fn sequence_as<G: Game>(snap: &Snapshot<G>, viewer: Viewer) -> Vec<G::ViewEvent> {
     sequence_upto(snap, viewer, snap.events.len()).into_iter().map(|(_, e)| e).collect()
 }
 
-fn sequence_upto(snap: &Snapshot, viewer: Viewer, k: usize) -> Vec<(usize, ViewEvent)> {
-    let mut state = State::new();
+fn sequence_upto<G: Game>(snap: &Snapshot<G>, viewer: Viewer, k: usize) -> Vec<(usize, G::ViewEvent)> {
+    let mut state = G::State::default();
     let mut out = Vec::new();
     for (i, e) in snap.events.iter().take(k).enumerate() {
         let before = state.clone();
-        final_flicker::apply(&mut state, e);
-        if let Some(r) = final_flicker::redact(&before, e, &state, viewer) {
+        G::apply(&mut state, e);
+        if let Some(r) = G::redact(&before, e, &state, viewer) {
             out.push((i, r));
         }
     }

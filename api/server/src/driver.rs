@@ -13,14 +13,15 @@
 //! reads only the log after the last checkpoint of the live set, and every event the follower
 //! reads, from its first, reaches the live streams.
 
-use crate::bots;
 use crate::gatherings::{Status, manager};
 use crate::state::AppState;
 use crate::store::{self, StoredEvent};
-use crate::tables::{self, Snapshot};
+use crate::game::{Served, Snapshot};
+use crate::tables;
 use actix_web::web;
 use chrono::{DateTime, Utc};
-use final_flicker::Command;
+use flicker_game::Game;
+use flicker_platform::hosted::Hosted;
 use flicker_platform::due::{Due, next_due};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -457,7 +458,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
             }
         };
         backoff.reset();
-        if snap.state.is_finished() {
+        if snap.finished() {
             if let Some(g) = &snap.info.gathering {
                 trigger_reconcile(app.clone(), g.gathering_id.clone());
             }
@@ -510,19 +511,19 @@ async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: b
     let version = planned.version;
     let (actor, cmd) = match what {
         Due::Bot(seat) => {
-            let Some(prompt) = final_flicker::prompt_for(&planned.state, *seat) else { return false };
+            let Some(prompt) = Served::prompt_for(&planned.state, *seat) else { return false };
             let kind = planned.info.bots[*seat as usize].expect("a bot seat");
             let answer = if default {
-                prompt.default.clone()
+                Served::default_answer(&prompt)
             } else {
-                bots::answer(kind, &planned.state, *seat, &prompt, &mut rand::rng())
+                Served::bot_answer(kind, &planned.state, *seat, &prompt, &mut rand::rng())
             };
             let name = planned.info.seats[*seat as usize].clone().unwrap_or_default();
-            (format!("bot:{name}"), Command::Answer { seat: *seat, prompt: Some(prompt.id), answer })
+            (format!("bot:{name}"), Served::answer_command(&prompt, answer))
         }
-        Due::CloseWindow => ("system:clock".to_string(), Command::CloseWindow),
-        Due::Timeout => ("system:clock".to_string(), Command::Timeout),
-        Due::Abandon(seat) => ("system:clock".to_string(), Command::Concede { seat: *seat }),
+        Due::CloseWindow => ("system:clock".to_string(), Served::close_window_command(&planned.state)),
+        Due::Timeout => ("system:clock".to_string(), Served::timeout_command(&planned.state)),
+        Due::Abandon(seat) => ("system:clock".to_string(), Served::concede_command(*seat)),
     };
     let r = app
         .tables

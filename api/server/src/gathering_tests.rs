@@ -81,7 +81,7 @@ async fn check_finished(app: &AppState, g: &Gathering, n: usize) {
             assert_eq!(refolded, snap.state, "state == fold(events)");
             // The cached table, built from the events this process appended without reading
             // them back, is the table read from the store afresh.
-            let stored = crate::tables::Tables::default().load(app.store.as_ref(), &draw.table_id).await.unwrap();
+            let stored = crate::game::Tables::default().load(app.store.as_ref(), &draw.table_id).await.unwrap();
             assert_eq!(stored.version, snap.version);
             assert_eq!(stored.state, snap.state);
             assert_eq!(stored.events, snap.events);

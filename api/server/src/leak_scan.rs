@@ -472,7 +472,7 @@ impl Scanner<'_> {
             abandonment: 0,
         };
         let start = final_flicker::create(&settings, &mut rng).expect("create");
-        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "p0", self.app.clock.now())
+        tables::create_with_game::<crate::game::Served>(self.app.store.as_ref(), &id, &created, &start, "p0", self.app.clock.now())
             .await
             .expect("create table");
         // Tokens are checked against live accounts: the viewers' accounts exist.
@@ -633,7 +633,7 @@ impl Scanner<'_> {
                         .command(self.app.store.as_ref(), &id, &actor, None, |snap| {
                             let ev = final_flicker::decide(&snap.state, &cmd, &mut rng)?;
                             Ok::<_, crate::problem::Problem>(
-                                ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect(),
+                                ev.iter().map(|e| tables::engine_event::<crate::game::Served>(e, Metadata::default())).collect(),
                             )
                         })
                         .await
@@ -790,7 +790,7 @@ impl Scanner<'_> {
             min_window_at_start: false,
         };
         let start = final_flicker::create(&settings, &mut rng).expect("create");
-        tables::create_with_game(self.app.store.as_ref(), &id, &created, &start, "org", self.app.clock.now())
+        tables::create_with_game::<crate::game::Served>(self.app.store.as_ref(), &id, &created, &start, "org", self.app.clock.now())
             .await
             .expect("create table");
         // Tokens are checked against live accounts: the readers' accounts exist.
@@ -840,7 +840,7 @@ impl Scanner<'_> {
                 .command(self.app.store.as_ref(), &id, "system:scanner", None, |snap| {
                     let ev = final_flicker::decide(&snap.state, &cmd, &mut rng)?;
                     Ok::<_, crate::problem::Problem>(
-                        ev.iter().map(|e| tables::engine_event(e, Metadata::default())).collect(),
+                        ev.iter().map(|e| tables::engine_event::<crate::game::Served>(e, Metadata::default())).collect(),
                     )
                 })
                 .await
@@ -884,7 +884,7 @@ impl Scanner<'_> {
     async fn check_delayed(
         &mut self,
         game: &Game,
-        snap: &tables::Snapshot,
+        snap: &crate::game::Snapshot,
         w: usize,
         delay: Delay,
         now: chrono::DateTime<chrono::Utc>,
@@ -927,7 +927,7 @@ impl Scanner<'_> {
             } else {
                 snap.marks[..visible].iter().rev().find_map(Option::as_ref)
             };
-            (Some(final_flicker::view(st, viewer)), crate::clocks::view_for(st, mark, who.seat(), false, &[]))
+            (Some(final_flicker::view(st, viewer)), crate::clocks::view_for::<crate::game::Served>(st, mark, who.seat(), false, &[]))
         };
         let expected = serde_json::to_vec(&crate::routes::TableResponse { table: snap.info_for(account), view, clock })
             .expect("json");

@@ -9,6 +9,7 @@ pub mod config;
 mod driver;
 mod driver_state;
 mod frontend;
+pub mod game;
 mod gathering_routes;
 #[cfg(test)]
 mod gathering_tests;

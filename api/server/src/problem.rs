@@ -3,7 +3,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use final_flicker::{ErrorKind, RuleError};
+use flicker_game::{ErrorKind, RuleError};
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -6,11 +6,12 @@ use crate::problem::Problem;
 use crate::spectate;
 use crate::state::AppState;
 use crate::store::{Metadata, StoreError};
-use crate::tables::{self, TableError, TableInfo, table_event, viewer_for};
+use crate::game::{Answer, Prompt, PromptId, Served, Settings, TableInfo, View, ViewEvent};
+use crate::tables::{self, TableError, table_event, viewer_for};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use chrono::{Duration, Utc};
-use final_flicker::{Answer, Command, Prompt, PromptId, Settings, View, ViewEvent};
+use flicker_game::{Game, Viewer};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -452,13 +453,13 @@ pub struct TableResponse {
 /// and the clock mark as of then (`mark`, [`spectate::mark_at`]).
 async fn clock_for(
     state: &AppState,
-    snap: &tables::Snapshot,
-    game: &final_flicker::State,
+    snap: &crate::game::Snapshot,
+    game: &crate::game::State,
     mark: Option<&crate::clocks::ClockMark>,
-    viewer: Option<final_flicker::Viewer>,
+    viewer: Option<Viewer>,
 ) -> Option<crate::clocks::ClockView> {
     let seat = match viewer {
-        Some(final_flicker::Viewer::Seat { seat }) => Some(seat),
+        Some(Viewer::Seat { seat }) => Some(seat),
         _ => None,
     };
     let (paused, pauses) = match &snap.info.gathering {
@@ -469,15 +470,15 @@ async fn clock_for(
         None => (false, Vec::new()),
     };
     // Store outages move deadlines back as the driver does.
-    crate::clocks::view_for(game, mark, seat, paused, &state.driver.with_outages(&pauses))
+    crate::clocks::view_for::<Served>(game, mark, seat, paused, &state.driver.with_outages(&pauses))
 }
 
 /// R10.8: the table as `caller` may see it now: the table (its practice position shown only
-/// as [`tables::Snapshot::info_for`] allows), the game folded up to the caller's horizon (none
+/// as [`flicker_platform::tables::Snapshot::info_for`] allows), the game folded up to the caller's horizon (none
 /// before it reaches the first event) and the clock as it stood there.
 async fn table_response(
     state: &AppState,
-    snap: &tables::Snapshot,
+    snap: &crate::game::Snapshot,
     caller: Option<&Caller>,
     seat: Option<u8>,
     commentary: bool,
@@ -488,7 +489,7 @@ async fn table_response(
         return Ok(TableResponse { table, view: None, clock: None });
     }
     let game = spectate::state_at(snap, sight.visible);
-    let view = final_flicker::view(&game, sight.viewer);
+    let view = Served::view(&game, sight.viewer);
     let clock = clock_for(state, snap, &game, spectate::mark_at(snap, sight.visible), Some(sight.viewer)).await;
     Ok(TableResponse { table, view: Some(view), clock })
 }
@@ -510,7 +511,7 @@ fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Setti
             Problem::invalid(e.to_string())
         }
     })?;
-    final_flicker::decide::validate(&s)?;
+    Served::validate(&s).map_err(TableError::rule)?;
     Ok(s)
 }
 
@@ -541,7 +542,7 @@ pub async fn create_table(
         bot_delay_ms: body.bot_delay_ms,
         abandonment: body.abandonment,
     };
-    let ev = tables::create_practice(table_id.clone(), request, &mut rand::rng())?;
+    let ev = tables::create_practice::<Served, _>(table_id.clone(), request, &mut rand::rng())?;
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
     state
         .store
@@ -661,14 +662,14 @@ pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result
         .tables
         .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
             let created = tables::start(snap, &caller.name, &bot_accounts, &mut rand::rng())?;
-            Ok::<_, TableError>(created.iter().map(|e| tables::engine_event(e, Metadata::default())).collect())
+            Ok::<_, TableError>(created.iter().map(|e| tables::engine_event::<Served>(e, Metadata::default())).collect())
         })
         .await?;
     Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), None, false).await?))
 }
 
 /// The seat holders of `snap` that are accounts with the `bot` role.
-async fn bot_accounts(state: &AppState, snap: &tables::Snapshot) -> Result<Vec<String>, Problem> {
+async fn bot_accounts(state: &AppState, snap: &crate::game::Snapshot) -> Result<Vec<String>, Problem> {
     let mut out = Vec::new();
     for (i, name) in snap.info.seats.iter().enumerate() {
         if let Some(name) = name
@@ -706,13 +707,13 @@ pub async fn get_prompt(
     caller.require("read")?;
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
     let seat = match viewer_for(&snap, Some(&caller.name), q.seat)? {
-        final_flicker::Viewer::Seat { seat } => Some(seat),
+        Viewer::Seat { seat } => Some(seat),
         _ => None,
     };
-    let prompt = seat.and_then(|s| final_flicker::prompt_for(&snap.state, s));
+    let prompt = seat.and_then(|s| Served::prompt_for(&snap.state, s));
     let clock = match (&prompt, seat) {
         (Some(_), Some(s)) => {
-            let viewer = Some(final_flicker::Viewer::Seat { seat: s });
+            let viewer = Some(Viewer::Seat { seat: s });
             clock_for(&state, &snap, &snap.state, snap.clock.as_ref(), viewer).await
         }
         _ => None,
@@ -735,7 +736,7 @@ pub struct AnswerBody {
     pub answer: Answer,
 }
 
-fn my_seat(snap: &tables::Snapshot, caller: &Caller, seat: Option<u8>) -> Result<u8, Problem> {
+fn my_seat(snap: &crate::game::Snapshot, caller: &Caller, seat: Option<u8>) -> Result<u8, Problem> {
     let mine = snap.seats_of(&caller.name);
     match seat {
         Some(s) if mine.contains(&s) => Ok(s),
@@ -803,7 +804,7 @@ pub async fn answer(
         .command_from(Some(current), state.store.as_ref(), &id, &caller.name, Some((&key, &hash)), |snap| {
             let seat = my_seat(snap, &caller, body.seat)?;
             seat_used = Some(seat);
-            let cmd = Command::Answer { seat, prompt: Some(body.prompt_id), answer: body.answer.clone() };
+            let cmd = Served::seat_answer(seat, body.prompt_id, body.answer.clone());
             Ok::<_, Problem>(tables::decide(snap, &cmd, &mut rand::rng())?)
         })
         .await?;
@@ -823,7 +824,7 @@ pub async fn answer(
 
 /// Refuses play at a table whose gathering is paused (409 `gathering-paused`) or cancelled
 /// (409 `gathering-cancelled`).
-async fn gathering_allows_play(state: &AppState, snap: &tables::Snapshot) -> Result<(), Problem> {
+async fn gathering_allows_play(state: &AppState, snap: &crate::game::Snapshot) -> Result<(), Problem> {
     let Some(g) = &snap.info.gathering else { return Ok(()) };
     let Some(g) = state.gatherings.get(state.store.as_ref(), &g.gathering_id).await? else { return Ok(()) };
     match g.status {
@@ -858,7 +859,7 @@ pub async fn concede(
         .tables
         .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
             let seat = my_seat(snap, &caller, want)?;
-            Ok::<_, Problem>(tables::decide(snap, &Command::Concede { seat }, &mut rand::rng())?)
+            Ok::<_, Problem>(tables::decide(snap, &Served::concede_command(seat), &mut rand::rng())?)
         })
         .await?;
     Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), want, false).await?))
@@ -990,10 +991,10 @@ pub async fn replay_at(
     let eliminations = seq
         .iter()
         .enumerate()
-        .filter(|(_, (i, _))| matches!(snap.events[*i], final_flicker::Event::Eliminated { .. }))
+        .filter(|(_, (i, _))| Served::event_facts(None, &snap.events[*i]).eliminates)
         .map(|(n, _)| n + 1)
         .collect();
-    let view = final_flicker::view(&spectate::state_at(&snap, index + 1), sight.viewer);
+    let view = Served::view(&spectate::state_at(&snap, index + 1), sight.viewer);
     Ok(etagged(&ReplayStep { at, total, event, view, eliminations }))
 }
 
@@ -1052,19 +1053,19 @@ pub async fn replay_steps(
     let eliminations = seq
         .iter()
         .enumerate()
-        .filter(|(_, (i, _))| matches!(snap.events[*i], final_flicker::Event::Eliminated { .. }))
+        .filter(|(_, (i, _))| Served::event_facts(None, &snap.events[*i]).eliminates)
         .map(|(n, _)| n + 1)
         .collect();
     // One fold over the events: the view after each step's event.
-    let mut game = final_flicker::State::new();
+    let mut game = crate::game::State::default();
     let mut applied = 0;
     let mut steps = Vec::with_capacity(seq.len());
     for (index, event) in seq {
         while applied <= index {
-            final_flicker::apply(&mut game, &snap.events[applied]);
+            Served::apply(&mut game, &snap.events[applied]);
             applied += 1;
         }
-        steps.push(ReplayFrame { event, view: final_flicker::view(&game, sight.viewer) });
+        steps.push(ReplayFrame { event, view: Served::view(&game, sight.viewer) });
     }
     Ok(etagged(&ReplaySteps { total: steps.len(), eliminations, steps }))
 }
@@ -1079,17 +1080,14 @@ pub async fn replay_steps(
 #[get("/api/v1/tables/{id}/replay.jsonl")]
 pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    if !snap.state.is_finished() {
+    if !snap.finished() {
         return Err(Problem::conflict(
             "in-play",
             "Game in play",
             "the replay is available once the game has ended (R10.8)",
         ));
     }
-    let ruleset = match snap.events.first() {
-        Some(final_flicker::Event::GameCreated(g)) => g.ruleset.clone(),
-        _ => final_flicker::settings::RulesetId::current(),
-    };
+    let ruleset = crate::chain::ruleset_id(Served::ruleset(&snap.state).unwrap_or_else(Served::current_ruleset));
     let stream = tables::stream_of(&id);
     let stored = state.store.read_stream(&stream, crate::store::StreamVersion::new(1)).await?;
     let chain = crate::chain::rechain(&stream, &stored).map_err(|m| {

@@ -11,7 +11,7 @@ use crate::state::AppState;
 /// server's store, gathering cache and clock.
 pub async fn sight(
     app: &AppState,
-    snap: &crate::tables::Snapshot,
+    snap: &crate::game::Snapshot,
     caller: Option<&Caller>,
     seat: Option<u8>,
     commentary: bool,

@@ -4,7 +4,7 @@
 use crate::metrics::Metrics;
 use crate::secrets::{self, EnvSecrets};
 use crate::store::{EventStore, StoreError};
-use crate::tables::Tables;
+use crate::game::Tables;
 use crate::tokens::Keys;
 use actix_web::web;
 use std::sync::Arc;

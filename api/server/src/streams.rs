@@ -11,7 +11,8 @@ use crate::spectate;
 use crate::state::AppState;
 use actix_web::{HttpRequest, Responder, get, web};
 use actix_web_lab::sse;
-use final_flicker::{State, Viewer};
+use crate::game::{Served, State};
+use flicker_game::{Game, Viewer};
 use serde::Deserialize;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
@@ -88,7 +89,7 @@ pub async fn table_stream(
             Ok(n) => n,
             // A stream that began during play resumes in the sequence it began with, even after
             // the end.
-            Err(p) if snap.state.is_finished() => {
+            Err(p) if snap.finished() => {
                 let play = if q.commentary {
                     Viewer::Commentary
                 } else {
@@ -108,13 +109,13 @@ pub async fn table_stream(
     let caller = caller.0.clone();
     let (seat, commentary) = (q.seat, q.commentary);
     actix_web::rt::spawn(async move {
-        let mut feed = TableFeed { state: State::new(), done: 0, sent: 0, skip };
+        let mut feed = TableFeed { state: State::default(), done: 0, sent: 0, skip };
         let mut changes = changes;
         let stream_id = crate::tables::stream_of(&id);
         loop {
             let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await else { return };
             let Ok(sight) = spectate::sight(&state, &snap, caller.as_ref(), seat, commentary).await else { return };
-            if snap.state.is_finished() {
+            if snap.finished() {
                 // Deliver what this viewer's sequence still holds, then close.
                 let _ = feed.push(&snap, viewer, snap.events.len(), &state, &scope, &tx).await;
                 let _ = tx.send(sse::Data::new("{}").event("finished").into()).await;
@@ -161,7 +162,7 @@ impl TableFeed {
     /// Folds and sends the viewer's messages for engine events `done..upto`.
     async fn push(
         &mut self,
-        snap: &crate::tables::Snapshot,
+        snap: &crate::game::Snapshot,
         viewer: Viewer,
         upto: usize,
         app: &AppState,
@@ -171,9 +172,9 @@ impl TableFeed {
         while self.done < upto.min(snap.events.len()) {
             let e = &snap.events[self.done];
             let before = self.state.clone();
-            final_flicker::apply(&mut self.state, e);
+            Served::apply(&mut self.state, e);
             self.done += 1;
-            let Some(shown) = final_flicker::redact(&before, e, &self.state, viewer) else { continue };
+            let Some(shown) = Served::redact(&before, e, &self.state, viewer) else { continue };
             self.sent += 1;
             if self.sent <= self.skip {
                 continue;

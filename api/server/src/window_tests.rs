@@ -7,7 +7,7 @@ use crate::accounts::{self, Role};
 use crate::auth::TokenKind;
 use crate::clock::ManualClock;
 use crate::server::AppState;
-use crate::tables::Snapshot;
+use crate::game::Snapshot;
 use actix_web::{App, test, web};
 use chrono::{DateTime, Utc};
 use final_flicker::window::{SimultaneousWindow, held_answer, simultaneous_window};

@@ -33,6 +33,7 @@ impl Game for FinalFlicker {
     type Answer = Answer;
     type Event = Event;
     type Prompt = Prompt;
+    type PromptId = crate::handle::PromptId;
     type View = crate::view::View;
     type ViewEvent = crate::redact::ViewEvent;
     type Error = crate::error::RuleError;
@@ -54,6 +55,9 @@ impl Game for FinalFlicker {
     /// R0.2, R9.1.2, R10.11: see [`crate::decide::validate`].
     fn validate(settings: &Settings) -> Result<(), Self::Error> {
         crate::decide::validate(settings)
+    }
+    fn set_hold_windows(settings: &mut Settings, hold: bool) {
+        settings.hold_windows = hold;
     }
 
     fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<Event>, Self::Error> {
@@ -112,6 +116,9 @@ impl Game for FinalFlicker {
     fn answer_command(prompt: &Prompt, answer: Answer) -> Command {
         Command::Answer { seat: prompt.seat, prompt: Some(prompt.id), answer }
     }
+    fn seat_answer(seat: u8, prompt: crate::handle::PromptId, answer: Answer) -> Command {
+        Command::Answer { seat, prompt: Some(prompt), answer }
+    }
     fn timeout_command(_state: &State) -> Command {
         Command::Timeout
     }
@@ -120,6 +127,9 @@ impl Game for FinalFlicker {
     }
     fn concede_command(seat: u8) -> Command {
         Command::Concede { seat }
+    }
+    fn in_game(state: &State, seat: u8) -> bool {
+        state.is_lit(seat)
     }
     fn may_concede(state: &State, seat: u8) -> bool {
         state.may_concede(seat)
@@ -149,6 +159,7 @@ impl Game for FinalFlicker {
             holds_answer: matches!(event, Event::AnswerHeld { .. }),
             closes_point: matches!(event, Event::AnswersClosed | Event::TimedOut { .. }),
             turn,
+            eliminates: matches!(event, Event::Eliminated { .. }),
         }
     }
 

@@ -18,14 +18,17 @@
 //! | [`DecisionPoint`], [`WindowPhase`] | the simultaneous-window and held-answer facts of the driver's window timing (R10.6.4-R10.6.6) |
 //! | [`EventFacts`], [`TurnMark`] | what the clocks and the abandonment rule read from an event (R10.7.3, R10.7.4) |
 //! | [`Outcome`], [`Ruleset`] | placings of a finished game (R7.7.3, R9.5); the ruleset recorded in a game (R10.1.3) |
+//! | [`RuleError`], [`ErrorKind`] | a refused command: the rule broken and the kind of refusal (R10.1.2) |
 //! | [`Bot`] | a bot: answers a prompt from its own seat's view only |
 //! | [`kit`] | the generic checks: fold == state, replay == live, per-viewer leak-check hooks, playouts |
 
 #![warn(missing_docs)]
 
 pub mod kit;
+mod refusal;
 mod viewer;
 
+pub use refusal::{ErrorKind, RuleError};
 pub use viewer::Viewer;
 
 use rand::Rng;
@@ -141,6 +144,9 @@ pub struct EventFacts {
     pub closes_point: bool,
     /// R10.7.4: the abandonment mark, if any.
     pub turn: Option<TurnMark>,
+    /// The event takes a seat out of the game (an elimination, R7): replay viewers mark it so
+    /// that people can jump to it.
+    pub eliminates: bool,
 }
 
 /// The result of a finished game (R7.7, R9.5).
@@ -176,18 +182,23 @@ pub trait Game: 'static {
     type Command: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// A seat's answer to its open prompt.
     type Answer: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
-    /// The facts appended to the stream (the store keeps them as JSON).
+    /// The facts appended to the stream. The platform stores each as JSON in the adjacently
+    /// tagged form `{"type": "<snake_case name>", "payload": {...}}` (the type as the stored
+    /// event's type, the payload as its body), so an event must serialise to that shape.
     type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// An open prompt: the seat, what is asked with its legal answers as constraints, the
     /// default answer.
     type Prompt: Clone + Debug + Serialize + Send + Sync;
+    /// The id of an open prompt, shown with it; an answer names it so that a stale answer is
+    /// refused (R10.4.2).
+    type PromptId: Copy + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// The state as one viewer may see it.
     type View: Clone + Debug + PartialEq + Serialize + Send + Sync;
     /// One event as one viewer may see it.
     type ViewEvent: Clone + Debug + PartialEq + Serialize + Send + Sync;
     /// A refused command or invalid settings; names the rule broken (an R-id) without revealing
-    /// hidden information.
-    type Error: std::error::Error + Clone + Send + Sync + 'static;
+    /// hidden information. The platform maps it to problem details through [`RuleError`].
+    type Error: std::error::Error + Clone + Send + Sync + Into<RuleError> + 'static;
 
     /// A stable id of the game (`the-final-flicker`), recorded in replays.
     const GAME_ID: &'static str;
@@ -206,6 +217,10 @@ pub trait Game: 'static {
     fn seats(settings: &Self::Settings) -> u8;
     /// Checks settings before anything is stored; the error names the rule.
     fn validate(settings: &Self::Settings) -> Result<(), Self::Error>;
+    /// R10.6.5: sets whether a table of these settings holds its reaction decision points open
+    /// until the platform closes them (the platform decides it from the seats or the creator's
+    /// minimum window; the game records it).
+    fn set_hold_windows(settings: &mut Self::Settings, hold: bool);
 
     /// The creation events of a new game (deal included, drawn from `rng`).
     fn create<R: Rng + ?Sized>(settings: &Self::Settings, rng: &mut R) -> Result<Vec<Self::Event>, Self::Error>;
@@ -253,6 +268,9 @@ pub trait Game: 'static {
     /// The command that sends `answer` from the prompt's seat to `prompt` (naming the prompt,
     /// so that a stale answer is refused).
     fn answer_command(prompt: &Self::Prompt, answer: Self::Answer) -> Self::Command;
+    /// R10.4.2: the command by which `seat` answers the prompt it was shown as `prompt` (decide
+    /// refuses it if that prompt is no longer open for the seat).
+    fn seat_answer(seat: u8, prompt: Self::PromptId, answer: Self::Answer) -> Self::Command;
     /// R10.7.1: the command the platform sends when the deadline of the open decision point
     /// passes (the defaults of its unanswered prompts apply).
     fn timeout_command(state: &Self::State) -> Self::Command;
@@ -261,6 +279,9 @@ pub trait Game: 'static {
     /// R10.10, R10.7.4: the command by which `seat` concedes (sent by the platform when a seat
     /// abandons).
     fn concede_command(seat: u8) -> Self::Command;
+    /// R10.8: whether `seat` is still in the game (not eliminated); an eliminated seat sees
+    /// what a spectator sees.
+    fn in_game(state: &Self::State, seat: u8) -> bool;
     /// R10.10: whether `seat` may concede now (seated, still in the game, not already conceding).
     fn may_concede(state: &Self::State, seat: u8) -> bool;
     /// R10.6.4-R10.6.6: the window facts of the open decision point.

@@ -277,7 +277,7 @@ fn a_simulated_game_exports_verifies_and_reads_back() {
     let p =
         flicker_lab::sim::play(&settings, &[flicker_lab::sim::Policy::Random], &mut table, &mut bot, false, 1_000_000)
             .unwrap();
-    let chain = chain_of_engine_events("simulation-1", &p.events);
+    let chain = chain_of_engine_events::<crate::games::FinalFlicker>("simulation-1", &p.events);
     let text = signed("simulation-1", &chain, &key(4));
     verify(&text, Some(&key(4).verifying_key())).unwrap();
     let (_, events) = read_replay_versioned(text.as_bytes()).unwrap();
@@ -296,7 +296,7 @@ fn platform_events_come_before_the_game_in_a_signed_replay() {
     .unwrap();
     let mut prev = with_game[1].hash;
     for (i, e) in game.iter().enumerate() {
-        let n = crate::tables::engine_event(e, Default::default());
+        let n = crate::tables::engine_event::<crate::games::FinalFlicker>(e, Default::default());
         let version = i as i64 + 3;
         let payload = payload_text(&n.payload);
         let hash = event_hash(&prev, &stream, version, &n.event_type, n.schema_version, payload.as_bytes());

@@ -4,9 +4,10 @@
 //! once: every step is an append at an expected version, table ids are derived from the
 //! gathering, stage and circle, so a step done twice is refused by the store and skipped.
 
-use super::{CircleDraw, CircleResult, EndReason, FinalDark, Gathering, GatheringEvent, Status, append, load};
+use super::{CircleDraw, CircleResult, EndReason, Gathering, GatheringEvent, Status, append, load};
+use crate::hosted::{CircleSpec, Hosted};
 use crate::tables::{self, SeatHolder, Snapshot, TableEvent, TableGathering, Tables};
-use final_flicker::{Settings, Surplus};
+use flicker_game::{Game, RuleError};
 use flicker_store::{EventStore, StoreError};
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -56,53 +57,29 @@ fn kept_classes(g: &Gathering, players: &[String]) -> Option<Vec<final_flicker::
         .collect()
 }
 
-/// The engine settings of a circle's table (R9.5, R9.8, R10.11). With classes on, stage 1
-/// chooses classes (R2.7, with the ban list); later stages keep each player's class (R9.8.4).
-pub fn circle_settings(g: &Gathering, stage: u32, players: &[String], qualifying: bool, any_person: bool) -> Settings {
-    let s = &g.settings;
-    let size = players.len();
-    let mut e = Settings::new(size as u8);
-    if s.classes {
-        e.classes = true;
-        e.class_bans = s.class_bans.clone();
-        if stage > 1 {
-            // A player without a recorded class (a circle that ended before choosing) makes the
-            // circle choose again (docs/rules-decisions.md).
-            e.seat_classes = kept_classes(g, players);
-        }
-    }
-    e.last_lit = if qualifying { s.advance } else { 1 };
-    e.round_limit = s.round_limit;
-    e.salt_window = s.salt_window;
-    e.salt_targeted_only = s.salt_targeted_only;
-    e.surplus = if stage > 1 && s.final_dark == FinalDark::Empty { Surplus::OutOfPlay } else { Surplus::TheDark };
-    e.hold_windows = min_window_ms(g, any_person) > 0;
-    e
-}
-
 /// R10.6.5: the minimum window of a table (the setting, or 1,500 ms with any person seated).
 pub fn min_window_ms(g: &Gathering, any_person: bool) -> u32 {
     g.settings.reaction_window_min_ms.unwrap_or(if any_person { 1500 } else { 0 })
 }
 
-/// A circle table to create: its creation event and the engine's dealing events, appended
+/// A circle table to create: its creation event and the game's dealing events, appended
 /// together at version 0 (so a table created twice is refused by the store).
 #[derive(Debug, Clone)]
-pub struct CircleTable {
+pub struct CircleTable<G: Game> {
     /// The table's id ([`table_id`]).
     pub table_id: String,
     /// The platform event that creates it, its seats filled.
-    pub created: TableEvent,
+    pub created: TableEvent<G::Settings>,
     /// The game's creation events (dealt).
-    pub game: Vec<final_flicker::Event>,
+    pub game: Vec<G::Event>,
 }
 
 /// What one step of the manager does next, decided by [`plan`] from the gathering and its
 /// current stage's tables.
 #[derive(Debug, Clone)]
-pub enum Intent {
+pub enum Intent<G: Game> {
     /// Create the current stage's missing circle tables.
-    CreateTables(Vec<CircleTable>),
+    CreateTables(Vec<CircleTable<G>>),
     /// Append these events to the gathering, at the version it was folded at: ended circles
     /// (R9.5.4), the stage opened, the next stage drawn (R9.2) or the end (R9.6, R9.10).
     Record(Vec<GatheringEvent>),
@@ -113,23 +90,23 @@ pub enum Intent {
 /// Why the manager could not bring a gathering up to date.
 #[derive(Debug, thiserror::Error)]
 pub enum GatheringError {
-    /// The engine refused a circle's settings (a gathering's settings were checked when it was
+    /// The game refused a circle's settings (a gathering's settings were checked when it was
     /// created, so this is a defect).
     #[error("{0}")]
-    Rule(#[from] final_flicker::RuleError),
+    Rule(#[from] RuleError),
     /// The event store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
 /// The table of one circle (seats filled from the draw), dealt with `rng`.
-fn circle_table<R: Rng + ?Sized>(
+fn circle_table<G: Hosted, R: Rng + ?Sized>(
     g: &Gathering,
     stage: u32,
     qualifying: bool,
     draw: &CircleDraw,
     rng: &mut R,
-) -> Result<CircleTable, final_flicker::RuleError> {
+) -> Result<CircleTable<G>, RuleError> {
     let holders: Vec<SeatHolder> = draw
         .players
         .iter()
@@ -140,7 +117,17 @@ fn circle_table<R: Rng + ?Sized>(
         .collect();
     let any_person =
         draw.players.iter().any(|n| g.players.iter().any(|p| &p.name == n && p.bot.is_none() && !p.program));
-    let settings = circle_settings(g, stage, &draw.players, qualifying, any_person);
+    // R9.8.4: later stages keep each player's class; a player without a recorded one (a circle
+    // that ended before choosing) makes the circle choose again (docs/rules-decisions.md).
+    let kept = if stage > 1 { kept_classes(g, &draw.players) } else { None };
+    let spec = CircleSpec {
+        stage,
+        seats: draw.players.len() as u8,
+        qualifying,
+        hold_windows: min_window_ms(g, any_person) > 0,
+        kept_classes: kept,
+    };
+    let settings = G::circle_settings(&g.settings, &spec);
     let created = TableEvent::TableCreated {
         table_id: draw.table_id.clone(),
         creator: g.organiser.clone(),
@@ -155,20 +142,20 @@ fn circle_table<R: Rng + ?Sized>(
         bot_delay_ms: g.settings.bot_delay_ms,
         abandonment: g.settings.abandonment,
     };
-    let game = final_flicker::create(&settings, rng)?;
+    let game = G::create(&settings, rng).map_err(Into::into)?;
     Ok(CircleTable { table_id: draw.table_id.clone(), created, game })
 }
 
 /// R9.5.4: a circle's result from its finished table.
-fn circle_result(snap: &tables::Snapshot) -> Option<CircleResult> {
-    let r = snap.state.result()?;
+fn circle_result<G: Hosted>(snap: &Snapshot<G>) -> Option<CircleResult> {
+    let r = G::outcome(&snap.state)?;
     let name = |s: u8| snap.info.seats.get(s as usize).cloned().flatten().unwrap_or_default();
     Some(CircleResult {
         winner: r.winner.map(name),
-        last_lit: r.last_lit.iter().map(|&s| name(s)).collect(),
+        last_lit: r.advancing.iter().map(|&s| name(s)).collect(),
         placings: r.placings.clone(),
-        reason: serde_json::to_value(r.reason).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
-        classes: final_flicker::seat_classes(&snap.state),
+        reason: r.reason.to_string(),
+        classes: G::kept_classes(&snap.state),
     })
 }
 
@@ -177,11 +164,11 @@ fn circle_result(snap: &tables::Snapshot) -> Option<CircleResult> {
 /// `rng` for the draws and the deals. R9.10.1: nobody registered, or a lone registrant, ends
 /// it at once; R9.6: once every circle of a stage has ended, its Last Lit advance to the next
 /// stage, or the Final Ritual's winner (or nobody) ends it.
-pub fn plan<R: Rng + ?Sized>(
+pub fn plan<G: Hosted, R: Rng + ?Sized>(
     g: &Gathering,
-    tables: &HashMap<String, Arc<Snapshot>>,
+    tables: &HashMap<String, Arc<Snapshot<G>>>,
     rng: &mut R,
-) -> Result<Intent, final_flicker::RuleError> {
+) -> Result<Intent<G>, RuleError> {
     let Some(stage) = g.current_stage() else {
         let names: Vec<String> = g.players.iter().map(|p| p.name.clone()).collect();
         let ev = match names.len() {
@@ -240,9 +227,9 @@ pub fn plan<R: Rng + ?Sized>(
 /// one [`plan`] at a time, each carried out against `store` (tables through `tables_cache`,
 /// whose clock dates their first decision points). Idempotent; returns once nothing more can
 /// be done now. `rng` draws the stages and deals the tables.
-pub async fn reconcile<R: Rng + ?Sized>(
+pub async fn reconcile<G: Hosted, R: Rng + ?Sized>(
     store: &dyn EventStore,
-    tables_cache: &Tables,
+    tables_cache: &Tables<G>,
     id: &str,
     rng: &mut R,
 ) -> Result<(), GatheringError> {
@@ -274,11 +261,11 @@ pub async fn reconcile<R: Rng + ?Sized>(
 
 /// Carries out one intent; `Ok(true)` when another step may follow. A table that exists
 /// already (another process created it) is skipped.
-async fn execute(
+async fn execute<G: Hosted>(
     store: &dyn EventStore,
-    tables_cache: &Tables,
+    tables_cache: &Tables<G>,
     g: &Gathering,
-    intent: Intent,
+    intent: Intent<G>,
 ) -> Result<bool, StoreError> {
     match intent {
         Intent::Wait => Ok(false),
@@ -289,7 +276,7 @@ async fn execute(
         Intent::CreateTables(tables) => {
             for t in tables {
                 let now = tables_cache.clock.now();
-                match tables::create_with_game(store, &t.table_id, &t.created, &t.game, ACTOR, now).await {
+                match tables::create_with_game::<G>(store, &t.table_id, &t.created, &t.game, ACTOR, now).await {
                     // Warm the cache for the driver.
                     Ok(()) => drop(tables_cache.load(store, &t.table_id).await),
                     Err(StoreError::Conflict { .. }) => {}
@@ -308,6 +295,7 @@ mod tests {
     use super::super::{GatheringSettings, Registrant, to_new};
     use super::*;
     use crate::bots::BotKind;
+    use crate::games::FinalFlicker;
     use crate::tables::{engine_event, table_event};
     use final_flicker::{Command, PromptKind, State};
     use flicker_store::{Metadata, StoredEvent};
@@ -340,7 +328,7 @@ mod tests {
     }
 
     /// A circle's table played to its end by random bots.
-    fn play_out(t: &CircleTable, rng: &mut rand::rngs::ChaCha8Rng) -> Arc<Snapshot> {
+    fn play_out(t: &CircleTable<FinalFlicker>, rng: &mut rand::rngs::ChaCha8Rng) -> Arc<Snapshot<FinalFlicker>> {
         let mut events = t.game.clone();
         let mut state = State::new();
         for e in &events {
@@ -366,7 +354,7 @@ mod tests {
         }
         assert!(state.is_finished(), "a random game ends");
         let mut new = vec![table_event(&t.created, Metadata::default())];
-        new.extend(events.iter().map(|e| engine_event(e, Metadata::default())));
+        new.extend(events.iter().map(|e| engine_event::<FinalFlicker>(e, Metadata::default())));
         Arc::new(Snapshot::fold_new(&t.table_id, &new, at()).unwrap())
     }
 
@@ -390,7 +378,7 @@ mod tests {
         }));
         setup.push(GatheringEvent::GatheringStarted);
         record(&mut g, &setup);
-        let mut tables: HashMap<String, Arc<Snapshot>> = HashMap::new();
+        let mut tables: HashMap<String, Arc<Snapshot<FinalFlicker>>> = HashMap::new();
         for _ in 0..1_000 {
             if g.over() {
                 return g;

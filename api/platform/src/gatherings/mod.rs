@@ -407,9 +407,8 @@ impl Gathering {
     /// Folds one stored event.
     pub fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
         self.version = i64::from(e.stream_version);
-        let ev: GatheringEvent =
-            serde_json::from_value(serde_json::json!({"type": e.event_type, "payload": e.payload}))
-                .map_err(|err| StoreError::Other(format!("gathering event: {err}")))?;
+        let ev: GatheringEvent = crate::codec::decode(&e.event_type, &e.payload)
+            .map_err(|err| StoreError::Other(format!("gathering event: {err}")))?;
         let at = e.recorded_at;
         match ev {
             GatheringEvent::GatheringCreated { gathering_id, name, organiser, settings } => {
@@ -501,13 +500,7 @@ pub async fn load(store: &dyn EventStore, id: &str) -> Result<Option<Gathering>,
 
 /// Converts a gathering event to a stored event.
 pub fn to_new(e: &GatheringEvent, actor: &str) -> NewEvent {
-    let v = serde_json::to_value(e).expect("json");
-    NewEvent {
-        event_type: v["type"].as_str().expect("tag").to_string(),
-        schema_version: 1,
-        payload: v.get("payload").cloned().unwrap_or(serde_json::Value::Null),
-        metadata: Metadata { actor: Some(actor.to_string()), ..Default::default() },
-    }
+    crate::codec::encode(e, 1, Metadata { actor: Some(actor.to_string()), ..Default::default() })
 }
 
 /// Appends `events` at the gathering's version (optimistic concurrency).

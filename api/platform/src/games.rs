@@ -1,0 +1,53 @@
+//! The games this platform hosts, each registered by its [`Hosted`] implementation: *The Final
+//! Flicker* ([`FinalFlicker`]), with the random and heuristic bots of `flicker-lab`.
+
+use crate::bots::BotKind;
+use crate::gatherings::{FinalDark, GatheringSettings};
+use crate::hosted::{CircleSpec, Hosted};
+pub use final_flicker::FinalFlicker;
+use final_flicker::{ClassId, Settings, Surplus};
+use flicker_game::{Game, Viewer};
+use rand::Rng;
+
+impl Hosted for FinalFlicker {
+    fn bot_answer<R: Rng + ?Sized>(
+        kind: BotKind,
+        state: &final_flicker::State,
+        seat: u8,
+        prompt: &final_flicker::Prompt,
+        rng: &mut R,
+    ) -> final_flicker::Answer {
+        match kind {
+            BotKind::Random => flicker_lab::bot::random_answer(prompt, rng),
+            BotKind::Heuristic => {
+                let view = FinalFlicker::view(state, Viewer::Seat { seat });
+                flicker_lab::heuristic::heuristic_answer(prompt, &view, rng)
+            }
+        }
+    }
+
+    /// With classes on, stage 1 chooses classes (R2.7, with the ban list); later stages keep each
+    /// player's class (R9.8.4). R9.5: a qualifying circle plays to the gathering's `advance`
+    /// Last Lit, the Final Ritual to one. R9.8: from stage 2 an empty Final Dark puts the
+    /// surplus out of play.
+    fn circle_settings(g: &GatheringSettings, circle: &CircleSpec) -> Settings {
+        let mut e = Settings::new(circle.seats);
+        if g.classes {
+            e.classes = true;
+            e.class_bans = g.class_bans.clone();
+            e.seat_classes = circle.kept_classes.clone();
+        }
+        e.last_lit = if circle.qualifying { g.advance } else { 1 };
+        e.round_limit = g.round_limit;
+        e.salt_window = g.salt_window;
+        e.salt_targeted_only = g.salt_targeted_only;
+        e.surplus =
+            if circle.stage > 1 && g.final_dark == FinalDark::Empty { Surplus::OutOfPlay } else { Surplus::TheDark };
+        e.hold_windows = circle.hold_windows;
+        e
+    }
+
+    fn kept_classes(state: &final_flicker::State) -> Vec<Option<ClassId>> {
+        final_flicker::seat_classes(state)
+    }
+}

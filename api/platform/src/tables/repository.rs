@@ -1,0 +1,292 @@
+//! Loading and commanding tables ([`Tables`]): every table in play cached, a command decided on
+//! the current table and appended at its expected version, a conflicting append retried on the
+//! fresh state.
+
+use super::events::{TABLE_EVENT_SCHEMA_VERSION, TableEvent};
+use super::{Snapshot, TableError};
+use crate::codec;
+use crate::store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
+use flicker_game::Game;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The stream id of a table.
+pub fn stream_of(table_id: &str) -> String {
+    format!("table-{table_id}")
+}
+
+/// Finished tables kept in the cache; older ones are dropped and read again when asked for.
+const FINISHED_KEPT: usize = 1_000;
+
+/// Loads and caches tables: every table in play, and the [`FINISHED_KEPT`] most recently
+/// finished.
+pub struct Tables<G: Game> {
+    cache: Mutex<Cache<G>>,
+    /// R10.7.3: the server clock that dates the decision points of the commands appended here.
+    pub clock: crate::clock::SharedClock,
+}
+
+impl<G: Game> Default for Tables<G> {
+    fn default() -> Self {
+        Tables::with_clock(Arc::new(crate::clock::SystemClock))
+    }
+}
+
+struct Cache<G: Game> {
+    tables: HashMap<String, Arc<Snapshot<G>>>,
+    /// Cached finished tables, oldest first.
+    finished: std::collections::VecDeque<String>,
+}
+
+impl<G: Game> Default for Cache<G> {
+    fn default() -> Self {
+        Cache { tables: HashMap::new(), finished: Default::default() }
+    }
+}
+
+/// A game event as an event to store (at the game's event schema version).
+pub fn engine_event<G: Game>(e: &G::Event, metadata: Metadata) -> NewEvent {
+    codec::encode(e, G::EVENT_SCHEMA_VERSION, metadata)
+}
+
+/// A table's own event as an event to store.
+pub fn table_event<S: serde::Serialize>(e: &TableEvent<S>, metadata: Metadata) -> NewEvent {
+    codec::encode(e, TABLE_EVENT_SCHEMA_VERSION, metadata)
+}
+
+impl<G: Game> Tables<G> {
+    /// An empty cache whose decision points are dated by `clock`.
+    pub fn with_clock(clock: crate::clock::SharedClock) -> Self {
+        Tables { cache: Mutex::default(), clock }
+    }
+
+    /// The table as stored now (404 if it does not exist).
+    pub async fn load(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot<G>>, TableError> {
+        let cached = self.cache.lock().expect("cache").tables.get(table_id).cloned();
+        let stream = stream_of(table_id);
+        // A store that knows the stream's head answers the catch-up read of a current table
+        // without a query.
+        let from = cached.as_ref().map_or(1, |s| s.version + 1);
+        let new = store.read_stream(&stream, from.try_into()?).await?;
+        if new.is_empty() {
+            return cached.ok_or_else(|| TableError::NotFound { table_id: table_id.to_string() });
+        }
+        let mut snap = match cached {
+            Some(s) => (*s).clone(),
+            None => Snapshot::blank(table_id),
+        };
+        for e in &new {
+            snap.apply(e)?;
+        }
+        Ok(self.remember(table_id, Arc::new(snap)))
+    }
+
+    /// Caches `snap` unless the cache holds a later version of its table; returns it.
+    fn remember(&self, table_id: &str, snap: Arc<Snapshot<G>>) -> Arc<Snapshot<G>> {
+        let mut cache = self.cache.lock().expect("cache");
+        let before = cache.tables.get(table_id).map(|c| (c.version, c.finished()));
+        if before.is_none_or(|(version, _)| version < snap.version) {
+            cache.tables.insert(table_id.to_string(), snap.clone());
+            if snap.finished() && !before.is_some_and(|(_, finished)| finished) {
+                cache.finished.push_back(table_id.to_string());
+                while cache.finished.len() > FINISHED_KEPT {
+                    if let Some(old) = cache.finished.pop_front() {
+                        cache.tables.remove(&old);
+                    }
+                }
+            }
+        }
+        snap
+    }
+
+    /// Runs `decide_events` on the current table and appends what it returns, retrying on a
+    /// concurrent append. `idempotency_key`: a retried request with the same key acts once.
+    /// Returns the table after the append and whether this was a replay of an earlier request.
+    /// `E`: the caller's error type, which the closure's refusals and every [`TableError`] of
+    /// the command come as.
+    pub async fn command<F, E>(
+        &self,
+        store: &dyn EventStore,
+        table_id: &str,
+        actor: &str,
+        idempotency: Option<(&str, &str)>,
+        decide_events: F,
+    ) -> Result<(Arc<Snapshot<G>>, bool), E>
+    where
+        F: FnMut(&Snapshot<G>) -> Result<Vec<NewEvent>, E>,
+        E: From<TableError>,
+    {
+        self.command_from(None, store, table_id, actor, idempotency, decide_events).await
+    }
+
+    /// [`Tables::command`], first trying the table as `first` (a snapshot the caller has just
+    /// loaded, which spares a read): if it is no longer current, the append meets a conflict
+    /// and the command is decided again on the table read afresh.
+    pub async fn command_from<F, E>(
+        &self,
+        mut first: Option<Arc<Snapshot<G>>>,
+        store: &dyn EventStore,
+        table_id: &str,
+        actor: &str,
+        idempotency: Option<(&str, &str)>,
+        mut decide_events: F,
+    ) -> Result<(Arc<Snapshot<G>>, bool), E>
+    where
+        F: FnMut(&Snapshot<G>) -> Result<Vec<NewEvent>, E>,
+        E: From<TableError>,
+    {
+        let stream = stream_of(table_id);
+        // The key is scoped to the account, so nobody can probe or block another's keys; the
+        // request hash refuses the key's reuse for a different request.
+        let scoped = idempotency.map(|(k, h)| (format!("{actor}:{k}"), h.to_string()));
+        let replayed = |version: i64| async move {
+            let first = store
+                .read_stream(
+                    &stream_of(table_id),
+                    version.try_into().map_err(|e: crate::store::StoreError| TableError::from(e))?,
+                )
+                .await
+                .map_err(TableError::from)?;
+            let same = first.first().and_then(|e| e.metadata.command_hash.clone()) == scoped_hash(idempotency);
+            if same { Ok::<_, TableError>(()) } else { Err(TableError::IdempotencyKeyReused) }
+        };
+        let find_key = |key: String| async move {
+            store.find_command_key(&stream_of(table_id), &key).await.map(|v| v.map(i64::from)).map_err(TableError::from)
+        };
+        for _ in 0..5 {
+            let snap = match first.take() {
+                Some(s) => s,
+                None => self.load(store, table_id).await?,
+            };
+            if let Some((key, _)) = &scoped {
+                // The table is as current as a query would be, and indexes its keys. A request
+                // with the key landing after this point makes the append below conflict (or hit
+                // the store's unique key index), and the retry finds the key.
+                if let Some(v) = snap.idempotency_keys.get(key).copied() {
+                    replayed(v).await?;
+                    return Ok((self.load(store, table_id).await?, true));
+                }
+            }
+            let mut events = match decide_events(&snap) {
+                Ok(e) => e,
+                Err(p) => {
+                    // A retry racing its original: the original may have landed meanwhile.
+                    if let Some((key, _)) = &scoped
+                        && let Some(v) = find_key(key.clone()).await?
+                    {
+                        replayed(v).await?;
+                        return Ok((self.load(store, table_id).await?, true));
+                    }
+                    return Err(p);
+                }
+            };
+            if events.is_empty() {
+                // Nothing to store (an answer that changes nothing). A request with the
+                // same key may have landed since the snapshot: it is honoured (replay, or
+                // `idempotency-key-reused` for another body) like any retry.
+                if let Some((key, _)) = &scoped
+                    && let Some(v) = find_key(key.clone()).await?
+                {
+                    replayed(v).await?;
+                    return Ok((self.load(store, table_id).await?, true));
+                }
+                return Ok((snap, false));
+            }
+            // R10.7.3: a new decision point gets its deadline now, stored with the events.
+            if let Some(mark) = crate::clocks::mark_for(&snap.before(), &events, self.clock.now())
+                && let Some(last) = events.last_mut()
+            {
+                crate::clocks::set_mark(&mut last.metadata, &mark);
+            }
+            let correlation = uuid::Uuid::new_v4().to_string();
+            for (i, e) in events.iter_mut().enumerate() {
+                e.metadata.actor = Some(actor.to_string());
+                e.metadata.correlation_id = Some(correlation.clone());
+                if i == 0 {
+                    e.metadata.command_key = scoped.as_ref().map(|(k, _)| k.clone());
+                    e.metadata.command_hash = scoped.as_ref().map(|(_, h)| h.clone());
+                }
+            }
+            match store
+                .append(
+                    &stream,
+                    snap.version.try_into().map_err(|e: crate::store::StoreError| E::from(TableError::from(e)))?,
+                    events.clone(),
+                )
+                .await
+            {
+                // The stream is exactly `snap` and these events: fold them here, no read back.
+                Ok(appended) => {
+                    let mut next = (*snap).clone();
+                    let folded = events.iter().enumerate().try_for_each(|(i, e)| {
+                        let version = snap.version + 1 + i as i64;
+                        next.apply_parts(version, &e.event_type, &e.payload, &e.metadata, appended.recorded_at)
+                    });
+                    // The append is durable whatever happens here: should the fold fail, the
+                    // table is read back instead of answering an error.
+                    return match folded {
+                        Ok(()) => Ok((self.remember(table_id, Arc::new(next)), false)),
+                        Err(_) => Ok((self.load(store, table_id).await?, false)),
+                    };
+                }
+                Err(StoreError::Conflict { .. }) => continue,
+                // Another request with this key landed between our lookup and our append. It may
+                // have been a different request (same key, other body: e.g. another seat's open
+                // prompt, still answerable after it), so its hash is checked like any replay's:
+                // acknowledging it blindly told that client an answer was taken that never was
+                // (found by the race test of tests/tests/reliability.rs).
+                Err(StoreError::Duplicate { .. }) => {
+                    if let Some((key, _)) = &scoped
+                        && let Some(v) = find_key(key.clone()).await?
+                    {
+                        replayed(v).await?;
+                    }
+                    return Ok((self.load(store, table_id).await?, true));
+                }
+                Err(e) => return Err(TableError::from(e).into()),
+            }
+        }
+        Err(TableError::Busy.into())
+    }
+}
+
+fn scoped_hash(idempotency: Option<(&str, &str)>) -> Option<String> {
+    idempotency.map(|(_, h)| h.to_string())
+}
+
+
+/// Creates a table whose game starts at once (a gathering circle): `created` and the engine's
+/// creation events in one append at version 0, with the first decision point's clock (opened
+/// `now`, server clock). `StoreError::Conflict` when the table already exists.
+pub async fn create_with_game<G: Game>(
+    store: &dyn EventStore,
+    table_id: &str,
+    created: &TableEvent<G::Settings>,
+    game: &[G::Event],
+    actor: &str,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(), StoreError> {
+    let meta = Metadata { actor: Some(actor.to_string()), ..Default::default() };
+    let first = table_event(created, meta.clone());
+    let mut blank = Snapshot::<G>::blank(table_id);
+    blank.apply(&StoredEvent {
+        position: crate::store::Position::START,
+        stream_id: stream_of(table_id),
+        stream_version: crate::store::StreamVersion::new(1),
+        event_type: first.event_type.clone(),
+        schema_version: first.schema_version,
+        payload: first.payload.clone(),
+        payload_text: crate::store::hash::payload_text(&first.payload),
+        hash: None,
+        metadata: first.metadata.clone(),
+        recorded_at: chrono::Utc::now(),
+    })?;
+    let mut events = vec![first];
+    events.extend(game.iter().map(|e| engine_event::<G>(e, meta.clone())));
+    if let Some(mark) = crate::clocks::mark_for(&blank.before(), &events[1..], now)
+        && let Some(last) = events.last_mut()
+    {
+        crate::clocks::set_mark(&mut last.metadata, &mark);
+    }
+    store.append(&stream_of(table_id), crate::store::ExpectedVersion::NO_STREAM, events).await.map(|_| ())
+}
