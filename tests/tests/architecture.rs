@@ -17,6 +17,11 @@
 //!   component of two modules or more, except those [`KNOWN_CYCLES`] lists, and every listed one
 //!   must still exist exactly, so that the list only shrinks.
 //!
+//! - [`the_server_names_its_game_in_one_place`]: outside test code, the server's sources name
+//!   The Final Flicker's crate (`final_flicker`) only where the hosted game is registered, and the
+//!   platform's only in the files [`GAME_NAMED_ONLY_IN`] lists; everything else goes through the
+//!   Game contract.
+//!
 //! Written in the repository in plain Rust (no tool installed at CI time). Both take a few
 //! seconds: one `cargo tree --workspace` (all features unified, so a superset of every package's
 //! closure) clears most packages at once, and only a package with a forbidden crate there is
@@ -95,6 +100,16 @@ const ACTIX_WEB_ONLY_IN: &[&str] = &["flicker-server", "flicker"];
 /// not in this list fails the test, and so does a listed cycle that no longer exists as listed
 /// (shrink or remove its entry). Never add to it.
 const KNOWN_CYCLES: &[(&str, &[&str])] = &[];
+
+/// The files (paths from the package's directory; a path ending in `/` is a directory) whose
+/// non-test code may name the game's own crate, `final_flicker`: in the server, where the hosted
+/// game is registered; in the platform, its registration (`games.rs`), the signed replay format
+/// (`chain.rs`) and the gatherings (their settings and the R9.8.4 class kept between stages are
+/// still The Final Flicker's).
+const GAME_NAMED_ONLY_IN: &[(&str, &[&str])] = &[
+    ("flicker-server", &["src/game.rs"]),
+    ("flicker-platform", &["src/games.rs", "src/chain.rs", "src/gatherings/"]),
+];
 
 /// A workspace package, as `cargo metadata --no-deps` describes it.
 struct Package {
@@ -410,4 +425,28 @@ fn no_module_cycles_inside_a_crate() {
         print!("{text}");
     }
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn the_server_names_its_game_in_one_place() {
+    let (root, packages) = workspace();
+    let mut errors = Vec::new();
+    for (name, allowed) in GAME_NAMED_ONLY_IN {
+        let p = packages.iter().find(|p| p.name == *name).unwrap_or_else(|| panic!("no package {name}"));
+        let (label, src) = p.roots.iter().find(|(l, _)| l.contains("lib")).expect("a library");
+        let dir = root.join(&p.dir);
+        let scan = CrateScan::scan(src, &|f| std::fs::read_to_string(f).ok())
+            .unwrap_or_else(|e| panic!("scanning {label} of {name}: {e}"));
+        for (file, line, ident) in &scan.idents {
+            if ident != "final_flicker" {
+                continue;
+            }
+            let rel = file.strip_prefix(&dir).unwrap_or(file).to_string_lossy().replace('\\', "/");
+            if !allowed.iter().any(|a| if a.ends_with('/') { rel.starts_with(a) } else { rel == *a }) {
+                let shown = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+                errors.push(format!("{shown}:{line}: {name} names final_flicker outside {allowed:?}"));
+            }
+        }
+    }
+    assert!(errors.is_empty(), "use the Game contract (or the server's game.rs aliases):\n{}", errors.join("\n"));
 }

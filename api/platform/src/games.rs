@@ -2,8 +2,8 @@
 //! Flicker* ([`FinalFlicker`]), with the random and heuristic bots of `flicker-lab`.
 
 use crate::bots::BotKind;
-use crate::gatherings::{FinalDark, GatheringSettings};
-use crate::hosted::{CircleSpec, Hosted};
+use crate::gatherings::{CircleGame, CircleSpec, FinalDark, GatheringSettings};
+use crate::hosted::Hosted;
 pub use final_flicker::FinalFlicker;
 use final_flicker::{ClassId, Settings, Surplus};
 use flicker_game::{Game, Viewer};
@@ -25,7 +25,9 @@ impl Hosted for FinalFlicker {
             }
         }
     }
+}
 
+impl CircleGame for FinalFlicker {
     /// With classes on, stage 1 chooses classes (R2.7, with the ban list); later stages keep each
     /// player's class (R9.8.4). R9.5: a qualifying circle plays to the gathering's `advance`
     /// Last Lit, the Final Ritual to one. R9.8: from stage 2 an empty Final Dark puts the

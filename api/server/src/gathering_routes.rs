@@ -544,7 +544,7 @@ async fn live_classes(state: &AppState, g: &Gathering) -> crate::gatherings::vie
             {
                 // As a spectator sees the table: the spectator delay holds here too.
                 let seen = crate::spectate::state_at(&snap, sight.visible);
-                live.insert(c.table_id.clone(), <crate::game::Served as flicker_platform::hosted::Hosted>::kept_classes(&seen));
+                live.insert(c.table_id.clone(), <crate::game::Served as flicker_platform::gatherings::CircleGame>::kept_classes(&seen));
             }
         }
     }

@@ -184,10 +184,12 @@ async fn nobody_and_a_lone_registrant() {
 
 /// R10.7.1, R10.7.3, R10.7.4: a table whose seats nobody answers still ends: every deadline
 /// passes and the server applies the defaults, and a player whose Ritual times out three times
-/// in a row concedes (here with one-second clocks and two absent people).
+/// in a row concedes (two absent people, one-second clocks on a virtual server clock that the
+/// test moves from one deadline to the next, so no wall time is waited out).
 #[actix_web::test]
 async fn clocks_and_abandonment_end_a_table_nobody_plays() {
-    let app = app().await;
+    let clock = crate::clock::ManualClock::starting_at(crate::window_tests::start_time());
+    let app = crate::window_tests::app_on(clock.clone()).await;
     let id = uuid::Uuid::new_v4().to_string();
     let settings = GatheringSettings {
         clocks: crate::clocks::Clocks { decision_secs: 1, reaction_secs: 1 },
@@ -214,7 +216,27 @@ async fn clocks_and_abandonment_end_a_table_nobody_plays() {
         .await
         .unwrap();
     crate::driver::trigger_reconcile(app.clone(), id.clone());
-    let g = finish(&app, &id, Duration::from_secs(120)).await;
+    // Each step: wait until the driver sleeps on the clock again (its sleepers unchanged for
+    // 30 ms of real time), then move the clock to the earliest time it waits for.
+    let started = Instant::now();
+    let mut deadlines = 0;
+    let mut last = (usize::MAX, None);
+    let g = loop {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let g = load(app.store.as_ref(), &id).await.unwrap().unwrap();
+        if g.over() {
+            break g;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "the table did not end ({deadlines} deadlines)");
+        let now = (clock.sleeping(), clock.next_wake());
+        if now.0 > 0 && now == last {
+            clock.set(now.1.expect("a sleeper waits for a time"));
+            deadlines += 1;
+            last = (usize::MAX, None);
+        } else {
+            last = now;
+        }
+    };
     assert_eq!(g.end_reason.map(EndReason::as_str), Some("final_ritual"));
     let table = &g.stages[0].circles[0].0.table_id;
     let snap = app.tables.load(app.store.as_ref(), table).await.unwrap();

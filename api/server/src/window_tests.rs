@@ -17,12 +17,12 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn start_time() -> DateTime<Utc> {
+pub(crate) fn start_time() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap().with_timezone(&Utc)
 }
 
 /// An app on a fresh SQLite file whose server clock is `clock`, with its driver running.
-async fn app_on(clock: Arc<ManualClock>) -> web::Data<AppState> {
+pub(crate) async fn app_on(clock: Arc<ManualClock>) -> web::Data<AppState> {
     let dir = std::env::temp_dir().join(format!("flicker-windows-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).unwrap();
     let store = crate::store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();

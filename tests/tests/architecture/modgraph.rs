@@ -393,6 +393,9 @@ pub struct CrateScan {
     refs: Vec<Reference>,
     /// Every file read, the root first.
     pub files: Vec<PathBuf>,
+    /// Every identifier outside test code, with its file and line (for checks of which names a
+    /// crate's code may use).
+    pub idents: Vec<(PathBuf, u32, String)>,
 }
 
 struct Scope {
@@ -534,6 +537,9 @@ impl CrateScan {
                 }
                 Tok::Ident(s) if (s == "crate" || s == "super") && !is_punct(toks.get(i.wrapping_sub(1)), "::") => {
                     self.path_at(toks, i, &scope);
+                }
+                Tok::Ident(s) if !scope.test && !pending_test => {
+                    self.idents.push((scope.file.clone(), t.line, s.clone()));
                 }
                 _ => {}
             }

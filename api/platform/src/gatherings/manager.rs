@@ -5,7 +5,7 @@
 //! gathering, stage and circle, so a step done twice is refused by the store and skipped.
 
 use super::{CircleDraw, CircleResult, EndReason, Gathering, GatheringEvent, Status, append, load};
-use crate::hosted::{CircleSpec, Hosted};
+use super::circle::{CircleGame, CircleSpec};
 use crate::tables::{self, SeatHolder, Snapshot, TableEvent, TableGathering, Tables};
 use flicker_game::{Game, RuleError};
 use flicker_store::{EventStore, StoreError};
@@ -100,7 +100,7 @@ pub enum GatheringError {
 }
 
 /// The table of one circle (seats filled from the draw), dealt with `rng`.
-fn circle_table<G: Hosted, R: Rng + ?Sized>(
+fn circle_table<G: CircleGame, R: Rng + ?Sized>(
     g: &Gathering,
     stage: u32,
     qualifying: bool,
@@ -147,7 +147,7 @@ fn circle_table<G: Hosted, R: Rng + ?Sized>(
 }
 
 /// R9.5.4: a circle's result from its finished table.
-fn circle_result<G: Hosted>(snap: &Snapshot<G>) -> Option<CircleResult> {
+fn circle_result<G: CircleGame>(snap: &Snapshot<G>) -> Option<CircleResult> {
     let r = G::outcome(&snap.state)?;
     let name = |s: u8| snap.info.seats.get(s as usize).cloned().flatten().unwrap_or_default();
     Some(CircleResult {
@@ -164,7 +164,7 @@ fn circle_result<G: Hosted>(snap: &Snapshot<G>) -> Option<CircleResult> {
 /// `rng` for the draws and the deals. R9.10.1: nobody registered, or a lone registrant, ends
 /// it at once; R9.6: once every circle of a stage has ended, its Last Lit advance to the next
 /// stage, or the Final Ritual's winner (or nobody) ends it.
-pub fn plan<G: Hosted, R: Rng + ?Sized>(
+pub fn plan<G: CircleGame, R: Rng + ?Sized>(
     g: &Gathering,
     tables: &HashMap<String, Arc<Snapshot<G>>>,
     rng: &mut R,
@@ -227,7 +227,7 @@ pub fn plan<G: Hosted, R: Rng + ?Sized>(
 /// one [`plan`] at a time, each carried out against `store` (tables through `tables_cache`,
 /// whose clock dates their first decision points). Idempotent; returns once nothing more can
 /// be done now. `rng` draws the stages and deals the tables.
-pub async fn reconcile<G: Hosted, R: Rng + ?Sized>(
+pub async fn reconcile<G: CircleGame, R: Rng + ?Sized>(
     store: &dyn EventStore,
     tables_cache: &Tables<G>,
     id: &str,
@@ -261,7 +261,7 @@ pub async fn reconcile<G: Hosted, R: Rng + ?Sized>(
 
 /// Carries out one intent; `Ok(true)` when another step may follow. A table that exists
 /// already (another process created it) is skipped.
-async fn execute<G: Hosted>(
+async fn execute<G: CircleGame>(
     store: &dyn EventStore,
     tables_cache: &Tables<G>,
     g: &Gathering,

@@ -4,6 +4,8 @@
 //! circle, records each circle's Last Lit as it ends and draws the next stage, until a Final
 //! Ritual (or a walkover) crowns the winner. Standings are folded from the same events.
 
+pub mod circle;
+pub use circle::{CircleGame, CircleSpec};
 pub mod manager;
 pub mod standings;
 pub mod views;

@@ -98,7 +98,8 @@ pub struct SeatHolder {
     pub bot: Option<BotKind>,
 }
 
-/// What the platform knows of a table besides the game (`S`: the game's settings).
+/// What the platform knows of a table besides the game.
+// `S`: the hosted game's settings.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[schema(bound = "", as = TableInfo)]
 pub struct TableInfo<S> {
@@ -106,7 +107,7 @@ pub struct TableInfo<S> {
     pub table_id: String,
     /// Creator's account name.
     pub creator: String,
-    /// The game's settings.
+    /// Engine settings.
     #[schema(value_type = Object)]
     pub settings: S,
     /// Practice table: never counts in standings.
