@@ -39,6 +39,19 @@ pub(crate) async fn start(app: &AppState, bots: usize, settings: GatheringSettin
     id
 }
 
+/// Appends `events` to the gathering as the organiser, reading it again when the process manager
+/// appended first (a conflict).
+pub(crate) async fn append_when_current(app: &AppState, id: &str, events: &[GatheringEvent]) {
+    for _ in 0..50 {
+        let g = load(app.store.as_ref(), id).await.unwrap().unwrap();
+        match append(app.store.as_ref(), &g, events, "org").await {
+            Err(crate::store::StoreError::Conflict { .. }) => continue,
+            r => return r.unwrap(),
+        }
+    }
+    panic!("the gathering kept changing");
+}
+
 pub(crate) async fn finish(app: &AppState, id: &str, limit: Duration) -> Gathering {
     let started = Instant::now();
     loop {
@@ -261,18 +274,11 @@ async fn a_cancelled_gathering_stops_its_tables() {
     let id = start(&app, 4, s).await;
     crate::driver::trigger_reconcile(app.clone(), id.clone());
     let table = crate::spectate_tests::first_table(&app, &id).await;
-    let g = load(app.store.as_ref(), &id).await.unwrap().unwrap();
-    append(
-        app.store.as_ref(),
-        &g,
-        &[
-            GatheringEvent::GatheringCancelled { reason: "test".into() },
-            GatheringEvent::GatheringEnded { winner: None, reason: EndReason::Cancelled },
-        ],
-        "org",
-    )
-    .await
-    .unwrap();
+    let cancel = [
+        GatheringEvent::GatheringCancelled { reason: "test".into() },
+        GatheringEvent::GatheringEnded { winner: None, reason: EndReason::Cancelled },
+    ];
+    append_when_current(&app, &id, &cancel).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let before = app.tables.load(app.store.as_ref(), &table).await.unwrap().version;
     tokio::time::sleep(Duration::from_millis(1000)).await;
