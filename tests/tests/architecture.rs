@@ -106,10 +106,8 @@ const KNOWN_CYCLES: &[(&str, &[&str])] = &[];
 /// game is registered; in the platform, its registration (`games.rs`), the signed replay format
 /// (`chain.rs`) and the gatherings (their settings and the R9.8.4 class kept between stages are
 /// still The Final Flicker's).
-const GAME_NAMED_ONLY_IN: &[(&str, &[&str])] = &[
-    ("flicker-server", &["src/game.rs"]),
-    ("flicker-platform", &["src/games.rs", "src/chain.rs", "src/gatherings/"]),
-];
+const GAME_NAMED_ONLY_IN: &[(&str, &[&str])] =
+    &[("flicker-server", &["src/game.rs"]), ("flicker-platform", &["src/games.rs", "src/chain.rs", "src/gatherings/"])];
 
 /// A workspace package, as `cargo metadata --no-deps` describes it.
 struct Package {

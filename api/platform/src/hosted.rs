@@ -18,5 +18,4 @@ pub trait Hosted: Game {
         prompt: &Self::Prompt,
         rng: &mut R,
     ) -> Self::Answer;
-
 }

@@ -13,16 +13,16 @@
 //! reads only the log after the last checkpoint of the live set, and every event the follower
 //! reads, from its first, reaches the live streams.
 
+use crate::game::{Served, Snapshot};
 use crate::gatherings::{Status, manager};
 use crate::state::AppState;
 use crate::store::{self, StoredEvent};
-use crate::game::{Served, Snapshot};
 use crate::tables;
 use actix_web::web;
 use chrono::{DateTime, Utc};
 use flicker_game::Game;
-use flicker_platform::hosted::Hosted;
 use flicker_platform::due::{Due, next_due};
+use flicker_platform::hosted::Hosted;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

@@ -472,9 +472,16 @@ impl Scanner<'_> {
             abandonment: 0,
         };
         let start = final_flicker::create(&settings, &mut rng).expect("create");
-        tables::create_with_game::<crate::game::Served>(self.app.store.as_ref(), &id, &created, &start, "p0", self.app.clock.now())
-            .await
-            .expect("create table");
+        tables::create_with_game::<crate::game::Served>(
+            self.app.store.as_ref(),
+            &id,
+            &created,
+            &start,
+            "p0",
+            self.app.clock.now(),
+        )
+        .await
+        .expect("create table");
         // Tokens are checked against live accounts: the viewers' accounts exist.
         for (name, role) in (0..n).map(|i| (format!("p{i}"), Role::Player)).chain([("watcher".into(), Role::Spectator)])
         {
@@ -633,7 +640,9 @@ impl Scanner<'_> {
                         .command(self.app.store.as_ref(), &id, &actor, None, |snap| {
                             let ev = final_flicker::decide(&snap.state, &cmd, &mut rng)?;
                             Ok::<_, crate::problem::Problem>(
-                                ev.iter().map(|e| tables::engine_event::<crate::game::Served>(e, Metadata::default())).collect(),
+                                ev.iter()
+                                    .map(|e| tables::engine_event::<crate::game::Served>(e, Metadata::default()))
+                                    .collect(),
                             )
                         })
                         .await
@@ -790,9 +799,16 @@ impl Scanner<'_> {
             min_window_at_start: false,
         };
         let start = final_flicker::create(&settings, &mut rng).expect("create");
-        tables::create_with_game::<crate::game::Served>(self.app.store.as_ref(), &id, &created, &start, "org", self.app.clock.now())
-            .await
-            .expect("create table");
+        tables::create_with_game::<crate::game::Served>(
+            self.app.store.as_ref(),
+            &id,
+            &created,
+            &start,
+            "org",
+            self.app.clock.now(),
+        )
+        .await
+        .expect("create table");
         // Tokens are checked against live accounts: the readers' accounts exist.
         let role = |name: &str| if name == "watcher" { Role::Spectator } else { Role::Player };
         for name in (0..n).map(|i| format!("p{i}")).chain(["watcher".into(), "org".into()]) {
@@ -840,7 +856,9 @@ impl Scanner<'_> {
                 .command(self.app.store.as_ref(), &id, "system:scanner", None, |snap| {
                     let ev = final_flicker::decide(&snap.state, &cmd, &mut rng)?;
                     Ok::<_, crate::problem::Problem>(
-                        ev.iter().map(|e| tables::engine_event::<crate::game::Served>(e, Metadata::default())).collect(),
+                        ev.iter()
+                            .map(|e| tables::engine_event::<crate::game::Served>(e, Metadata::default()))
+                            .collect(),
                     )
                 })
                 .await
@@ -927,7 +945,10 @@ impl Scanner<'_> {
             } else {
                 snap.marks[..visible].iter().rev().find_map(Option::as_ref)
             };
-            (Some(final_flicker::view(st, viewer)), crate::clocks::view_for::<crate::game::Served>(st, mark, who.seat(), false, &[]))
+            (
+                Some(final_flicker::view(st, viewer)),
+                crate::clocks::view_for::<crate::game::Served>(st, mark, who.seat(), false, &[]),
+            )
         };
         let expected = serde_json::to_vec(&crate::routes::TableResponse { table: snap.info_for(account), view, clock })
             .expect("json");

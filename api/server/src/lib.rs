@@ -10,7 +10,6 @@ mod driver;
 mod driver_state;
 mod frontend;
 pub mod game;
-mod gathering_routes;
 #[cfg(test)]
 mod gathering_tests;
 #[cfg(test)]
@@ -34,7 +33,6 @@ mod state;
 pub mod store;
 #[cfg(test)]
 mod store_full_tests;
-mod streams;
 mod tokens;
 #[cfg(test)]
 mod window_tests;

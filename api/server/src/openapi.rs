@@ -2,34 +2,21 @@
 //! internet needed) at `/docs/`. The committed copy `openapi/openapi.json` is checked for drift.
 //! `tests/schemathesis/run.sh` checks the running server against it.
 
-use crate::{gathering_routes, routes, streams};
 use std::sync::OnceLock;
+use utoipa::Modify;
 use utoipa::OpenApi;
 use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::schema::{AdditionalProperties, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Content, HeaderBuilder, Ref, RefOr, ResponseBuilder, Schema};
+use utoipa_actix_web::AppExt;
 
-/// The API document.
+/// The API document's fixed parts (info, tags, extra schemas); [`document`] adds the paths the
+/// routes register and the shared responses.
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Flicker API", description = "REST API of Flicker, the tournament platform for The Final Flicker. Errors are RFC 9457 problem documents (application/problem+json) with a stable `type`."),
-    paths(
-        routes::register, routes::login, routes::refresh, routes::logout, routes::issue_bot_token,
-        routes::revoke_bot_token,
-        routes::create_table, routes::get_table, routes::take_seat, routes::start,
-        routes::get_prompt, routes::answer, routes::concede, routes::list_events, routes::export_replay,
-        routes::replay_key,
-        routes::healthz, routes::readyz, routes::metrics,
-        gathering_routes::create_gathering, gathering_routes::list_gatherings, gathering_routes::get_gathering,
-        gathering_routes::configure, gathering_routes::register, gathering_routes::list_registrations,
-        gathering_routes::withdraw, gathering_routes::add_bots,
-        gathering_routes::control, gathering_routes::get_bracket, gathering_routes::get_circles,
-        gathering_routes::get_standings,
-        streams::table_stream, streams::gathering_stream, routes::replay_at, routes::replay_steps,
-    ),
-    components(schemas(gathering_routes::Control, crate::gatherings::GatheringEvent)),
-    modifiers(&Security, &Contract),
+    components(schemas(crate::routes::gatherings::Control, crate::gatherings::GatheringEvent)),
     tags(
         (name = "accounts", description = "Accounts, access and refresh tokens, bot tokens"),
         (name = "tables", description = "Tables: single games for practice and testing"),
@@ -40,6 +27,18 @@ use utoipa::openapi::{Content, HeaderBuilder, Ref, RefOr, ResponseBuilder, Schem
     )
 )]
 pub struct ApiDoc;
+
+/// The API document: [`ApiDoc`], the operations collected from the routes as they are
+/// registered (`crate::routes::register`, so each route is listed once), the bearer scheme and
+/// the responses shared code gives to any operation ([`Contract`]).
+pub fn document() -> utoipa::openapi::OpenApi {
+    let (_, paths) = actix_web::App::new().into_utoipa_app().configure(crate::routes::register).split_for_parts();
+    let mut doc = ApiDoc::openapi();
+    doc.merge(paths);
+    Security.modify(&mut doc);
+    Contract.modify(&mut doc);
+    doc
+}
 
 struct Security;
 
@@ -326,7 +325,7 @@ fn document_shared_responses(path: &str, op: &mut Operation) {
 pub fn allowed_methods(path: &str) -> Option<Vec<&'static str>> {
     static PATHS: OnceLock<Vec<(Vec<String>, Vec<&'static str>)>> = OnceLock::new();
     let paths = PATHS.get_or_init(|| {
-        ApiDoc::openapi()
+        document()
             .paths
             .paths
             .into_iter()
@@ -385,7 +384,7 @@ pub fn method_not_allowed(method: &actix_web::http::Method, path: &str) -> Optio
 
 /// The document as pretty JSON (the committed form).
 pub fn json() -> String {
-    ApiDoc::openapi().to_pretty_json().expect("openapi json") + "\n"
+    document().to_pretty_json().expect("openapi json") + "\n"
 }
 
 #[cfg(test)]

@@ -9,13 +9,12 @@ pub use crate::state::{state, state_with_clock};
 use crate::config::Config;
 use crate::problem;
 use crate::problem::Problem;
-use crate::{gathering_routes, routes, streams};
+use crate::routes;
 use actix_web::dev::Service;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use futures_util::FutureExt;
 use std::sync::Arc;
 use std::time::Instant;
-use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
 /// Where the server writes its generated organiser key for local tools: beside the SQLite file
@@ -35,43 +34,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         // Bodies read as bytes (optional JSON bodies: seats, concede, registrations).
         .app_data(web::PayloadConfig::new(BODY_LIMIT))
         .app_data(web::QueryConfig::default().error_handler(problem::query_error))
-        .app_data(web::PathConfig::default().error_handler(crate::openapi::path_error))
-        .service(routes::register)
-        .service(routes::login)
-        .service(routes::refresh)
-        .service(routes::logout)
-        .service(routes::issue_bot_token)
-        .service(routes::revoke_bot_token)
-        .service(routes::create_table)
-        .service(routes::get_table)
-        .service(routes::take_seat)
-        .service(routes::start)
-        .service(routes::get_prompt)
-        .service(routes::answer)
-        .service(routes::concede)
-        .service(routes::list_events)
-        .service(routes::export_replay)
-        .service(routes::replay_key)
-        .service(gathering_routes::create_gathering)
-        .service(gathering_routes::list_gatherings)
-        .service(gathering_routes::get_gathering)
-        .service(gathering_routes::configure)
-        .service(gathering_routes::register)
-        .service(gathering_routes::list_registrations)
-        .service(gathering_routes::withdraw)
-        .service(gathering_routes::add_bots)
-        .service(gathering_routes::get_bracket)
-        .service(gathering_routes::get_circles)
-        .service(gathering_routes::get_standings)
-        .service(gathering_routes::control)
-        .service(streams::table_stream)
-        .service(streams::gathering_stream)
-        .service(routes::replay_at)
-        .service(routes::replay_steps)
-        .service(routes::healthz)
-        .service(routes::readyz)
-        .service(routes::metrics)
-        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::ApiDoc::openapi()))
+        .app_data(web::PathConfig::default().error_handler(crate::openapi::path_error));
+    // Every route of the API, each listed once in its group (`routes/`).
+    routes::register(&mut utoipa_actix_web::service_config::ServiceConfig::new(cfg));
+    cfg.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::document()))
         .route(
             "/docs",
             web::get()

@@ -69,7 +69,9 @@ async fn gathering_table(app: &AppState, settings: &Settings, g: GatheringSettin
         min_window_at_start: false,
     };
     let game = final_flicker::create(settings, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
-    tables::create_with_game::<crate::game::Served>(app.store.as_ref(), &id, &table, &game, "org", app.clock.now()).await.unwrap();
+    tables::create_with_game::<crate::game::Served>(app.store.as_ref(), &id, &table, &game, "org", app.clock.now())
+        .await
+        .unwrap();
     id
 }
 
@@ -94,7 +96,9 @@ async fn command(app: &AppState, id: &str, cmd: &Command, rng: &mut ChaCha8Rng) 
         .tables
         .command(app.store.as_ref(), id, "test", None, |snap| {
             let ev = final_flicker::decide(&snap.state, cmd, rng)?;
-            Ok::<_, crate::problem::Problem>(ev.iter().map(|e| tables::engine_event::<crate::game::Served>(e, Metadata::default())).collect())
+            Ok::<_, crate::problem::Problem>(
+                ev.iter().map(|e| tables::engine_event::<crate::game::Served>(e, Metadata::default())).collect(),
+            )
         })
         .await
         .unwrap();

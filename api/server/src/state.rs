@@ -1,10 +1,10 @@
 //! The shared state of the server ([`AppState`]) and its construction on an open store. Every
 //! handler takes it; it names no route module.
 
+use crate::game::Tables;
 use crate::metrics::Metrics;
 use crate::secrets::{self, EnvSecrets};
 use crate::store::{EventStore, StoreError};
-use crate::game::Tables;
 use crate::tokens::Keys;
 use actix_web::web;
 use std::sync::Arc;

@@ -6,8 +6,8 @@
 use crate::accounts::{self, Role};
 use crate::auth::TokenKind;
 use crate::clock::ManualClock;
-use crate::server::AppState;
 use crate::game::Snapshot;
+use crate::server::AppState;
 use actix_web::{App, test, web};
 use chrono::{DateTime, Utc};
 use final_flicker::window::{SimultaneousWindow, held_answer, simultaneous_window};

@@ -4,8 +4,8 @@
 //! once: every step is an append at an expected version, table ids are derived from the
 //! gathering, stage and circle, so a step done twice is refused by the store and skipped.
 
-use super::{CircleDraw, CircleResult, EndReason, Gathering, GatheringEvent, Status, append, load};
 use super::circle::{CircleGame, CircleSpec};
+use super::{CircleDraw, CircleResult, EndReason, Gathering, GatheringEvent, Status, append, load};
 use crate::tables::{self, SeatHolder, Snapshot, TableEvent, TableGathering, Tables};
 use flicker_game::{Game, RuleError};
 use flicker_store::{EventStore, StoreError};

@@ -254,7 +254,6 @@ fn scoped_hash(idempotency: Option<(&str, &str)>) -> Option<String> {
     idempotency.map(|(_, h)| h.to_string())
 }
 
-
 /// Creates a table whose game starts at once (a gathering circle): `created` and the engine's
 /// creation events in one append at version 0, with the first decision point's clock (opened
 /// `now`, server clock). `StoreError::Conflict` when the table already exists.

@@ -5,13 +5,13 @@
 //! table are held back by its spectator delay.
 
 use crate::auth::MaybeCaller;
+use crate::game::{Served, State};
 use crate::gatherings;
 use crate::problem::Problem;
 use crate::spectate;
 use crate::state::AppState;
 use actix_web::{HttpRequest, Responder, get, web};
 use actix_web_lab::sse;
-use crate::game::{Served, State};
 use flicker_game::{Game, Viewer};
 use serde::Deserialize;
 use std::time::Duration;
@@ -245,4 +245,10 @@ pub async fn gathering_stream(
         }
     });
     Ok(sse::Sse::from_infallible_receiver(rx).with_keep_alive(KEEP_ALIVE))
+}
+
+/// Registers this group's routes (each route is listed here once; the OpenAPI document is
+/// collected from the same calls).
+pub(super) fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(table_stream).service(gathering_stream);
 }

@@ -544,7 +544,10 @@ async fn live_classes(state: &AppState, g: &Gathering) -> crate::gatherings::vie
             {
                 // As a spectator sees the table: the spectator delay holds here too.
                 let seen = crate::spectate::state_at(&snap, sight.visible);
-                live.insert(c.table_id.clone(), <crate::game::Served as flicker_platform::gatherings::CircleGame>::kept_classes(&seen));
+                live.insert(
+                    c.table_id.clone(),
+                    <crate::game::Served as flicker_platform::gatherings::CircleGame>::kept_classes(&seen),
+                );
             }
         }
     }
@@ -576,4 +579,21 @@ pub async fn get_circles(state: Data, id: web::Path<String>) -> Result<HttpRespo
 #[get("/api/v1/gatherings/{id}/standings")]
 pub async fn get_standings(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     Ok(HttpResponse::Ok().json(standings(&*get(&state, &id).await?)))
+}
+
+/// Registers this group's routes (each route is listed here once; the OpenAPI document is
+/// collected from the same calls).
+pub(super) fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(create_gathering)
+        .service(list_gatherings)
+        .service(get_gathering)
+        .service(configure)
+        .service(register)
+        .service(list_registrations)
+        .service(withdraw)
+        .service(add_bots)
+        .service(get_bracket)
+        .service(get_circles)
+        .service(get_standings)
+        .service(control);
 }

@@ -1,0 +1,55 @@
+//! HTTP handlers by resource group: thin adapters from requests to the accounts, the tables and
+//! the game (through the Game contract). Each group lists its routes once, in its `routes`;
+//! [`register`] registers every group on an actix-web service config and, through
+//! utoipa-actix-web, collects the OpenAPI paths from the same calls
+//! ([`crate::openapi::document`]).
+//!
+//! | module | routes |
+//! |---|---|
+//! | `accounts` | accounts, access and refresh tokens, bot tokens |
+//! | `tables` | practice tables, reading a table, seats, the start |
+//! | `play` | prompts, answers, conceding, each viewer's events |
+//! | `replays` | replay steps, the signed export, the replay key |
+//! | `gatherings` | gatherings: registration, circles, stages, standings, organiser controls |
+//! | `streams` | live Server-Sent Event streams of tables and gatherings |
+//! | `operations` | health, readiness, metrics |
+
+mod accounts;
+pub(crate) mod gatherings;
+mod operations;
+mod play;
+mod replays;
+pub(crate) mod streams;
+mod tables;
+
+use crate::accounts::{AccountEvent, Role};
+use crate::auth::{ACCESS_TTL_SECS, Caller, MaybeCaller, REFRESH_TTL_SECS, TokenKind};
+use crate::game::{Answer, Prompt, PromptId, Served, Settings, TableInfo, View, ViewEvent};
+use crate::problem::Problem;
+use crate::spectate;
+use crate::state::AppState;
+use crate::store::{Metadata, StoreError};
+use crate::tables::{TableError, table_event, viewer_for};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use chrono::{Duration, Utc};
+use flicker_game::{Game, Viewer};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+type Data = web::Data<AppState>;
+
+pub(crate) use accounts::*;
+pub(crate) use tables::*;
+
+/// Registers every route of the API on `cfg`, group by group (the order routes are matched in).
+pub fn register(cfg: &mut ServiceConfig) {
+    cfg.configure(accounts::routes)
+        .configure(tables::routes)
+        .configure(play::routes)
+        .configure(replays::routes)
+        .configure(gatherings::routes)
+        .configure(streams::routes)
+        .configure(operations::routes);
+}

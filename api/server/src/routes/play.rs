@@ -1,0 +1,261 @@
+//! Play: your prompt, answers with idempotency keys, conceding, your events page (`/api/v1/tables/{id}/prompt`, `.../answers`, `.../concede`, `.../events`).
+
+use super::*;
+
+/// Your open prompt.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PromptResponse {
+    /// The seat looked from.
+    pub seat: Option<u8>,
+    /// The open prompt of that seat, if any, with its legal answers and default.
+    pub prompt: Option<Prompt>,
+    /// R10.4.2, R10.7: its clock (the deadline after which the default applies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clocks::ClockView>,
+}
+
+/// Reads your open prompt and its legal answers (R10.4.2).
+#[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = String, Path, description = "table id"), SeatQuery),
+    responses((status = 200, body = PromptResponse), (status = 404, body = Problem)))]
+#[get("/api/v1/tables/{id}/prompt")]
+pub async fn get_prompt(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    q: web::Query<SeatQuery>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("read")?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    let seat = match viewer_for(&snap, Some(&caller.name), q.seat)? {
+        Viewer::Seat { seat } => Some(seat),
+        _ => None,
+    };
+    let prompt = seat.and_then(|s| Served::prompt_for(&snap.state, s));
+    let clock = match (&prompt, seat) {
+        (Some(_), Some(s)) => {
+            let viewer = Some(Viewer::Seat { seat: s });
+            clock_for(&state, &snap, &snap.state, snap.clock.as_ref(), viewer).await
+        }
+        _ => None,
+    };
+    Ok(etagged(&PromptResponse { seat, prompt, clock }))
+}
+
+/// Body of `POST /api/v1/tables/{id}/answers`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"prompt_id": 123456789, "answer": {"answer": "end_ritual"}}))]
+pub struct AnswerBody {
+    /// Your seat (when you hold several).
+    #[serde(default)]
+    pub seat: Option<u8>,
+    /// The id of the prompt answered (a stale id gets 409 `stale-prompt`).
+    #[schema(value_type = u64)]
+    pub prompt_id: PromptId,
+    /// The answer.
+    pub answer: Answer,
+}
+
+pub(super) fn my_seat(snap: &crate::game::Snapshot, caller: &Caller, seat: Option<u8>) -> Result<u8, Problem> {
+    let mine = snap.seats_of(&caller.name);
+    match seat {
+        Some(s) if mine.contains(&s) => Ok(s),
+        Some(s) => Err(Problem::wrong_seat(format!("you do not hold seat {s}"))),
+        None if mine.len() == 1 => Ok(mine[0]),
+        None if mine.is_empty() => Err(Problem::wrong_seat("you hold no seat at this table")),
+        None => Err(Problem::invalid("you hold several seats: name one with 'seat'")),
+    }
+}
+
+/// A hash of an answer request (seat, prompt, answer), stored with its idempotency key.
+pub(super) fn request_hash(body: &AnswerBody) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_string(&(body.seat, body.prompt_id, &body.answer)).expect("json").hash(&mut h);
+    format!("{:016x}", h.finish())
+}
+
+pub(super) fn idempotency_key(req: &HttpRequest) -> Result<String, Problem> {
+    let k = req
+        .headers()
+        .get("Idempotency-Key")
+        .ok_or_else(|| {
+            Problem::new(
+                StatusCode::BAD_REQUEST,
+                "missing-idempotency-key",
+                "Missing Idempotency-Key",
+                "send an 'Idempotency-Key' header (any unique string, e.g. a UUID) so that a retry acts once",
+            )
+        })?
+        .to_str()
+        .map_err(|_| Problem::invalid("the Idempotency-Key must be visible ASCII"))?;
+    if k.is_empty() || k.len() > 200 {
+        return Err(Problem::invalid("the Idempotency-Key has 1 to 200 characters"));
+    }
+    Ok(k.to_string())
+}
+
+/// Answers your open prompt (R10.1.2). Send an `Idempotency-Key` header: a retry with the same
+/// key acts once. Returns your view afterwards.
+#[utoipa::path(tag = "play", request_body = AnswerBody, security(("bearer" = [])),
+    params(("id" = String, Path, description = "table id"), ("Idempotency-Key" = String, Header, pattern = "^[!-~]([\t -~]{0,198}[!-~])?$", description = "unique per intended action: 1 to 200 visible ASCII characters")),
+    responses((status = 200, body = TableResponse), (status = 400, body = Problem), (status = 403, description = "wrong seat", body = Problem),
+        (status = 409, description = "stale prompt, or no open prompt", body = Problem), (status = 422, description = "rule violation", body = Problem)))]
+#[post("/api/v1/tables/{id}/answers")]
+pub async fn answer(
+    state: Data,
+    req: HttpRequest,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Json<AnswerBody>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let key = idempotency_key(&req)?;
+    let body = body.into_inner();
+    // The seat is checked before anything else, so an answer for a seat one does not hold
+    // learns nothing (not even whether a key was used).
+    let current = state.tables.load(state.store.as_ref(), &id).await?;
+    my_seat(&current, &caller, body.seat)?;
+    gathering_allows_play(&state, &current).await?;
+    let hash = request_hash(&body);
+    let mut seat_used = None;
+    let (snap, replayed) = state
+        .tables
+        .command_from(Some(current), state.store.as_ref(), &id, &caller.name, Some((&key, &hash)), |snap| {
+            let seat = my_seat(snap, &caller, body.seat)?;
+            seat_used = Some(seat);
+            let cmd = Served::seat_answer(seat, body.prompt_id, body.answer.clone());
+            Ok::<_, Problem>(crate::tables::decide(snap, &cmd, &mut rand::rng())?)
+        })
+        .await?;
+    let seat = match seat_used {
+        Some(s) => Some(s),
+        None => my_seat(&snap, &caller, body.seat).ok(),
+    };
+    let mut resp = etagged(&table_response(&state, &snap, Some(&caller), seat, false).await?);
+    if replayed {
+        resp.headers_mut().insert(
+            actix_web::http::header::HeaderName::from_static("idempotent-replay"),
+            actix_web::http::header::HeaderValue::from_static("true"),
+        );
+    }
+    Ok(resp)
+}
+
+/// Refuses play at a table whose gathering is paused (409 `gathering-paused`) or cancelled
+/// (409 `gathering-cancelled`).
+pub(super) async fn gathering_allows_play(state: &AppState, snap: &crate::game::Snapshot) -> Result<(), Problem> {
+    let Some(g) = &snap.info.gathering else { return Ok(()) };
+    let Some(g) = state.gatherings.get(state.store.as_ref(), &g.gathering_id).await? else { return Ok(()) };
+    match g.status {
+        crate::gatherings::Status::Paused => Err(Problem::conflict(
+            "gathering-paused",
+            "Gathering paused",
+            "the organiser paused the gathering; answers are taken again once it resumes",
+        )),
+        crate::gatherings::Status::Cancelled => Err(Problem::conflict(
+            "gathering-cancelled",
+            "Gathering cancelled",
+            "the organiser cancelled the gathering",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Concedes (R10.10) for your seat.
+#[utoipa::path(tag = "play", request_body = Option<SeatBody>, security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
+    responses((status = 200, body = TableResponse), (status = 403, body = Problem),
+        (status = 409, description = "the game is not in play", body = Problem)))]
+#[post("/api/v1/tables/{id}/concede")]
+pub async fn concede(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let want = crate::problem::optional_json::<SeatBody>(&body)?.seat;
+    let (snap, _) = state
+        .tables
+        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
+            let seat = my_seat(snap, &caller, want)?;
+            Ok::<_, Problem>(crate::tables::decide(snap, &Served::concede_command(seat), &mut rand::rng())?)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), want, false).await?))
+}
+
+/// Query of `GET /api/v1/tables/{id}/events`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// Opaque cursor from a previous page (`next`); absent: from the start.
+    pub after: Option<String>,
+    /// Page size, 1-500 (default 100).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<usize>,
+    /// The organiser's all-seeing commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// One event of your sequence.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventItem {
+    /// Opaque cursor of this event in your sequence.
+    pub cursor: String,
+    /// The event as you may see it.
+    pub event: ViewEvent,
+}
+
+/// A page of your events.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventsPage {
+    /// The events, oldest first.
+    pub events: Vec<EventItem>,
+    /// Cursor to pass as `after` for the next page (the last event's, or the one given).
+    pub next: Option<String>,
+}
+
+/// Pages through the game's events as *your* sequence (R10.8): only what you may see, each
+/// redacted for you. Cursors are opaque and count nothing hidden. After the game ends, the
+/// complete record.
+#[utoipa::path(tag = "play", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), EventsQuery),
+    responses((status = 200, body = EventsPage), (status = 400, body = Problem)))]
+#[get("/api/v1/tables/{id}/events")]
+pub async fn list_events(
+    state: Data,
+    caller: MaybeCaller,
+    id: web::Path<String>,
+    q: web::Query<EventsQuery>,
+) -> Result<HttpResponse, Problem> {
+    let caller = reader(&caller)?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
+    let viewer = sight.viewer;
+    let scope = format!("{id}:{viewer:?}");
+    let after = q.after.as_deref().map(|c| state.keys.read_cursor(&scope, c)).transpose()?.unwrap_or(0);
+    let limit = q.limit.unwrap_or(100);
+    if !(1..=500).contains(&limit) {
+        return Err(Problem::invalid("limit is 1 to 500"));
+    }
+    let all = spectate::sequence(&snap, viewer, sight.visible);
+    let events: Vec<EventItem> = all
+        .into_iter()
+        .map(|(_, e)| e)
+        .enumerate()
+        .skip(after)
+        .take(limit)
+        .map(|(i, event)| EventItem { cursor: state.keys.cursor(&scope, i + 1), event })
+        .collect();
+    let next = events.last().map(|e| e.cursor.clone()).or(q.after.clone());
+    Ok(etagged(&EventsPage { events, next }))
+}
+
+/// Registers this group's routes (each route is listed here once; the OpenAPI document is
+/// collected from the same calls).
+pub(super) fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(get_prompt).service(answer).service(concede).service(list_events);
+}

@@ -1,0 +1,223 @@
+//! Replays: step `?at=N`, every step at once, the signed export and its public key (`/api/v1/tables/{id}/replay*`, `/api/v1/keys/replay`).
+
+use super::*;
+
+/// Query of `GET /api/v1/tables/{id}/replay`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayQuery {
+    /// Step number in your sequence, 1 to `total` (default: the latest).
+    #[param(minimum = 1)]
+    pub at: Option<usize>,
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// The organiser's commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// One step of a replay.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayStep {
+    /// This step's number in your sequence (1-based).
+    pub at: usize,
+    /// Steps in your sequence so far (all of them once the game has ended).
+    pub total: usize,
+    /// The event of this step, as you may see it.
+    pub event: ViewEvent,
+    /// The game right after it, as you may see it.
+    pub view: View,
+    /// Step numbers of the eliminations (to jump to them).
+    pub eliminations: Vec<usize>,
+}
+
+/// Steps through a game: the event at step `at` of *your* sequence and the game right after it,
+/// so a viewer can step, scrub and jump. After the game ends, anyone may replay it completely
+/// (every hidden card revealed); during play, only what you may see (a spectator delay holds).
+#[utoipa::path(tag = "spectators", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), ReplayQuery),
+    responses((status = 200, body = ReplayStep), (status = 400, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[get("/api/v1/tables/{id}/replay")]
+pub async fn replay_at(
+    state: Data,
+    caller: MaybeCaller,
+    id: web::Path<String>,
+    q: web::Query<ReplayQuery>,
+) -> Result<HttpResponse, Problem> {
+    let caller = reader(&caller)?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    if snap.events.is_empty() {
+        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
+    }
+    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
+    let seq = spectate::sequence(&snap, sight.viewer, sight.visible);
+    let total = seq.len();
+    let at = q.at.unwrap_or(total);
+    if !(1..=total).contains(&at) {
+        return Err(Problem::invalid(format!("at is 1 to {total}")));
+    }
+    let (index, event) = seq[at - 1].clone();
+    let eliminations = seq
+        .iter()
+        .enumerate()
+        .filter(|(_, (i, _))| Served::event_facts(None, &snap.events[*i]).eliminates)
+        .map(|(n, _)| n + 1)
+        .collect();
+    let view = Served::view(&spectate::state_at(&snap, index + 1), sight.viewer);
+    Ok(etagged(&ReplayStep { at, total, event, view, eliminations }))
+}
+
+/// One step of a whole replay (`ReplaySteps`): the event and the game right after it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayFrame {
+    /// The event of this step, as you may see it.
+    pub event: ViewEvent,
+    /// The game right after it, as you may see it.
+    pub view: View,
+}
+
+/// Every step of a replay at once (what `GET /api/v1/tables/{id}/replay?at=N` answers one at a
+/// time), so a viewer fetches a game once and scrubs it locally.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplaySteps {
+    /// Steps in your sequence so far (all of them once the game has ended): `steps.len()`.
+    pub total: usize,
+    /// Step numbers (1-based) of the eliminations (to jump to them).
+    pub eliminations: Vec<usize>,
+    /// Step `n` is `steps[n - 1]`.
+    pub steps: Vec<ReplayFrame>,
+}
+
+/// Query of `GET /api/v1/tables/{id}/replay/steps`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayStepsQuery {
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// The organiser's commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// R10.8: every step of *your* sequence with the game right after each, in one response (the
+/// same sight as `GET /api/v1/tables/{id}/replay`: after the game anyone gets the complete
+/// record; during play only what you may see, a spectator delay holding). 409 `not-started`
+/// before the game starts.
+#[utoipa::path(tag = "spectators", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), ReplayStepsQuery),
+    responses((status = 200, body = ReplaySteps), (status = 400, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[get("/api/v1/tables/{id}/replay/steps")]
+pub async fn replay_steps(
+    state: Data,
+    caller: MaybeCaller,
+    id: web::Path<String>,
+    q: web::Query<ReplayStepsQuery>,
+) -> Result<HttpResponse, Problem> {
+    let caller = reader(&caller)?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    if snap.events.is_empty() {
+        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
+    }
+    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
+    let seq = spectate::sequence(&snap, sight.viewer, sight.visible);
+    let eliminations = seq
+        .iter()
+        .enumerate()
+        .filter(|(_, (i, _))| Served::event_facts(None, &snap.events[*i]).eliminates)
+        .map(|(n, _)| n + 1)
+        .collect();
+    // One fold over the events: the view after each step's event.
+    let mut game = crate::game::State::default();
+    let mut applied = 0;
+    let mut steps = Vec::with_capacity(seq.len());
+    for (index, event) in seq {
+        while applied <= index {
+            Served::apply(&mut game, &snap.events[applied]);
+            applied += 1;
+        }
+        steps.push(ReplayFrame { event, view: Served::view(&game, sight.viewer) });
+    }
+    Ok(etagged(&ReplaySteps { total: steps.len(), eliminations, steps }))
+}
+
+/// Exports a finished game as a signed JSON Lines replay (409 during play): the header,
+/// every event of the table's stream (platform events, then the game's) with its stored hash, and
+/// the head hash signed with the server's Ed25519 key (`GET /api/v1/keys/replay`). The chain is
+/// recomputed from the stored bytes first: a stored hash that does not match is a 500, never
+/// signed. `flicker verify FILE` checks the file; the README's "Replay format" describes it.
+#[utoipa::path(tag = "play", params(("id" = String, Path, description = "table id")),
+    responses((status = 200, content_type = "application/jsonl", body = String), (status = 404, body = Problem), (status = 409, body = Problem), (status = 500, body = Problem)))]
+#[get("/api/v1/tables/{id}/replay.jsonl")]
+pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    if !snap.finished() {
+        return Err(Problem::conflict(
+            "in-play",
+            "Game in play",
+            "the replay is available once the game has ended (R10.8)",
+        ));
+    }
+    let ruleset = crate::chain::ruleset_id(Served::ruleset(&snap.state).unwrap_or_else(Served::current_ruleset));
+    let stream = crate::tables::stream_of(&id);
+    let stored = state.store.read_stream(&stream, crate::store::StreamVersion::new(1)).await?;
+    let chain = crate::chain::rechain(&stream, &stored).map_err(|m| {
+        tracing::error!(stream = %stream, error = %m, "the stored hash chain does not recompute; export refused");
+        Problem::internal(format!("the stored events do not match their hashes ({m}); the export is refused"))
+    })?;
+    let mut buf = Vec::new();
+    crate::chain::write_signed(&mut buf, &stream, &ruleset, &chain, &state.signing_key)
+        .map_err(|e| Problem::internal(e.to_string()))?;
+    Ok(HttpResponse::Ok().content_type("application/jsonl").body(buf))
+}
+
+/// The public keys that sign replay exports (rotated-out keys too).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"algorithm": "ed25519", "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
+    "keys": [{"public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "current": true, "created_at": "2026-12-01T20:00:00Z"}]}))]
+pub struct ReplayKey {
+    /// Always `ed25519`.
+    pub algorithm: String,
+    /// The current Ed25519 public key (new exports are signed by it), 32 bytes as 64 lowercase
+    /// hex digits: pass it to `flicker verify FILE --public-key HEX`.
+    pub public_key: String,
+    /// Every key this server has signed with, the current one first, then rotated-out ones
+    /// (newest first): a replay signed before a rotation verifies against its key here.
+    pub keys: Vec<PublishedReplayKey>,
+}
+
+/// One replay-signing public key.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PublishedReplayKey {
+    /// 64 lowercase hex digits.
+    pub public_key: String,
+    /// Whether new exports are signed by it.
+    pub current: bool,
+    /// When the key was made (RFC 3339), for keys kept in the store; absent for keys given in
+    /// the environment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+}
+
+/// The server's replay-signing public keys: exports from
+/// `GET /api/v1/tables/{id}/replay.jsonl` end with a signature by `public_key`; replays signed
+/// before a rotation (`flicker rotate replay-signing-key`) by one of `keys`. Public,
+/// no token.
+#[utoipa::path(tag = "play", responses((status = 200, body = ReplayKey)))]
+#[get("/api/v1/keys/replay")]
+pub async fn replay_key(state: Data) -> HttpResponse {
+    let current = hex::encode(state.signing_key.verifying_key().as_bytes());
+    let keys = state
+        .replay_keys
+        .iter()
+        .map(|k| PublishedReplayKey {
+            public_key: k.public_key.clone(),
+            current: k.public_key == current,
+            created_at: k.created_at.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        })
+        .collect();
+    HttpResponse::Ok().json(ReplayKey { algorithm: "ed25519".into(), public_key: current, keys })
+}
+
+/// Registers this group's routes (each route is listed here once; the OpenAPI document is
+/// collected from the same calls).
+pub(super) fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(replay_at).service(replay_steps).service(export_replay).service(replay_key);
+}

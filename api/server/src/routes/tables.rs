@@ -1,0 +1,305 @@
+//! Tables: create a practice table, read it as your view, take seats, start (`/api/v1/tables`, `/api/v1/tables/{id}`, `.../seats`, `.../start`).
+
+use super::*;
+
+/// Body of `POST /api/v1/tables`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"players": 2, "practice": true}))]
+pub struct CreateTableBody {
+    /// Seats, 2-64.
+    #[schema(minimum = 2, maximum = 64)]
+    pub players: u8,
+    /// Engine settings (R10.11) other than `players`; defaults when absent or `null`.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub settings: Option<serde_json::Value>,
+    /// Practice table (never counts in standings). Tables created here are always practice
+    /// tables for now; gatherings create the others.
+    #[serde(default = "yes")]
+    pub practice: bool,
+    /// A practice position to start from (R10.13), e.g. `"7H 8D KS / 2C | 5H 5D 9S"`.
+    #[serde(default)]
+    pub position: Option<String>,
+    /// R10.7.2: prompt clocks (default 60 s decisions, 15 s reactions).
+    #[serde(default)]
+    pub clocks: Option<crate::clocks::Clocks>,
+    /// R10.6.5: minimum open time of reaction windows, 0-10,000 ms. When absent, the start
+    /// decides it: 1,500 ms when any seat is held by something other than a built-in bot or an
+    /// account with the `bot` role, else 0. A table with a minimum window holds every reaction
+    /// window and prompt until its deadline (docs/rules-decisions.md).
+    #[serde(default)]
+    #[schema(maximum = 10000)]
+    pub reaction_window_min_ms: Option<u32>,
+    /// Pause before a built-in bot answers, 0-10,000 ms (default 0).
+    #[serde(default)]
+    #[schema(maximum = 10000)]
+    pub bot_delay_ms: Option<u32>,
+    /// R10.7.4: consecutive Ritual time-outs that count as a concession, 0-20 (default 3; 0:
+    /// never).
+    #[serde(default)]
+    #[schema(maximum = 20)]
+    pub abandonment: Option<u8>,
+}
+
+pub(super) fn yes() -> bool {
+    true
+}
+
+/// A table and the caller's view of its game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableResponse {
+    /// The table.
+    pub table: TableInfo,
+    /// The caller's view of the game (absent before the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<View>,
+    /// R10.7: the open decision point's clock, when the caller may see it (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clocks::ClockView>,
+}
+
+/// The clock of a table as `viewer` may see it, from the game folded up to its horizon `game`
+/// and the clock mark as of then (`mark`, [`spectate::mark_at`]).
+pub(super) async fn clock_for(
+    state: &AppState,
+    snap: &crate::game::Snapshot,
+    game: &crate::game::State,
+    mark: Option<&crate::clocks::ClockMark>,
+    viewer: Option<Viewer>,
+) -> Option<crate::clocks::ClockView> {
+    let seat = match viewer {
+        Some(Viewer::Seat { seat }) => Some(seat),
+        _ => None,
+    };
+    let (paused, pauses) = match &snap.info.gathering {
+        Some(g) => match state.gatherings.get(state.store.as_ref(), &g.gathering_id).await.ok().flatten() {
+            Some(g) => (g.status == crate::gatherings::Status::Paused, g.pauses.clone()),
+            None => (false, Vec::new()),
+        },
+        None => (false, Vec::new()),
+    };
+    // Store outages move deadlines back as the driver does.
+    crate::clocks::view_for::<Served>(game, mark, seat, paused, &state.driver.with_outages(&pauses))
+}
+
+/// R10.8: the table as `caller` may see it now: the table (its practice position shown only
+/// as [`flicker_platform::tables::Snapshot::info_for`] allows), the game folded up to the caller's horizon (none
+/// before it reaches the first event) and the clock as it stood there.
+pub(super) async fn table_response(
+    state: &AppState,
+    snap: &crate::game::Snapshot,
+    caller: Option<&Caller>,
+    seat: Option<u8>,
+    commentary: bool,
+) -> Result<TableResponse, Problem> {
+    let sight = spectate::sight(state, snap, caller, seat, commentary).await?;
+    let table = snap.info_for(caller.map(|c| c.name.as_str()));
+    if sight.visible == 0 {
+        return Ok(TableResponse { table, view: None, clock: None });
+    }
+    let game = spectate::state_at(snap, sight.visible);
+    let view = Served::view(&game, sight.viewer);
+    let clock = clock_for(state, snap, &game, spectate::mark_at(snap, sight.visible), Some(sight.viewer)).await;
+    Ok(TableResponse { table, view: Some(view), clock })
+}
+
+pub(super) fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Settings, Problem> {
+    let mut v = extra.clone().unwrap_or_else(|| serde_json::json!({}));
+    let obj = v.as_object_mut().ok_or_else(|| Problem::invalid("settings must be an object"))?;
+    if obj.contains_key("players") {
+        return Err(Problem::invalid("give the seat count as 'players' at the top level"));
+    }
+    if obj.contains_key("hold_windows") {
+        return Err(Problem::invalid("hold_windows is set by the server (R10.6.5), not by clients"));
+    }
+    obj.insert("players".into(), players.into());
+    let s: Settings = serde_json::from_value(v).map_err(|e| {
+        if e.to_string().contains("unknown field") {
+            Problem::unknown_field(e.to_string())
+        } else {
+            Problem::invalid(e.to_string())
+        }
+    })?;
+    Served::validate(&s).map_err(TableError::rule)?;
+    Ok(s)
+}
+
+/// Creates a table: a single game, for practice or testing.
+#[utoipa::path(tag = "tables", request_body = CreateTableBody, security(("bearer" = [])),
+    responses((status = 201, body = TableResponse), (status = 400, body = Problem), (status = 401, body = Problem)))]
+#[post("/api/v1/tables")]
+pub async fn create_table(
+    state: Data,
+    caller: Caller,
+    body: web::Json<CreateTableBody>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    if caller.role == Role::Spectator {
+        return Err(TableError::Spectator { action: "create tables" }.into());
+    }
+    if !body.practice {
+        return Err(Problem::invalid("tables created directly are practice tables; gatherings create the others"));
+    }
+    let settings = settings_from(body.players, &body.settings)?;
+    let table_id = uuid::Uuid::new_v4().to_string();
+    let request = crate::tables::PracticeTable {
+        creator: caller.name.clone(),
+        settings,
+        position: body.position.clone(),
+        clocks: body.clocks,
+        reaction_window_min_ms: body.reaction_window_min_ms,
+        bot_delay_ms: body.bot_delay_ms,
+        abandonment: body.abandonment,
+    };
+    let ev = crate::tables::create_practice::<Served, _>(table_id.clone(), request, &mut rand::rng())?;
+    let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
+    state
+        .store
+        .append(
+            &crate::tables::stream_of(&table_id),
+            crate::store::ExpectedVersion::NO_STREAM,
+            vec![table_event(&ev, meta)],
+        )
+        .await?;
+    let snap = state.tables.load(state.store.as_ref(), &table_id).await?;
+    Ok(HttpResponse::Created().json(TableResponse {
+        table: snap.info_for(Some(&caller.name)),
+        view: None,
+        clock: None,
+    }))
+}
+
+/// Query of table reads: which of your seats to look from.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct SeatQuery {
+    /// One of your seats (when you hold several; default: your first).
+    pub seat: Option<u8>,
+    /// The organiser's all-seeing commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// The caller with the `read` scope, if any (anonymous callers are spectators).
+pub(super) fn reader(caller: &MaybeCaller) -> Result<Option<&Caller>, Problem> {
+    if let Some(c) = &caller.0 {
+        c.require("read")?;
+    }
+    Ok(caller.0.as_ref())
+}
+
+/// Reads the table and the game as *your* view (R10.8): your seat's, or a spectator's (no
+/// token needed; a gathering may delay spectators).
+#[utoipa::path(tag = "tables", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), SeatQuery),
+    responses((status = 200, body = TableResponse), (status = 404, body = Problem)))]
+#[get("/api/v1/tables/{id}")]
+pub async fn get_table(
+    state: Data,
+    caller: MaybeCaller,
+    id: web::Path<String>,
+    q: web::Query<SeatQuery>,
+) -> Result<HttpResponse, Problem> {
+    let caller = reader(&caller)?;
+    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    Ok(etagged(&table_response(&state, &snap, caller, q.seat, q.commentary).await?))
+}
+
+/// A response with an ETag computed from its content, so it counts nothing hidden.
+pub(super) fn etagged<T: Serialize>(body: &T) -> HttpResponse {
+    use std::hash::{Hash, Hasher};
+    let json = serde_json::to_vec(body).expect("json");
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    json.hash(&mut h);
+    HttpResponse::Ok()
+        .insert_header((actix_web::http::header::ETAG, format!("\"{:016x}\"", h.finish())))
+        .content_type("application/json")
+        .body(json)
+}
+
+/// Body of `POST /api/v1/tables/{id}/seats`.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SeatBody {
+    /// The seat wanted (default: the first free one).
+    #[serde(default)]
+    pub seat: Option<u8>,
+    /// Seat a built-in bot with this policy instead of yourself (the table's creator only).
+    #[serde(default)]
+    pub bot: Option<crate::bots::BotKind>,
+}
+
+/// The seat taken.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatTakenResponse {
+    /// The seat.
+    pub seat: u8,
+}
+
+/// Takes a seat. On a practice table one account may hold several seats.
+#[utoipa::path(tag = "tables", request_body = Option<SeatBody>, security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
+    responses((status = 200, body = SeatTakenResponse), (status = 409, body = Problem)))]
+#[post("/api/v1/tables/{id}/seats")]
+pub async fn take_seat(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    if caller.role == Role::Spectator {
+        return Err(TableError::Spectator { action: "take seats" }.into());
+    }
+    let body = crate::problem::optional_json::<SeatBody>(&body)?;
+    let (want, bot) = (body.seat, body.bot);
+    let mut taken = None;
+    state
+        .tables
+        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
+            let (seat, ev) = crate::tables::take_seat(snap, &caller.name, want, bot)?;
+            taken = Some(seat);
+            Ok::<_, TableError>(vec![table_event(&ev, Metadata::default())])
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(SeatTakenResponse { seat: taken.expect("seat") }))
+}
+
+/// Starts the game once every seat is taken (creator only): deals, and the first turn begins.
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = String, Path, description = "table id")),
+    responses((status = 200, body = TableResponse), (status = 403, body = Problem), (status = 409, body = Problem)))]
+#[post("/api/v1/tables/{id}/start")]
+pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let current = state.tables.load(state.store.as_ref(), &id).await?;
+    let bot_accounts = bot_accounts(&state, &current).await?;
+    let (snap, _) = state
+        .tables
+        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
+            let created = crate::tables::start(snap, &caller.name, &bot_accounts, &mut rand::rng())?;
+            Ok::<_, TableError>(
+                created.iter().map(|e| crate::tables::engine_event::<Served>(e, Metadata::default())).collect(),
+            )
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), None, false).await?))
+}
+
+/// The seat holders of `snap` that are accounts with the `bot` role.
+pub(super) async fn bot_accounts(state: &AppState, snap: &crate::game::Snapshot) -> Result<Vec<String>, Problem> {
+    let mut out = Vec::new();
+    for (i, name) in snap.info.seats.iter().enumerate() {
+        if let Some(name) = name
+            && snap.info.bots.get(i).is_none_or(Option::is_none)
+            && crate::accounts::load(state.store.as_ref(), name).await?.is_some_and(|a| a.role == Some(Role::Bot))
+        {
+            out.push(name.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Registers this group's routes (each route is listed here once; the OpenAPI document is
+/// collected from the same calls).
+pub(super) fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(create_table).service(get_table).service(take_seat).service(start);
+}
