@@ -37,6 +37,19 @@ as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# The `flicker` binary every step after the tests runs: the one `cargo test --workspace` builds
+# for the command-line tests, with the workspace's features. `cargo run -p flicker` or
+# `cargo build -p flicker` would resolve other features and rebuild about 40 crates (some
+# minutes on 2 cores), then replace this binary with theirs. `fresh_flicker` makes sure it is
+# current: after `cargo test --workspace` it only checks (a second or two); in `./test.sh web`
+# alone it builds what is missing (the workspace's tests too, as `./test.sh` would).
+target_dir=${CARGO_TARGET_DIR:-target}
+flicker_bin=$target_dir/debug/flicker
+fresh_flicker() {
+  cargo test --locked --workspace --no-run -q
+  [ -x "$flicker_bin" ] || { echo "error: $flicker_bin is missing after cargo test --workspace --no-run" >&2; exit 1; }
+}
+
 # The web UI: types, vendored files, browser tests against a server on a free port.
 web_checks() {
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
@@ -58,8 +71,8 @@ web_checks() {
   step "web UI: every prompt kind of openapi/openapi.json has a control (frontend/tests/prompt-kinds.mjs)"
   node frontend/tests/prompt-kinds.mjs
   step "web UI: browser tests (Playwright, headless Chromium; screenshots in target/browser-tests/)"
-  cargo build --locked -q -p flicker
-  FLICKER_BIN=target/debug/flicker node frontend/tests/run.mjs
+  fresh_flicker
+  FLICKER_BIN=$flicker_bin node frontend/tests/run.mjs
 }
 
 if [ "${1:-}" = web ]; then
@@ -81,14 +94,15 @@ cargo test --locked --workspace
 # The flicker binary `cargo test --workspace` just built, against its own OpenAPI
 # document (tests/schemathesis/run.sh says what it installs first).
 step "schemathesis over the OpenAPI contract (tests/schemathesis/run.sh: no 5xx, documented statuses, content types and schemas)"
-tests/schemathesis/run.sh
+fresh_flicker
+FLICKER_BIN=$flicker_bin tests/schemathesis/run.sh
 
 step "flicker simulate --players 8 --games 10000 --seed 7"
-cargo run --locked -q -p flicker -- simulate --players 8 --games 10000 --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "games/s|mean turns|longest|invariant failures"
+"$flicker_bin" simulate --players 8 --games 10000 --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "games/s|mean turns|longest|invariant failures"
 grep -q "^invariant failures: 0$" /tmp/flicker-simulate.$$ || { echo "error: the simulation found invariant failures" >&2; exit 1; }
 rm -f /tmp/flicker-simulate.$$
 step "flicker simulate --players 8 --classes --games 10000 --seed 7 (issue 3: the class table)"
-cargo run --locked -q -p flicker -- simulate --players 8 --classes --games 10000 --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "games/s|class table|invariant failures"
+"$flicker_bin" simulate --players 8 --classes --games 10000 --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "games/s|class table|invariant failures"
 grep -q "^invariant failures: 0$" /tmp/flicker-simulate.$$ || { echo "error: the simulation with classes found invariant failures" >&2; exit 1; }
 grep -q "^class table" /tmp/flicker-simulate.$$ || { echo "error: the simulation printed no class table" >&2; exit 1; }
 rm -f /tmp/flicker-simulate.$$

@@ -65,8 +65,16 @@ fn four_bots_play_a_whole_game(db: Db) {
 fn sigkill_keeps_every_acknowledged_command(db: Db) {
     let s = Server::start(db);
     let (_, token) = account(&s, "player");
-    // A practice table: one account holds both seats.
-    let id = table(&s, &[&token, &token], 2, json!({"settings": {"salt_window": "sequential"}}));
+    // A practice table: one account holds both seats. No minimum reaction window: a `player`
+    // account's table would otherwise hold every reaction window 1.5 s (the start decides it),
+    // and the game after the restart, played to its end, would wait some 200 s on them. Held
+    // windows have their own tests (api/server/src/window_tests.rs).
+    let id = table(
+        &s,
+        &[&token, &token],
+        2,
+        json!({"settings": {"salt_window": "sequential"}, "reaction_window_min_ms": 0}),
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut last_ack: Option<(u8, Value)> = None;
     for _ in 0..25 {

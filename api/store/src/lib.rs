@@ -10,6 +10,8 @@
 pub mod contract;
 pub mod hash;
 pub mod memory;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod migrations;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 #[cfg(feature = "sqlite")]

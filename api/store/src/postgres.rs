@@ -56,7 +56,7 @@ impl PgStore {
         // Acknowledged only once durable, whatever the server's default.
         let opts = PgConnectOptions::from_str(url)?.options([("synchronous_commit", "on")]);
         let pool = PgPoolOptions::new().max_connections(16).connect_with(opts).await?;
-        sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
+        crate::migrations::migrator(crate::migrations::POSTGRES).run(&pool).await?;
         let (notify, _) = broadcast::channel(4096);
         let mut listener = PgListener::connect_with(&pool).await?;
         listener.listen(CHANNEL).await?;

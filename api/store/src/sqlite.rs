@@ -159,7 +159,7 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(10));
         let mut conn = opts.connect().await?;
-        sqlx::migrate!("../../migrations/sqlite").run(&mut conn).await?;
+        crate::migrations::migrator(crate::migrations::SQLITE).run(&mut conn).await?;
         let readers = SqlitePoolOptions::new().max_connections(4).connect_with(opts.clone().read_only(true)).await?;
         let (notify, _) = broadcast::channel(4096);
         let (writer, rx) = mpsc::channel(4096);
