@@ -64,7 +64,12 @@ tmp=$(mktemp -d /tmp/flicker-schemathesis.XXXXXX)
 server=
 cleanup() {
   if [ -n "$server" ]; then
+    # SIGTERM starts actix's graceful shutdown, which waits up to 30 s for connections left open
+    # (the run is over by then: its findings and the log's panics are already counted); after
+    # 3 s the server is killed.
     kill "$server" 2>/dev/null || true
+    for _ in 1 2 3 4 5 6; do kill -0 "$server" 2>/dev/null || break; sleep 0.5; done
+    kill -9 "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
   fi
   rm -rf "$tmp"
