@@ -34,6 +34,7 @@ pub async fn run_all(store: Arc<dyn EventStore>) {
     expected_versions(store.clone()).await;
     command_keys(store.clone()).await;
     reads(store.clone()).await;
+    reads_past_the_head(store.clone()).await;
     concurrent_appends(store.clone()).await;
     subscriptions(store.clone()).await;
     metadata(store.clone()).await;
@@ -115,6 +116,79 @@ pub async fn reads(store: Arc<dyn EventStore>) {
     assert_eq!(two.len(), 2);
     assert!(store.read_all(two[0].position, 1).await.unwrap()[0].position <= two[1].position);
     assert!(store.read_all(Position::START, 1).await.unwrap().len() == 1);
+}
+
+/// A read from past a stream's head is empty, and whoever learns of a later event reads it
+/// from its version at once: from the append's answer, a command key found, another task told
+/// of the append, a subscription. (An adapter may answer a read past a head it knows without a
+/// query; this is what keeps that answer current.)
+pub async fn reads_past_the_head(store: Arc<dyn EventStore>) {
+    let s = fresh("head");
+    store.append(&s, ExpectedVersion::NO_STREAM, vec![ev("a", None)]).await.unwrap();
+    assert!(store.read_stream(&s, StreamVersion::new(2)).await.unwrap().is_empty());
+    assert_eq!(store.read_stream(&s, StreamVersion::new(1)).await.unwrap().len(), 1);
+    // The read that was past the head sees the append once it has answered.
+    store.append(&s, at(1), vec![ev("b", None), ev("c", None)]).await.unwrap();
+    let next = store.read_stream(&s, StreamVersion::new(2)).await.unwrap();
+    assert_eq!(next.iter().map(|e| e.event_type.as_str()).collect::<Vec<_>>(), ["b", "c"]);
+    assert!(store.read_stream(&s, StreamVersion::new(4)).await.unwrap().is_empty());
+    store.append(&s, at(3), vec![ev("d", Some("k"))]).await.unwrap();
+    let v = store.find_command_key(&s, "k").await.unwrap().expect("the key is found");
+    let from_key = store.read_stream(&s, v).await.unwrap();
+    assert_eq!(from_key.first().and_then(|e| e.metadata.command_key.as_deref()), Some("k"));
+    // One task appends event after event; another, told of each append (its version over a
+    // channel), and a subscriber, told by the store, each read the stream from that version
+    // and find the event there, while a third catches up from its own head.
+    const N: u64 = 40;
+    let t = fresh("head-race");
+    let start = store.last_position().await.unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let appender = {
+        let (store, t) = (store.clone(), t.clone());
+        tokio::spawn(async move {
+            for v in 0..N {
+                let a = store.append(&t, at(v), vec![ev(&format!("e{v}"), None)]).await.unwrap();
+                tx.send(a.version).unwrap();
+            }
+        })
+    };
+    let told = {
+        let (store, t) = (store.clone(), t.clone());
+        tokio::spawn(async move {
+            while let Some(v) = rx.recv().await {
+                let got = store.read_stream(&t, v).await.unwrap();
+                assert_eq!(got.first().map(|e| e.stream_version), Some(v), "told of {v}, the read misses it");
+            }
+        })
+    };
+    let subscriber = {
+        let (store, t) = (store.clone(), t.clone());
+        tokio::spawn(async move {
+            let mut sub = crate::subscribe(store.clone(), start);
+            let mut seen = 0;
+            while seen < N {
+                let e = tokio::time::timeout(Duration::from_secs(10), sub.recv()).await.unwrap().unwrap();
+                if e.stream_id == t {
+                    let got = store.read_stream(&t, e.stream_version).await.unwrap();
+                    assert_eq!(got.first().map(|g| g.position), Some(e.position), "delivered, the read misses it");
+                    seen += 1;
+                }
+            }
+        })
+    };
+    let mut head = StreamVersion::EMPTY;
+    let started = std::time::Instant::now();
+    while head.get() < N {
+        for e in store.read_stream(&t, head.next()).await.unwrap() {
+            assert_eq!(e.stream_version, head.next(), "a catch-up read continues exactly");
+            head = e.stream_version;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "the catch-up reads never reached the head");
+        tokio::task::yield_now().await;
+    }
+    appender.await.unwrap();
+    told.await.unwrap();
+    subscriber.await.unwrap();
 }
 
 /// Concurrent appends at one expected version: exactly one wins. Many streams appended at once

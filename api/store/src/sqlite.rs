@@ -28,11 +28,12 @@ struct AppendRequest {
     reply: oneshot::Sender<Result<Appended, StoreError>>,
 }
 
-/// Stream heads this process knows: every stream it has appended to or read (by stream or in
-/// the global log), at its version. Never ahead of the database; behind it only between a
-/// commit and the first of the writer's update (before it answers the append) and a reader
-/// seeing the commit (before it hands the event on), so whoever learns of an append also
-/// finds the head raised.
+/// Stream heads this process knows: every stream it has appended to or read (by stream, in
+/// the global log, or a command key found in it), at its version. Never ahead of the database;
+/// behind it only between a commit and the first of the writer's update (before it answers the
+/// append or notifies) and a reader seeing the commit (before it hands the event on), so
+/// whoever learns of an append also finds the head raised, and a read past the head
+/// ([`EventStore::read_stream`]) may answer empty without a query.
 type Heads = Arc<Mutex<HashMap<String, i64>>>;
 
 /// Raises `stream`'s known head to `version` (never lowers it: a read may finish after a later
@@ -185,6 +186,14 @@ impl SqliteStore {
             .await
             .map_err(|_| StoreError::Other("the writer has stopped".into()))?;
         rx.await.map_err(|_| StoreError::Other("the writer has stopped".into()))?
+    }
+
+    /// Closes the pool of readers: from then on every read that needs a query fails, so a
+    /// test sees which reads ask the database (appends still commit: the writer has its own
+    /// connection). Feature `test-util` only.
+    #[cfg(any(test, feature = "test-util"))]
+    pub async fn close_readers(&self) {
+        self.readers.close().await;
     }
 }
 
@@ -598,8 +607,15 @@ impl EventStore for SqliteStore {
         Ok(r.rows_affected() == 1)
     }
 
+    /// A read from past the stream's known head answers empty without a query (a cached
+    /// table's catch-up read at its head): the head is never ahead of the database, and
+    /// whoever has learnt of a later event (an append's reply, a read, a notification, a
+    /// command key found) has raised it first.
     async fn read_stream(&self, stream: &str, from: StreamVersion) -> Result<Vec<StoredEvent>, StoreError> {
         let from_version = i64::from(from);
+        if self.known_head(stream).is_some_and(|head| head < from_version) {
+            return Ok(Vec::new());
+        }
         let rows =
             sqlx::query("SELECT * FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version")
                 .bind(stream)
@@ -654,7 +670,12 @@ impl EventStore for SqliteStore {
             .bind(key)
             .fetch_one(&self.readers)
             .await?;
-        Ok(row.get::<Option<i64>, _>(0).map(crate::version_of))
+        let found = row.get::<Option<i64>, _>(0);
+        // The caller reads the stream from this version next: the head is at least there.
+        if let Some(v) = found {
+            raise(&self.heads, stream, v);
+        }
+        Ok(found.map(crate::version_of))
     }
 
     fn notifications(&self) -> broadcast::Receiver<Position> {
@@ -791,6 +812,54 @@ mod tests {
         let all = store.read_all(Position::START, 500).await.unwrap();
         assert_eq!(all.last().map(|e| e.stream_id.as_str()), Some("t"));
         assert_eq!(store.known_head("t"), Some(1));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A read past the known head answers empty without a query; a command key found raises
+    /// the head to its version, so the read from there finds it; with the readers closed, reads
+    /// at the head still answer and every other read fails.
+    #[tokio::test]
+    async fn a_read_past_the_known_head_asks_nothing() {
+        let dir = std::env::temp_dir().join(format!("flicker-store-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let path = path.to_str().unwrap();
+        let store = SqliteStore::open(path).await.unwrap();
+        let ev = crate::contract::ev;
+        store.append("s", ExpectedVersion::NO_STREAM, vec![ev("a", None), ev("b", None)]).await.unwrap();
+        assert_eq!(store.known_head("s"), Some(2));
+        // Rows the writer never saw (as if committed a moment ago): the known head is behind.
+        let pool = SqlitePool::connect(&format!("sqlite://{path}")).await.unwrap();
+        for (v, key) in [(3, None), (4, Some("k"))] {
+            sqlx::query(
+                "INSERT INTO events (stream_id, stream_version, event_type, schema_version, payload, metadata, \
+                 idempotency_key, recorded_at) VALUES ('s', $1, 'x', 1, '{}', $2, $3, '2026-01-01T00:00:00Z')",
+            )
+            .bind(v)
+            // The metadata holds the key too, as the writer stores it.
+            .bind(key.map_or("{}".to_string(), |k| format!(r#"{{"idempotency_key":"{k}"}}"#)))
+            .bind(key)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        assert!(store.read_stream("s", StreamVersion::new(3)).await.unwrap().is_empty(), "past the head: no query");
+        assert_eq!(store.find_command_key("s", "k").await.unwrap(), Some(StreamVersion::new(4)));
+        assert_eq!(store.known_head("s"), Some(4), "a command key found raises the head");
+        let found = store.read_stream("s", StreamVersion::new(4)).await.unwrap();
+        assert_eq!(found.first().and_then(|e| e.metadata.command_key.as_deref()), Some("k"));
+        assert_eq!(store.read_stream("s", StreamVersion::new(1)).await.unwrap().len(), 4);
+        // No reader left: only the reads past the head answer.
+        store.close_readers().await;
+        assert!(store.read_stream("s", StreamVersion::new(5)).await.unwrap().is_empty());
+        assert!(store.read_stream("s", StreamVersion::new(4)).await.is_err());
+        assert!(store.read_stream("unknown", StreamVersion::new(1)).await.is_err());
+        // An append still commits and raises the head; the read past it needs no reader either.
+        let a = store.append("u", ExpectedVersion::NO_STREAM, vec![ev("c", None)]).await.unwrap();
+        assert_eq!(a.version, StreamVersion::new(1));
+        assert!(store.read_stream("u", StreamVersion::new(2)).await.unwrap().is_empty());
+        assert!(store.read_stream("u", StreamVersion::new(1)).await.is_err());
+        drop(store);
         std::fs::remove_dir_all(&dir).ok();
     }
 }
