@@ -13,7 +13,7 @@
 
 use crate::server::{Server, Storage};
 use final_flicker::PromptKind;
-use flicker_client::types::{AnswerBody, CreateTable, Register, Role};
+use flicker_client::types::{AnswerBody, CreateTableBody, RegisterBody, Role};
 use flicker_client::{Client, Error, routes};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -128,7 +128,7 @@ impl Shared {
 
 /// Registers an account and returns an access token.
 async fn account(sh: &Shared, name: &str) -> Result<String, String> {
-    let body = Register { name: name.to_string(), password: "bench-password-1".to_string(), role: Role::Bot };
+    let body = RegisterBody { name: name.to_string(), password: "bench-password-1".to_string(), role: Role::Bot };
     if let Err(e) = sh.client.send(routes::register(&body, None)).await {
         return Err(format!("register {name}: {e}"));
     }
@@ -141,7 +141,7 @@ async fn account(sh: &Shared, name: &str) -> Result<String, String> {
 /// Creates a practice table, takes every seat and starts it. Returns its id.
 async fn open_table(sh: &Shared, token: &str) -> Result<String, String> {
     let api = sh.client.with_token(token);
-    let body = CreateTable { players: sh.players, ..CreateTable::default() };
+    let body = CreateTableBody { players: sh.players, ..CreateTableBody::default() };
     let id = api.send(routes::create_table(&body)).await.map_err(|e| format!("create table: {e}"))?.table.table_id;
     for _ in 0..sh.players {
         api.send(routes::take_seat(&id, None)).await.map_err(|e| format!("take seat: {e}"))?;
@@ -220,7 +220,7 @@ async fn play(
             let mut tries = 0;
             let (st, v) = loop {
                 tries += 1;
-                match api.send(routes::answer(id, &body, &key)).await {
+                match api.send(routes::answer(id, &body, &key).into_json()).await {
                     Ok(v) => break (200, v),
                     Err(Error::Status { status, problem, .. }) => {
                         break (status.as_u16(), serde_json::to_value(problem).unwrap_or(Value::Null));
@@ -272,9 +272,9 @@ async fn play(
         if !acted {
             // Nobody to answer: the server is closing a window, or the game ended.
             idle += 1;
-            let view = match api.send(routes::get_table(id)).await {
-                Ok(r) if r.table.status == "finished" => return Ok(true),
-                Ok(r) => r.view.unwrap_or(Value::Null),
+            let view = match api.send(routes::get_table(id).into_json()).await {
+                Ok(r) if r["table"]["status"] == "finished" => return Ok(true),
+                Ok(r) => r["view"].clone(),
                 Err(e @ Error::Transport { .. }) => return Err(e.to_string()),
                 Err(_) => Value::Null,
             };

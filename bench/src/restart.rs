@@ -36,21 +36,21 @@ const LIVE_TABLES: usize = 20;
 /// Creates the live tables (two accounts, long clocks).
 fn live_tables(server: &Server) -> Result<(), String> {
     use flicker_client::routes;
-    use flicker_client::types::{Clocks, CreateTable, Register, Role};
+    use flicker_client::types::{Clocks, CreateTableBody, RegisterBody, Role};
     let api = flicker_client::blocking::Client::new(&server.base);
     let mut tokens = Vec::new();
     for _ in 0..2 {
         let name = format!("r{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
-        let body = Register { name: name.clone(), password: "password-1".to_string(), role: Role::Player };
+        let body = RegisterBody { name: name.clone(), password: "password-1".to_string(), role: Role::Player };
         api.send(routes::register(&body, None)).map_err(|e| e.to_string())?;
         tokens.push(api.send(routes::login(&name, "password-1")).map_err(|e| e.to_string())?.access_token);
     }
     let creator = api.with_token(&tokens[0]);
     for _ in 0..LIVE_TABLES {
-        let body = CreateTable {
+        let body = CreateTableBody {
             players: 2,
             clocks: Some(Clocks { decision_secs: 86400, reaction_secs: 86400 }),
-            ..CreateTable::default()
+            ..CreateTableBody::default()
         };
         let id = creator.send(routes::create_table(&body)).map_err(|e| e.to_string())?.table.table_id;
         for t in &tokens {

@@ -5,7 +5,7 @@
 
 use flicker_client::blocking::Client;
 use flicker_client::types::{
-    AddBots, BotKind, Bracket, CreateGathering, GatheringSettings, GatheringStatus, Register, Role,
+    AddBotsBody, BotKind, Bracket, CreateGatheringBody, GatheringSettings, GatheringStatus, RegisterBody, Role,
 };
 use flicker_client::{Error, routes};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -122,7 +122,7 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
     let suffix: String = (0..8).map(|_| format!("{:x}", rand::random::<u8>() & 0xf)).collect();
     let name = format!("organiser-{suffix}");
     let password = format!("pw-{suffix}-{suffix}");
-    let register = Register { name: name.clone(), password: password.clone(), role: Role::Organiser };
+    let register = RegisterBody { name: name.clone(), password: password.clone(), role: Role::Organiser };
     match client.send(routes::register(&register, Some(&key))) {
         Ok(_) => {}
         Err(e @ Error::Transport { .. }) => return Err(explain(e)),
@@ -136,15 +136,16 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
     let kind = BotKind::from(r.bots);
     let title = r.name.clone().unwrap_or_else(|| format!("{} {} bots", r.players, kind.name()));
     let settings = GatheringSettings {
-        advance: Some(r.advance),
+        advance: r.advance,
         max_circle: Some(r.max_circle),
-        bot_delay_ms: Some(r.bot_delay_ms),
+        bot_delay_ms: r.bot_delay_ms,
+        ..GatheringSettings::default()
     };
     let g = api
-        .send(routes::create_gathering(&CreateGathering { name: title.clone(), settings: Some(settings) }))
+        .send(routes::create_gathering(&CreateGatheringBody { name: title.clone(), settings: Some(settings) }))
         .map_err(explain)?;
     let id = g.gathering_id;
-    api.send(routes::add_bots(&id, &AddBots { count: r.players, kind })).map_err(explain)?;
+    api.send(routes::add_bots(&id, &AddBotsBody { count: r.players, kind })).map_err(explain)?;
     println!("gathering {id}: \"{title}\"");
     println!("watch: {}/api/v1/gatherings/{id}/bracket", api.base());
     api.send(routes::start_gathering(&id)).map_err(explain)?;
@@ -205,9 +206,9 @@ fn print_bracket(b: &Bracket) {
             let players: Vec<String> = c
                 .players
                 .iter()
-                .map(|p| match &p.class {
-                    Some(class) => format!("{} ({class})", p.name),
-                    None => p.name.clone(),
+                .map(|p| match p.class.map(|c| serde_json::to_value(c).unwrap_or_default()) {
+                    Some(serde_json::Value::String(class)) => format!("{} ({class})", p.name),
+                    _ => p.name.clone(),
                 })
                 .collect();
             println!("  circle {} [{}]: {}", c.circle, c.table_id, players.join(", "));

@@ -5,9 +5,8 @@
 //! function of [`routes`] (`routes::login(name, password)`). A [`Client`] (async) or, with the
 //! `blocking` feature, a [`blocking::Client`] sends it with the client's bearer token and decodes
 //! the answer, or the problem document (RFC 9457) of a refusal into [`Error::Status`]. Request
-//! bodies are serialized from the typed structs of [`types`]; answers are decoded into them
-//! (fields the caller does not need are left out; unknown fields are ignored). Game types
-//! (prompts, answers) are the engine's own (`final_flicker`).
+//! bodies and answers are the server's own types ([`types`], from `flicker_wire`); game types
+//! (prompts, answers, views) are the hosted game's.
 //!
 //! The client does not depend on the server (nor on actix-web).
 
@@ -50,6 +49,12 @@ impl<R> Call<R> {
     pub fn json<B: serde::Serialize + ?Sized>(mut self, body: &B) -> Call<R> {
         self.body = Some(serde_json::to_vec(body).expect("request bodies serialize"));
         self
+    }
+
+    /// The same request, its answer decoded as untyped JSON (for tools that read a few fields
+    /// of a large answer, such as the load bench reading the view of an answer's response).
+    pub fn into_json(self) -> Call<serde_json::Value> {
+        Call { method: self.method, path: self.path, body: self.body, headers: self.headers, answer: PhantomData }
     }
 
     /// With the header `name: value`.

@@ -4,11 +4,10 @@
 use crate::Call;
 use crate::types::*;
 use reqwest::Method;
-use serde::de::IgnoredAny;
 
 /// `POST /api/v1/accounts`: registers an account (organisers need the server's key, sent as
 /// `X-Organiser-Key`). 201; 409 `name-taken`, 403 without the organiser key.
-pub fn register(body: &Register, organiser_key: Option<&str>) -> Call<IgnoredAny> {
+pub fn register(body: &RegisterBody, organiser_key: Option<&str>) -> Call<AccountView> {
     let c = Call::new(Method::POST, "/api/v1/accounts").json(body);
     match organiser_key {
         Some(k) => c.header("X-Organiser-Key", k),
@@ -19,11 +18,11 @@ pub fn register(body: &Register, organiser_key: Option<&str>) -> Call<IgnoredAny
 /// `POST /api/v1/auth/token`: logs in. 401 on a wrong name or password.
 pub fn login(name: &str, password: &str) -> Call<TokenPair> {
     Call::new(Method::POST, "/api/v1/auth/token")
-        .json(&Login { name: name.to_string(), password: password.to_string() })
+        .json(&LoginBody { name: name.to_string(), password: password.to_string() })
 }
 
 /// `POST /api/v1/tables`: creates a practice table (201).
-pub fn create_table(body: &CreateTable) -> Call<TableResponse> {
+pub fn create_table(body: &CreateTableBody) -> Call<TableResponse> {
     Call::new(Method::POST, "/api/v1/tables").json(body)
 }
 
@@ -33,8 +32,8 @@ pub fn get_table(table: &str) -> Call<TableResponse> {
 }
 
 /// `POST /api/v1/tables/{table}/seats`: takes a seat (`seat`, or the first free one).
-pub fn take_seat(table: &str, seat: Option<u8>) -> Call<SeatTaken> {
-    Call::new(Method::POST, format!("/api/v1/tables/{table}/seats")).json(&TakeSeat { seat })
+pub fn take_seat(table: &str, seat: Option<u8>) -> Call<SeatTakenResponse> {
+    Call::new(Method::POST, format!("/api/v1/tables/{table}/seats")).json(&SeatBody { seat, bot: None })
 }
 
 /// `POST /api/v1/tables/{table}/start`: starts a full table (its creator).
@@ -51,12 +50,12 @@ pub fn prompt(table: &str, seat: Option<u8>) -> Call<PromptResponse> {
 
 /// `POST /api/v1/tables/{table}/answers` with the `Idempotency-Key` `key` (a retry with the
 /// same key acts once). 409 `stale-prompt` when the decision point moved meanwhile.
-pub fn answer(table: &str, body: &AnswerBody, key: &str) -> Call<serde_json::Value> {
+pub fn answer(table: &str, body: &AnswerBody, key: &str) -> Call<TableResponse> {
     Call::new(Method::POST, format!("/api/v1/tables/{table}/answers")).json(body).header("Idempotency-Key", key)
 }
 
 /// `POST /api/v1/gatherings`: creates a gathering (organisers; 201).
-pub fn create_gathering(body: &CreateGathering) -> Call<GatheringSummary> {
+pub fn create_gathering(body: &CreateGatheringBody) -> Call<GatheringSummary> {
     Call::new(Method::POST, "/api/v1/gatherings").json(body)
 }
 
@@ -66,12 +65,12 @@ pub fn get_gathering(id: &str) -> Call<GatheringSummary> {
 }
 
 /// `POST /api/v1/gatherings/{id}/bots`: registers built-in bots.
-pub fn add_bots(id: &str, body: &AddBots) -> Call<IgnoredAny> {
+pub fn add_bots(id: &str, body: &AddBotsBody) -> Call<BotsAdded> {
     Call::new(Method::POST, format!("/api/v1/gatherings/{id}/bots")).json(body)
 }
 
 /// `POST /api/v1/gatherings/{id}/start`: draws the first stage and starts its circles.
-pub fn start_gathering(id: &str) -> Call<IgnoredAny> {
+pub fn start_gathering(id: &str) -> Call<GatheringSummary> {
     Call::new(Method::POST, format!("/api/v1/gatherings/{id}/start")).json(&Empty {})
 }
 

@@ -166,7 +166,7 @@ pub fn shifted(
 }
 
 /// A clock as shown to a viewer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ClockView {
     /// The deadline, moved back by any gathering pause since the decision opened (`null`
     /// while paused).

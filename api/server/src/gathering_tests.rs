@@ -1,9 +1,9 @@
 //! In-process gathering tests: the process manager and the table driver against the real
 //! SQLite store, without HTTP (issue 5: the 200-player gathering runs here).
 
-use crate::bots::BotKind;
 use crate::server::AppState;
 use actix_web::web;
+use flicker_platform::bots::BotKind;
 use flicker_platform::gatherings::standings::{StandingStatus, standings};
 use flicker_platform::gatherings::*;
 use std::time::{Duration, Instant};

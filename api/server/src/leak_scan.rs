@@ -950,8 +950,9 @@ impl Scanner<'_> {
                 crate::clocks::view_for::<crate::game::Served>(st, mark, who.seat(), false, &[]),
             )
         };
-        let expected = serde_json::to_vec(&crate::routes::TableResponse { table: snap.info_for(account), view, clock })
-            .expect("json");
+        let expected =
+            serde_json::to_vec(&flicker_wire::tables::TableResponse { table: snap.info_for(account), view, clock })
+                .expect("json");
         assert!(
             r.body == expected,
             "{what}: the table is not the fold up to the horizon:\n got:  {}\n want: {}",

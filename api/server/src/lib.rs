@@ -38,7 +38,7 @@ mod tokens;
 mod window_tests;
 
 pub use flicker_platform::chain;
-use flicker_platform::{accounts, bots, clock, clocks, gatherings, tables};
+use flicker_platform::{accounts, clock, clocks, gatherings, tables};
 
 pub use config::Config;
 pub use server::Application;

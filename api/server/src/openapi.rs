@@ -16,7 +16,7 @@ use utoipa_actix_web::AppExt;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Flicker API", description = "REST API of Flicker, the tournament platform for The Final Flicker. Errors are RFC 9457 problem documents (application/problem+json) with a stable `type`."),
-    components(schemas(crate::routes::gatherings::Control, crate::gatherings::GatheringEvent)),
+    components(schemas(flicker_wire::gatherings::Control, crate::gatherings::GatheringEvent)),
     tags(
         (name = "accounts", description = "Accounts, access and refresh tokens, bot tokens"),
         (name = "tables", description = "Tables: single games for practice and testing"),

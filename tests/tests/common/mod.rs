@@ -1,25 +1,20 @@
-//! The shared harness of the HTTP tests: the `flicker` binary, a fresh SQLite file or the test
-//! PostgreSQL, a server process on a free port (SIGKILL and restart on the same database), the
-//! typed client (`flicker_client`) for the usual calls, and raw JSON helpers for the tests that
-//! send what a typed client cannot (malformed bodies, refusals).
+//! The shared harness of the process-level HTTP tests: the `flicker` binary, a fresh SQLite file
+//! or the test PostgreSQL, a server process on a free port (SIGKILL and restart on the same
+//! database), and the calls of [`calls`] (shared with the in-process route-group tests of
+//! `api/server/tests/routes`).
 //!
 //! Each test binary (`http.rs`, `gatherings.rs`, `reliability.rs`, ...) includes this module and
 //! uses only part of it.
 //!
-//! The server runs with its default rate limits; the helpers behave as a polite client does:
-//! a request refused with 429 `rate-limited` is sent again after its `Retry-After`.
+//! The server runs with its default rate limits.
 #![allow(dead_code)]
 
-use final_flicker::{Prompt, PromptKind};
+mod calls;
+pub use calls::*;
+
 use flicker_client::blocking::Client as Api;
-use flicker_client::routes;
-use flicker_client::types::{AnswerBody, CreateTable, Register, Role};
-use flicker_lab::bot::random_answer;
-use rand::SeedableRng;
-use rand::rngs::ChaCha8Rng;
 use reqwest::StatusCode;
-use reqwest::blocking::{Client, RequestBuilder, Response};
-use serde_json::{Value, json};
+use reqwest::blocking::Client;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -74,11 +69,6 @@ pub struct Server {
 
 pub const METRICS_TOKEN: &str = "metrics-secret-for-tests";
 pub const ORGANISER_KEY: &str = "organiser-key-for-tests";
-
-/// A random 32-hex-digit id.
-pub fn uuid() -> String {
-    format!("{:032x}", rand::random::<u128>())
-}
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
@@ -148,164 +138,5 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-pub fn client() -> Client {
-    Client::builder().timeout(Duration::from_secs(30)).build().unwrap()
-}
-
-/// Sends a request; while it is refused with 429, waits as its `Retry-After` says (at most 5 s,
-/// 40 times) and sends it again. A refused request did nothing, so sending it again is safe.
-pub fn send(req: RequestBuilder) -> Response {
-    for _ in 0..40 {
-        let r = req.try_clone().expect("a request without a streamed body").send().unwrap();
-        if r.status() != StatusCode::TOO_MANY_REQUESTS {
-            return r;
-        }
-        let secs = r.headers().get("retry-after").and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
-        std::thread::sleep(Duration::from_secs(secs.unwrap_or(1).clamp(1, 5)));
-    }
-    panic!("still rate-limited after 40 tries")
-}
-
-/// Status, JSON body (`null` when not JSON) and content type.
-pub fn json_of(r: Response) -> (StatusCode, Value, String) {
-    let status = r.status();
-    let ct = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
-    let v: Value = r.json().unwrap_or(Value::Null);
-    (status, v, ct)
-}
-
-/// Logs in and returns the access token.
-pub fn login(s: &Server, name: &str, password: &str) -> String {
-    match s.api().send(routes::login(name, password)) {
-        Ok(t) => t.access_token,
-        Err(e) => panic!("login {name}: {e}"),
-    }
-}
-
-/// Registers an account with a random name and returns its name and access token.
-pub fn account(s: &Server, role: &str) -> (String, String) {
-    named_account(s, &format!("u{}", &uuid()[..12]), role)
-}
-
-/// Registers the account `name` (organisers with the server's key) and returns its name and
-/// access token.
-pub fn named_account(s: &Server, name: &str, role: &str) -> (String, String) {
-    let role: Role = serde_json::from_value(Value::String(role.to_string())).expect("a role");
-    let key = (role == Role::Organiser).then_some(ORGANISER_KEY);
-    let body = Register { name: name.to_string(), password: "password-1".to_string(), role };
-    if let Err(e) = s.api().send(routes::register(&body, key)) {
-        panic!("registering {name}: {e}");
-    }
-    (name.to_string(), login(s, name, "password-1"))
-}
-
-pub fn post(s: &Server, token: &str, path: &str, body: Value) -> (StatusCode, Value, String) {
-    json_of(send(client().post(s.url(path)).bearer_auth(token).json(&body)))
-}
-
-pub fn put(s: &Server, token: &str, path: &str, body: Value) -> (StatusCode, Value, String) {
-    json_of(send(client().put(s.url(path)).bearer_auth(token).json(&body)))
-}
-
-pub fn delete(s: &Server, token: &str, path: &str) -> (StatusCode, Value, String) {
-    json_of(send(client().delete(s.url(path)).bearer_auth(token)))
-}
-
-pub fn get(s: &Server, token: &str, path: &str) -> (StatusCode, Value, String) {
-    json_of(send(client().get(s.url(path)).bearer_auth(token)))
-}
-
-/// An unauthenticated GET (the public reads).
-pub fn get_public(s: &Server, path: &str) -> (StatusCode, Value, String) {
-    json_of(send(client().get(s.url(path))))
-}
-
-/// Posts an answer with an `Idempotency-Key`.
-pub fn answer(s: &Server, token: &str, table: &str, body: Value, key: &str) -> (StatusCode, Value, String) {
-    json_of(send(
-        client()
-            .post(s.url(&format!("/api/v1/tables/{table}/answers")))
-            .bearer_auth(token)
-            .header("Idempotency-Key", key)
-            .json(&body),
-    ))
-}
-
-// ---------- practice tables played by random bots ----------
-
-/// Creates a table of `players`, seats the given tokens in order, starts it. `extra`: more
-/// fields of the creation body (`settings`, `clocks`, `position`, ...).
-pub fn table(s: &Server, tokens: &[&str], players: u8, extra: Value) -> String {
-    let mut body = json!({"players": players});
-    if let Value::Object(m) = extra {
-        for (k, v) in m {
-            body[k] = v;
-        }
-    }
-    let body: CreateTable = serde_json::from_value(body).expect("a table creation body");
-    let creator = s.api_as(tokens[0]);
-    let id = match creator.send(routes::create_table(&body)) {
-        Ok(t) => t.table.table_id,
-        Err(e) => panic!("creating a table: {e}"),
-    };
-    for t in tokens {
-        if let Err(e) = s.api_as(t).send(routes::take_seat(&id, None)) {
-            panic!("taking a seat: {e}");
-        }
-    }
-    if let Err(e) = creator.send(routes::start_table(&id)) {
-        panic!("starting the table: {e}");
-    }
-    id
-}
-
-/// The open prompt of `seat` (or of the caller's only seat).
-pub fn prompt_of(s: &Server, token: &str, table: &str, seat: Option<u8>) -> Option<Prompt> {
-    match s.api_as(token).send(routes::prompt(table, seat)) {
-        Ok(r) => r.prompt,
-        Err(e) => panic!("reading the prompt: {e}"),
-    }
-}
-
-/// Whether the table's game has ended.
-pub fn finished(s: &Server, token: &str, table: &str) -> bool {
-    s.api_as(token).send(routes::get_table(table)).is_ok_and(|t| t.table.status == "finished")
-}
-
-/// Whether a bot should answer `p`: not a Salt window it has already answered (it waits for the
-/// window to close).
-pub fn needs_answer(p: &Prompt) -> bool {
-    !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })
-}
-
-/// One bot: answers its prompts at random until the game ends. Returns the answers accepted.
-pub fn bot_loop(s: &Server, token: &str, table: &str, seat: Option<u8>, seed: u64) -> u32 {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut accepted = 0;
-    let deadline = Instant::now() + Duration::from_secs(600);
-    loop {
-        assert!(Instant::now() < deadline, "the game did not end in time");
-        match prompt_of(s, token, table, seat) {
-            Some(p) if needs_answer(&p) => {
-                let body = AnswerBody { seat, prompt_id: p.id, answer: random_answer(&p, &mut rng) };
-                match s.api_as(token).send(routes::answer(table, &body, &uuid())) {
-                    Ok(_) => accepted += 1,
-                    // Another seat's answer changed the decision point meanwhile.
-                    Err(e) if e.status() == Some(StatusCode::CONFLICT) => {
-                        assert!(e.problem().is_some_and(|p| p.kind.is_some()), "{e}")
-                    }
-                    Err(e) => panic!("answer refused: {e}"),
-                }
-            }
-            _ => {
-                if finished(s, token, table) {
-                    return accepted;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
     }
 }

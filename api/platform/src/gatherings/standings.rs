@@ -1,11 +1,11 @@
 //! R9.9: standings across stages, readable at any time.
 
 use super::Gathering;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Where a player stands now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StandingStatus {
     /// Registered; the gathering has not started.
@@ -21,7 +21,7 @@ pub enum StandingStatus {
 }
 
 /// One player's standing (R9.9.1).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Standing {
     /// Overall rank (shared on ties, the next skips); `null` while not yet final.
     pub rank: Option<u32>,

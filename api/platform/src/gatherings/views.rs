@@ -3,11 +3,11 @@
 use super::{Gathering, GatheringSettings, Registrant, Status};
 use crate::bots::BotKind;
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Progress figures (for progress bars).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Progress {
     /// The stage being played (0: not started).
     pub stage: u32,
@@ -19,7 +19,7 @@ pub struct Progress {
 }
 
 /// A gathering as anyone may read it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct GatheringSummary {
     /// Id.
     pub gathering_id: String,
@@ -48,7 +48,7 @@ pub struct GatheringSummary {
 }
 
 /// A seat of a circle.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CirclePlayer {
     /// Seat number.
     pub seat: u8,
@@ -66,7 +66,7 @@ pub struct CirclePlayer {
 }
 
 /// A circle in the bracket.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CircleView {
     /// Circle number, from 1.
     pub circle: u32,
@@ -85,7 +85,7 @@ pub struct CircleView {
 }
 
 /// A stage in the bracket.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct StageView {
     /// Stage number, from 1.
     pub stage: u32,
@@ -98,7 +98,7 @@ pub struct StageView {
 }
 
 /// The bracket: from registration to each stage's circles and the winner.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Bracket {
     /// Id.
     pub gathering_id: String,

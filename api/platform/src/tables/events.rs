@@ -100,7 +100,7 @@ pub struct SeatHolder {
 
 /// What the platform knows of a table besides the game.
 // `S`: the hosted game's settings.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[schema(bound = "", as = TableInfo)]
 pub struct TableInfo<S> {
     /// Table id.

@@ -2,43 +2,12 @@
 
 use super::*;
 
-/// Body of `POST /api/v1/accounts`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"name": "alice", "password": "correct horse", "role": "player"}))]
-pub struct RegisterBody {
-    /// 3-32 characters: letters, digits, `_`, `-` (case-insensitive).
-    #[schema(pattern = "^[A-Za-z0-9_-]{3,32}$")]
-    pub name: String,
-    /// At least 8 characters.
-    #[schema(min_length = 8)]
-    pub password: String,
-    /// `player` (default), `bot`, `spectator`, or `organiser` (needs the header `X-Organiser-Key`
-    /// with the server's organiser key: `FLICKER_ORGANISER_KEY`, or the key the server generated
-    /// and wrote beside its SQLite file, `flicker.db.organiser-key`).
-    #[serde(default = "default_role")]
-    pub role: Role,
-}
-
 /// Compares a presented key with the server's in constant time (`subtle`): the time
 /// taken does not depend on where they differ. (Lengths may differ; only the server's key's
 /// length, at least 16 bytes, could be learnt.)
 pub fn same_secret(given: &[u8], expected: &[u8]) -> bool {
     use subtle::ConstantTimeEq;
     given.ct_eq(expected).into()
-}
-
-pub(super) fn default_role() -> Role {
-    Role::Player
-}
-
-/// An account as shown.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AccountView {
-    /// Lower-case name.
-    pub name: String,
-    /// Role.
-    pub role: Role,
 }
 
 /// Creates an account.
@@ -60,30 +29,6 @@ pub async fn register(state: Data, req: HttpRequest, body: web::Json<RegisterBod
     }
     let a = crate::accounts::register(state.store.as_ref(), &body.name, &body.password, body.role).await?;
     Ok(HttpResponse::Created().json(AccountView { name: a.name, role: body.role }))
-}
-
-/// Body of `POST /api/v1/auth/token`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"name": "alice", "password": "correct horse"}))]
-pub struct LoginBody {
-    /// Account name.
-    pub name: String,
-    /// Password.
-    pub password: String,
-}
-
-/// A token pair.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TokenPair {
-    /// Bearer token, valid `expires_in` seconds.
-    pub access_token: String,
-    /// Always `Bearer`.
-    pub token_type: String,
-    /// Seconds.
-    pub expires_in: i64,
-    /// Single-use token for `POST /api/v1/auth/refresh` (30 days).
-    pub refresh_token: String,
 }
 
 /// A token pair in the session `chain`.
@@ -143,14 +88,6 @@ pub async fn login(state: Data, req: HttpRequest, body: web::Json<LoginBody>) ->
             Err(Problem::unauthenticated("unknown name or wrong password"))
         }
     }
-}
-
-/// Body of `POST /api/v1/auth/refresh`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RefreshBody {
-    /// The refresh token (each works once).
-    pub refresh_token: String,
 }
 
 /// Revokes the session `chain` of `account` (idempotent), retrying on a concurrent append.
@@ -215,15 +152,6 @@ pub async fn refresh(state: Data, body: web::Json<RefreshBody>) -> Result<HttpRe
     }
 }
 
-/// Body of `POST /api/v1/auth/logout` (optional).
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LogoutBody {
-    /// A refresh token of the session to end; without it, the session of the bearer token.
-    #[serde(default)]
-    pub refresh_token: Option<String>,
-}
-
 /// Logs out: revokes the session (refresh chain) of the body's refresh token, or else
 /// of the bearer access token. Every access and refresh token of that session then gets 401
 /// (within [`crate::accounts::ACCOUNT_CACHE_MS`] on other processes). Idempotent: 204.
@@ -253,54 +181,6 @@ pub async fn logout(state: Data, req: HttpRequest, body: web::Bytes) -> Result<H
     };
     revoke_session(&state, &name, &chain, "logout").await?;
     Ok(HttpResponse::NoContent().finish())
-}
-
-/// Body of `POST /api/v1/tokens`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"label": "my bot", "scopes": ["play", "read"], "days": 7}))]
-pub struct BotTokenBody {
-    /// A label for people.
-    pub label: String,
-    /// `play` (take seats, answer) and/or `read` (views, events).
-    #[serde(default = "default_scopes")]
-    #[schema(min_items = 1, inline, value_type = Vec<Scope>)]
-    pub scopes: Vec<String>,
-    /// Lifetime in days, 1-90 (default 7).
-    #[serde(default = "default_days")]
-    #[schema(minimum = 1, maximum = 90)]
-    pub days: i64,
-}
-
-/// A token scope (for the document: `BotTokenBody::scopes` holds these names).
-#[derive(ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)]
-enum Scope {
-    /// Take seats, answer, concede.
-    Play,
-    /// Views and events.
-    Read,
-}
-
-pub(super) fn default_scopes() -> Vec<String> {
-    vec!["play".into(), "read".into()]
-}
-pub(super) fn default_days() -> i64 {
-    7
-}
-
-/// A bot token.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct BotToken {
-    /// Its id (for revocation).
-    pub id: String,
-    /// The bearer token.
-    pub token: String,
-    /// Scopes.
-    pub scopes: Vec<String>,
-    /// Expiry (RFC 3339).
-    pub expires_at: String,
 }
 
 /// Issues a long-lived, scoped, revocable token for a program (a gathering lasts hours).

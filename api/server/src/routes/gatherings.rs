@@ -5,7 +5,6 @@
 
 use crate::accounts::Role;
 use crate::auth::Caller;
-use crate::bots::BotKind;
 use crate::gatherings::standings::{Standing, standings};
 use crate::gatherings::views::{Bracket, CircleView, GatheringSummary, bracket, summary};
 use crate::gatherings::{self, Gathering, GatheringEvent, GatheringSettings, Registrant, Status};
@@ -13,9 +12,8 @@ use crate::problem::Problem;
 use crate::state::AppState;
 use crate::store::{Metadata, NewEvent, StoreError};
 use actix_web::{HttpResponse, delete, get, post, put, web};
-use serde::{Deserialize, Serialize};
+use flicker_wire::gatherings::*;
 use std::sync::Arc;
-use utoipa::{IntoParams, ToSchema};
 
 type Data = web::Data<AppState>;
 
@@ -24,19 +22,6 @@ const INDEX: &str = "index-gatherings";
 
 /// The most players a gathering takes.
 pub const MAX_PLAYERS: usize = 10_000;
-
-/// Body of `POST /api/v1/gatherings`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"name": "Friday Flicker", "settings": {"advance": 2, "clocks": {"decision_secs": 60, "reaction_secs": 15}}}))]
-pub struct CreateGatheringBody {
-    /// 1-80 characters (leading and trailing white space removed).
-    #[schema(pattern = "^\\s*\\S([\\s\\S]{0,78}\\S)?\\s*$")]
-    pub name: String,
-    /// Settings (R9.1, R10.11); defaults when absent.
-    #[serde(default)]
-    pub settings: Option<GatheringSettings>,
-}
 
 async fn get(state: &AppState, id: &str) -> Result<Arc<Gathering>, Problem> {
     state
@@ -102,35 +87,6 @@ async fn append_commuting(
     Err(Problem::conflict("busy", "Busy", "the gathering kept changing meanwhile; try again"))
 }
 
-/// The answer to a registration or a withdrawal (the registration and a count, not
-/// the whole list, which `GET /api/v1/gatherings/{id}/registrations` pages).
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "registration": {"name": "alice"}, "registered": 12}))]
-pub struct RegistrationAnswer {
-    /// The gathering.
-    pub gathering_id: String,
-    /// The registration made (or, for a withdrawal, removed).
-    pub registration: Registrant,
-    /// How many players are registered now.
-    pub registered: usize,
-}
-
-/// The answer to `POST /api/v1/gatherings/{id}/bots`.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "added": 3, "first": "heuristic-bot#01", "last": "heuristic-bot#03", "registered": 4}))]
-pub struct BotsAdded {
-    /// The gathering.
-    pub gathering_id: String,
-    /// How many bots were registered.
-    pub added: usize,
-    /// The first bot's name.
-    pub first: String,
-    /// The last bot's name (bots are numbered in between).
-    pub last: String,
-    /// How many players are registered now.
-    pub registered: usize,
-}
-
 fn settings_problem(msg: String) -> Problem {
     Problem::invalid(msg)
 }
@@ -194,17 +150,6 @@ async fn list_in_index(state: &AppState, id: &str) -> Result<(), Problem> {
     Err(Problem::conflict("busy", "Busy", "too many gatherings created at once; try again"))
 }
 
-/// Query of `GET /api/v1/gatherings`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct ListQuery {
-    /// Only gatherings in this status (`registering`, `running`, `paused`, `finished`, `cancelled`).
-    pub status: Option<Status>,
-    /// At most this many, newest first, 1-200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub limit: Option<usize>,
-}
-
 /// Lists gatherings, newest first (public).
 #[utoipa::path(tag = "gatherings", params(ListQuery),
     responses((status = 200, body = Vec<GatheringSummary>), (status = 400, body = Problem)))]
@@ -254,16 +199,6 @@ pub async fn configure(
     body.validate().map_err(settings_problem)?;
     append(&state, &g, &[GatheringEvent::GatheringConfigured { settings: body.into_inner() }], &caller.name).await?;
     Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
-}
-
-/// Body of `POST /api/v1/gatherings/{id}/registrations` (optional).
-#[derive(Debug, Deserialize, ToSchema, Default)]
-#[serde(deny_unknown_fields)]
-pub struct RegistrationBody {
-    /// The organiser registers this account (a player or bot account); absent: the caller
-    /// registers themself.
-    #[serde(default)]
-    pub name: Option<String>,
 }
 
 /// Registers a player before the start: the caller (a player or bot account) registers
@@ -331,29 +266,6 @@ pub async fn register(
         registration: r,
         registered: g.players.len() + 1,
     }))
-}
-
-/// Query of `GET /api/v1/gatherings/{id}/registrations`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct RegistrationsQuery {
-    /// At most this many, in registration order, 1-1000 (default 100).
-    #[param(minimum = 1, maximum = 1000)]
-    pub limit: Option<usize>,
-    /// Only registrations after the one of this name (the `next` of the previous page).
-    pub after: Option<String>,
-}
-
-/// A page of a gathering's registrations.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"registrations": [{"name": "alice"}, {"name": "heuristic-bot#01", "bot": "heuristic"}], "registered": 2, "next": null}))]
-pub struct RegistrationsPage {
-    /// Registrations in registration order.
-    pub registrations: Vec<Registrant>,
-    /// How many players are registered in all.
-    pub registered: usize,
-    /// The `after` of the next page; `null` on the last page.
-    pub next: Option<String>,
 }
 
 /// Pages through a gathering's registrations, in registration order (public).
@@ -424,23 +336,6 @@ pub async fn withdraw(state: Data, caller: Caller, path: web::Path<(String, Stri
     }))
 }
 
-/// Body of `POST /api/v1/gatherings/{id}/bots`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"count": 20, "kind": "heuristic"}))]
-pub struct AddBotsBody {
-    /// How many built-in bots to add, 1 to 10,000.
-    #[schema(minimum = 1, maximum = 10000)]
-    pub count: usize,
-    /// Their policy (default `heuristic`).
-    #[serde(default = "heuristic")]
-    pub kind: BotKind,
-}
-
-fn heuristic() -> BotKind {
-    BotKind::Heuristic
-}
-
 /// Fills seats with built-in bots before the start (organiser). Bots are named
 /// `heuristic-bot#01`, `random-bot#02`… (`#` keeps them apart from accounts).
 #[utoipa::path(tag = "gatherings", request_body = AddBotsBody, security(("bearer" = [])),
@@ -483,20 +378,6 @@ pub async fn add_bots(
         last: name(events.last()),
         registered: g.players.len() + events.len(),
     }))
-}
-
-/// Organiser commands on a running gathering.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Control {
-    /// Close registration, draw stage 1 and start every circle (R9.2).
-    Start,
-    /// Stop clocks and bots; answers are refused until resumed.
-    Pause,
-    /// Restart clocks (deadlines move back by the pause) and bots.
-    Resume,
-    /// End with no winner.
-    Cancel,
 }
 
 /// Starts, pauses, resumes or cancels a gathering (organiser). `action`: `start`, `pause`,

@@ -24,7 +24,7 @@ mod tables;
 
 use crate::accounts::{AccountEvent, Role};
 use crate::auth::{ACCESS_TTL_SECS, Caller, MaybeCaller, REFRESH_TTL_SECS, TokenKind};
-use crate::game::{Answer, Prompt, PromptId, Served, Settings, TableInfo, View, ViewEvent};
+use crate::game::{Served, Settings, ViewEvent};
 use crate::problem::Problem;
 use crate::spectate;
 use crate::state::AppState;
@@ -34,8 +34,11 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use chrono::{Duration, Utc};
 use flicker_game::{Game, Viewer};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use flicker_wire::accounts::*;
+use flicker_wire::play::*;
+use flicker_wire::replays::*;
+use flicker_wire::tables::*;
+use serde::Serialize;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 type Data = web::Data<AppState>;

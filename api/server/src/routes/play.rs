@@ -2,18 +2,6 @@
 
 use super::*;
 
-/// Your open prompt.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PromptResponse {
-    /// The seat looked from.
-    pub seat: Option<u8>,
-    /// The open prompt of that seat, if any, with its legal answers and default.
-    pub prompt: Option<Prompt>,
-    /// R10.4.2, R10.7: its clock (the deadline after which the default applies).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<crate::clocks::ClockView>,
-}
-
 /// Reads your open prompt and its legal answers (R10.4.2).
 #[utoipa::path(tag = "play", security(("bearer" = [])), params(("id" = String, Path, description = "table id"), SeatQuery),
     responses((status = 200, body = PromptResponse), (status = 404, body = Problem)))]
@@ -39,21 +27,6 @@ pub async fn get_prompt(
         _ => None,
     };
     Ok(etagged(&PromptResponse { seat, prompt, clock }))
-}
-
-/// Body of `POST /api/v1/tables/{id}/answers`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"prompt_id": 123456789, "answer": {"answer": "end_ritual"}}))]
-pub struct AnswerBody {
-    /// Your seat (when you hold several).
-    #[serde(default)]
-    pub seat: Option<u8>,
-    /// The id of the prompt answered (a stale id gets 409 `stale-prompt`).
-    #[schema(value_type = u64)]
-    pub prompt_id: PromptId,
-    /// The answer.
-    pub answer: Answer,
 }
 
 pub(super) fn my_seat(snap: &crate::game::Snapshot, caller: &Caller, seat: Option<u8>) -> Result<u8, Problem> {
@@ -183,40 +156,6 @@ pub async fn concede(
         })
         .await?;
     Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), want, false).await?))
-}
-
-/// Query of `GET /api/v1/tables/{id}/events`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct EventsQuery {
-    /// One of your seats (when you hold several).
-    pub seat: Option<u8>,
-    /// Opaque cursor from a previous page (`next`); absent: from the start.
-    pub after: Option<String>,
-    /// Page size, 1-500 (default 100).
-    #[param(minimum = 1, maximum = 500)]
-    pub limit: Option<usize>,
-    /// The organiser's all-seeing commentary view (when the gathering enables it; delayed).
-    #[serde(default)]
-    pub commentary: bool,
-}
-
-/// One event of your sequence.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct EventItem {
-    /// Opaque cursor of this event in your sequence.
-    pub cursor: String,
-    /// The event as you may see it.
-    pub event: ViewEvent,
-}
-
-/// A page of your events.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct EventsPage {
-    /// The events, oldest first.
-    pub events: Vec<EventItem>,
-    /// Cursor to pass as `after` for the next page (the last event's, or the one given).
-    pub next: Option<String>,
 }
 
 /// Pages through the game's events as *your* sequence (R10.8): only what you may see, each

@@ -2,35 +2,6 @@
 
 use super::*;
 
-/// Query of `GET /api/v1/tables/{id}/replay`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct ReplayQuery {
-    /// Step number in your sequence, 1 to `total` (default: the latest).
-    #[param(minimum = 1)]
-    pub at: Option<usize>,
-    /// One of your seats (when you hold several).
-    pub seat: Option<u8>,
-    /// The organiser's commentary view (when the gathering enables it; delayed).
-    #[serde(default)]
-    pub commentary: bool,
-}
-
-/// One step of a replay.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReplayStep {
-    /// This step's number in your sequence (1-based).
-    pub at: usize,
-    /// Steps in your sequence so far (all of them once the game has ended).
-    pub total: usize,
-    /// The event of this step, as you may see it.
-    pub event: ViewEvent,
-    /// The game right after it, as you may see it.
-    pub view: View,
-    /// Step numbers of the eliminations (to jump to them).
-    pub eliminations: Vec<usize>,
-}
-
 /// Steps through a game: the event at step `at` of *your* sequence and the game right after it,
 /// so a viewer can step, scrub and jump. After the game ends, anyone may replay it completely
 /// (every hidden card revealed); during play, only what you may see (a spectator delay holds).
@@ -45,57 +16,39 @@ pub async fn replay_at(
 ) -> Result<HttpResponse, Problem> {
     let caller = reader(&caller)?;
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    if snap.events.is_empty() {
-        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
-    }
-    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
-    let seq = spectate::sequence(&snap, sight.viewer, sight.visible);
+    let (viewer, seq, eliminations) = replay_sequence(&state, &snap, caller, q.seat, q.commentary).await?;
     let total = seq.len();
     let at = q.at.unwrap_or(total);
     if !(1..=total).contains(&at) {
         return Err(Problem::invalid(format!("at is 1 to {total}")));
     }
     let (index, event) = seq[at - 1].clone();
+    let view = Served::view(&spectate::state_at(&snap, index + 1), viewer);
+    Ok(etagged(&ReplayStep { at, total, event, view, eliminations }))
+}
+
+/// The viewer a replay reader gets (R10.8, [`spectate::sight`]), its sequence of visible events
+/// (each with its index in the table's events) and the step numbers (from 1) of the
+/// eliminations in it. 409 `not-started` before the game starts.
+async fn replay_sequence(
+    state: &AppState,
+    snap: &crate::game::Snapshot,
+    caller: Option<&Caller>,
+    seat: Option<u8>,
+    commentary: bool,
+) -> Result<(Viewer, Vec<(usize, ViewEvent)>, Vec<usize>), Problem> {
+    if snap.events.is_empty() {
+        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
+    }
+    let sight = spectate::sight(state, snap, caller, seat, commentary).await?;
+    let seq = spectate::sequence(snap, sight.viewer, sight.visible);
     let eliminations = seq
         .iter()
         .enumerate()
         .filter(|(_, (i, _))| Served::event_facts(None, &snap.events[*i]).eliminates)
         .map(|(n, _)| n + 1)
         .collect();
-    let view = Served::view(&spectate::state_at(&snap, index + 1), sight.viewer);
-    Ok(etagged(&ReplayStep { at, total, event, view, eliminations }))
-}
-
-/// One step of a whole replay (`ReplaySteps`): the event and the game right after it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReplayFrame {
-    /// The event of this step, as you may see it.
-    pub event: ViewEvent,
-    /// The game right after it, as you may see it.
-    pub view: View,
-}
-
-/// Every step of a replay at once (what `GET /api/v1/tables/{id}/replay?at=N` answers one at a
-/// time), so a viewer fetches a game once and scrubs it locally.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReplaySteps {
-    /// Steps in your sequence so far (all of them once the game has ended): `steps.len()`.
-    pub total: usize,
-    /// Step numbers (1-based) of the eliminations (to jump to them).
-    pub eliminations: Vec<usize>,
-    /// Step `n` is `steps[n - 1]`.
-    pub steps: Vec<ReplayFrame>,
-}
-
-/// Query of `GET /api/v1/tables/{id}/replay/steps`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct ReplayStepsQuery {
-    /// One of your seats (when you hold several).
-    pub seat: Option<u8>,
-    /// The organiser's commentary view (when the gathering enables it; delayed).
-    #[serde(default)]
-    pub commentary: bool,
+    Ok((sight.viewer, seq, eliminations))
 }
 
 /// R10.8: every step of *your* sequence with the game right after each, in one response (the
@@ -113,17 +66,7 @@ pub async fn replay_steps(
 ) -> Result<HttpResponse, Problem> {
     let caller = reader(&caller)?;
     let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    if snap.events.is_empty() {
-        return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
-    }
-    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
-    let seq = spectate::sequence(&snap, sight.viewer, sight.visible);
-    let eliminations = seq
-        .iter()
-        .enumerate()
-        .filter(|(_, (i, _))| Served::event_facts(None, &snap.events[*i]).eliminates)
-        .map(|(n, _)| n + 1)
-        .collect();
+    let (viewer, seq, eliminations) = replay_sequence(&state, &snap, caller, q.seat, q.commentary).await?;
     // One fold over the events: the view after each step's event.
     let mut game = crate::game::State::default();
     let mut applied = 0;
@@ -133,7 +76,7 @@ pub async fn replay_steps(
             Served::apply(&mut game, &snap.events[applied]);
             applied += 1;
         }
-        steps.push(ReplayFrame { event, view: Served::view(&game, sight.viewer) });
+        steps.push(ReplayFrame { event, view: Served::view(&game, viewer) });
     }
     Ok(etagged(&ReplaySteps { total: steps.len(), eliminations, steps }))
 }
@@ -166,34 +109,6 @@ pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpRes
     crate::chain::write_signed(&mut buf, &stream, &ruleset, &chain, &state.signing_key)
         .map_err(|e| Problem::internal(e.to_string()))?;
     Ok(HttpResponse::Ok().content_type("application/jsonl").body(buf))
-}
-
-/// The public keys that sign replay exports (rotated-out keys too).
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"algorithm": "ed25519", "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
-    "keys": [{"public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "current": true, "created_at": "2026-12-01T20:00:00Z"}]}))]
-pub struct ReplayKey {
-    /// Always `ed25519`.
-    pub algorithm: String,
-    /// The current Ed25519 public key (new exports are signed by it), 32 bytes as 64 lowercase
-    /// hex digits: pass it to `flicker verify FILE --public-key HEX`.
-    pub public_key: String,
-    /// Every key this server has signed with, the current one first, then rotated-out ones
-    /// (newest first): a replay signed before a rotation verifies against its key here.
-    pub keys: Vec<PublishedReplayKey>,
-}
-
-/// One replay-signing public key.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PublishedReplayKey {
-    /// 64 lowercase hex digits.
-    pub public_key: String,
-    /// Whether new exports are signed by it.
-    pub current: bool,
-    /// When the key was made (RFC 3339), for keys kept in the store; absent for keys given in
-    /// the environment.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<String>,
 }
 
 /// The server's replay-signing public keys: exports from

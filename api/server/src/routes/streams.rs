@@ -13,46 +13,14 @@ use crate::state::AppState;
 use actix_web::{HttpRequest, Responder, get, web};
 use actix_web_lab::sse;
 use flicker_game::{Game, Viewer};
-use serde::Deserialize;
+use flicker_wire::streams::*;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
-use utoipa::{IntoParams, ToSchema};
 
 type Data = web::Data<AppState>;
 
-/// One message of a stream: the documented schema of each Server-Sent Event of a
-/// `text/event-stream` response (OpenAPI 3.1 has no item schema; as in 3.2, the fields of the
-/// event). Keep-alive comments are not events.
-#[derive(Debug, ToSchema)]
-#[allow(dead_code)]
-pub struct StreamEvent {
-    /// `id:` the resume point to send back as `Last-Event-ID` (absent on `finished`).
-    pub id: Option<String>,
-    /// `event:` the event's type (`finished` when a table's stream closes).
-    pub event: String,
-    /// `data:` the event, as JSON text.
-    pub data: String,
-}
-
 /// Keep-alive comment interval.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// Query of `GET /api/v1/tables/{id}/stream`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct StreamQuery {
-    /// One of your seats (when you hold several).
-    pub seat: Option<u8>,
-    /// The organiser's commentary view (when the gathering enables it; delayed).
-    #[serde(default)]
-    pub commentary: bool,
-    /// An access token, for clients that cannot send headers (browsers' `EventSource`). Read
-    /// by the [`MaybeCaller`] extractor; declared here for the contract.
-    #[allow(dead_code)]
-    pub access_token: Option<String>,
-    /// Resume after this cursor (as `Last-Event-ID`; the header wins).
-    pub after: Option<String>,
-}
 
 fn last_event_id(req: &HttpRequest) -> Option<String> {
     req.headers().get("Last-Event-ID").and_then(|v| v.to_str().ok()).map(str::to_string)
@@ -185,14 +153,6 @@ impl TableFeed {
         }
         Ok(())
     }
-}
-
-/// Query of `GET /api/v1/gatherings/{id}/stream`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct GatheringStreamQuery {
-    /// Resume after this event number (as `Last-Event-ID`; the header wins).
-    pub after: Option<i64>,
 }
 
 /// Streams a gathering's events live (public): registrations, stage draws (`stage_drawn` with

@@ -2,63 +2,6 @@
 
 use super::*;
 
-/// Body of `POST /api/v1/tables`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"players": 2, "practice": true}))]
-pub struct CreateTableBody {
-    /// Seats, 2-64.
-    #[schema(minimum = 2, maximum = 64)]
-    pub players: u8,
-    /// Engine settings (R10.11) other than `players`; defaults when absent or `null`.
-    #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub settings: Option<serde_json::Value>,
-    /// Practice table (never counts in standings). Tables created here are always practice
-    /// tables for now; gatherings create the others.
-    #[serde(default = "yes")]
-    pub practice: bool,
-    /// A practice position to start from (R10.13), e.g. `"7H 8D KS / 2C | 5H 5D 9S"`.
-    #[serde(default)]
-    pub position: Option<String>,
-    /// R10.7.2: prompt clocks (default 60 s decisions, 15 s reactions).
-    #[serde(default)]
-    pub clocks: Option<crate::clocks::Clocks>,
-    /// R10.6.5: minimum open time of reaction windows, 0-10,000 ms. When absent, the start
-    /// decides it: 1,500 ms when any seat is held by something other than a built-in bot or an
-    /// account with the `bot` role, else 0. A table with a minimum window holds every reaction
-    /// window and prompt until its deadline (docs/rules-decisions.md).
-    #[serde(default)]
-    #[schema(maximum = 10000)]
-    pub reaction_window_min_ms: Option<u32>,
-    /// Pause before a built-in bot answers, 0-10,000 ms (default 0).
-    #[serde(default)]
-    #[schema(maximum = 10000)]
-    pub bot_delay_ms: Option<u32>,
-    /// R10.7.4: consecutive Ritual time-outs that count as a concession, 0-20 (default 3; 0:
-    /// never).
-    #[serde(default)]
-    #[schema(maximum = 20)]
-    pub abandonment: Option<u8>,
-}
-
-pub(super) fn yes() -> bool {
-    true
-}
-
-/// A table and the caller's view of its game.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TableResponse {
-    /// The table.
-    pub table: TableInfo,
-    /// The caller's view of the game (absent before the start).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub view: Option<View>,
-    /// R10.7: the open decision point's clock, when the caller may see it (absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<crate::clocks::ClockView>,
-}
-
 /// The clock of a table as `viewer` may see it, from the game folded up to its horizon `game`
 /// and the clock mark as of then (`mark`, [`spectate::mark_at`]).
 pub(super) async fn clock_for(
@@ -170,17 +113,6 @@ pub async fn create_table(
     }))
 }
 
-/// Query of table reads: which of your seats to look from.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct SeatQuery {
-    /// One of your seats (when you hold several; default: your first).
-    pub seat: Option<u8>,
-    /// The organiser's all-seeing commentary view (when the gathering enables it; delayed).
-    #[serde(default)]
-    pub commentary: bool,
-}
-
 /// The caller with the `read` scope, if any (anonymous callers are spectators).
 pub(super) fn reader(caller: &MaybeCaller) -> Result<Option<&Caller>, Problem> {
     if let Some(c) = &caller.0 {
@@ -215,25 +147,6 @@ pub(super) fn etagged<T: Serialize>(body: &T) -> HttpResponse {
         .insert_header((actix_web::http::header::ETAG, format!("\"{:016x}\"", h.finish())))
         .content_type("application/json")
         .body(json)
-}
-
-/// Body of `POST /api/v1/tables/{id}/seats`.
-#[derive(Debug, Deserialize, ToSchema, Default)]
-#[serde(deny_unknown_fields)]
-pub struct SeatBody {
-    /// The seat wanted (default: the first free one).
-    #[serde(default)]
-    pub seat: Option<u8>,
-    /// Seat a built-in bot with this policy instead of yourself (the table's creator only).
-    #[serde(default)]
-    pub bot: Option<crate::bots::BotKind>,
-}
-
-/// The seat taken.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SeatTakenResponse {
-    /// The seat.
-    pub seat: u8,
 }
 
 /// Takes a seat. On a practice table one account may hold several seats.

@@ -1,0 +1,123 @@
+//! Gatherings: creation, registration, bots, organiser controls (`/api/v1/gatherings/...`). The summary, bracket and standings are the platform's own views ([`flicker_platform::gatherings::views`], [`flicker_platform::gatherings::standings`]).
+
+use flicker_platform::bots::BotKind;
+use flicker_platform::gatherings::{GatheringSettings, Registrant, Status};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// Body of `POST /api/v1/gatherings`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Friday Flicker", "settings": {"advance": 2, "clocks": {"decision_secs": 60, "reaction_secs": 15}}}))]
+pub struct CreateGatheringBody {
+    /// 1-80 characters (leading and trailing white space removed).
+    #[schema(pattern = "^\\s*\\S([\\s\\S]{0,78}\\S)?\\s*$")]
+    pub name: String,
+    /// Settings (R9.1, R10.11); defaults when absent.
+    #[serde(default)]
+    pub settings: Option<GatheringSettings>,
+}
+
+/// The answer to a registration or a withdrawal (the registration and a count, not
+/// the whole list, which `GET /api/v1/gatherings/{id}/registrations` pages).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "registration": {"name": "alice"}, "registered": 12}))]
+pub struct RegistrationAnswer {
+    /// The gathering.
+    pub gathering_id: String,
+    /// The registration made (or, for a withdrawal, removed).
+    pub registration: Registrant,
+    /// How many players are registered now.
+    pub registered: usize,
+}
+
+/// The answer to `POST /api/v1/gatherings/{id}/bots`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "added": 3, "first": "heuristic-bot#01", "last": "heuristic-bot#03", "registered": 4}))]
+pub struct BotsAdded {
+    /// The gathering.
+    pub gathering_id: String,
+    /// How many bots were registered.
+    pub added: usize,
+    /// The first bot's name.
+    pub first: String,
+    /// The last bot's name (bots are numbered in between).
+    pub last: String,
+    /// How many players are registered now.
+    pub registered: usize,
+}
+
+/// Query of `GET /api/v1/gatherings`.
+#[derive(Debug, Clone, Serialize, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Only gatherings in this status (`registering`, `running`, `paused`, `finished`, `cancelled`).
+    pub status: Option<Status>,
+    /// At most this many, newest first, 1-200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<usize>,
+}
+
+/// Body of `POST /api/v1/gatherings/{id}/registrations` (optional).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationBody {
+    /// The organiser registers this account (a player or bot account); absent: the caller
+    /// registers themself.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Query of `GET /api/v1/gatherings/{id}/registrations`.
+#[derive(Debug, Clone, Serialize, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationsQuery {
+    /// At most this many, in registration order, 1-1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<usize>,
+    /// Only registrations after the one of this name (the `next` of the previous page).
+    pub after: Option<String>,
+}
+
+/// A page of a gathering's registrations.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"registrations": [{"name": "alice"}, {"name": "heuristic-bot#01", "bot": "heuristic"}], "registered": 2, "next": null}))]
+pub struct RegistrationsPage {
+    /// Registrations in registration order.
+    pub registrations: Vec<Registrant>,
+    /// How many players are registered in all.
+    pub registered: usize,
+    /// The `after` of the next page; `null` on the last page.
+    pub next: Option<String>,
+}
+
+/// Body of `POST /api/v1/gatherings/{id}/bots`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"count": 20, "kind": "heuristic"}))]
+pub struct AddBotsBody {
+    /// How many built-in bots to add, 1 to 10,000.
+    #[schema(minimum = 1, maximum = 10000)]
+    pub count: usize,
+    /// Their policy (default `heuristic`).
+    #[serde(default = "heuristic")]
+    pub kind: BotKind,
+}
+
+/// Organiser commands on a running gathering.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    /// Close registration, draw stage 1 and start every circle (R9.2).
+    Start,
+    /// Stop clocks and bots; answers are refused until resumed.
+    Pause,
+    /// Restart clocks (deadlines move back by the pause) and bots.
+    Resume,
+    /// End with no winner.
+    Cancel,
+}
+
+fn heuristic() -> BotKind {
+    BotKind::Heuristic
+}

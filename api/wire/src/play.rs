@@ -1,0 +1,66 @@
+//! Play: your prompt, answers, your events page (`/api/v1/tables/{id}/prompt`, `.../answers`, `.../events`).
+
+use crate::game::{Answer, Prompt, PromptId, ViewEvent};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// Your open prompt.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PromptResponse {
+    /// The seat looked from.
+    pub seat: Option<u8>,
+    /// The open prompt of that seat, if any, with its legal answers and default.
+    pub prompt: Option<Prompt>,
+    /// R10.4.2, R10.7: its clock (the deadline after which the default applies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<flicker_platform::clocks::ClockView>,
+}
+
+/// Body of `POST /api/v1/tables/{id}/answers`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"prompt_id": 123456789, "answer": {"answer": "end_ritual"}}))]
+pub struct AnswerBody {
+    /// Your seat (when you hold several).
+    #[serde(default)]
+    pub seat: Option<u8>,
+    /// The id of the prompt answered (a stale id gets 409 `stale-prompt`).
+    #[schema(value_type = u64)]
+    pub prompt_id: PromptId,
+    /// The answer.
+    pub answer: Answer,
+}
+
+/// Query of `GET /api/v1/tables/{id}/events`.
+#[derive(Debug, Clone, Serialize, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// Opaque cursor from a previous page (`next`); absent: from the start.
+    pub after: Option<String>,
+    /// Page size, 1-500 (default 100).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<usize>,
+    /// The organiser's all-seeing commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// One event of your sequence.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventItem {
+    /// Opaque cursor of this event in your sequence.
+    pub cursor: String,
+    /// The event as you may see it.
+    pub event: ViewEvent,
+}
+
+/// A page of your events.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventsPage {
+    /// The events, oldest first.
+    pub events: Vec<EventItem>,
+    /// Cursor to pass as `after` for the next page (the last event's, or the one given).
+    pub next: Option<String>,
+}

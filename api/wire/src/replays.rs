@@ -1,0 +1,94 @@
+//! Replays: steps, the whole replay, the replay key (`/api/v1/tables/{id}/replay`, `.../replay/steps`, `/api/v1/replay-key`).
+
+use crate::game::{View, ViewEvent};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// Query of `GET /api/v1/tables/{id}/replay`.
+#[derive(Debug, Clone, Serialize, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayQuery {
+    /// Step number in your sequence, 1 to `total` (default: the latest).
+    #[param(minimum = 1)]
+    pub at: Option<usize>,
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// The organiser's commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// One step of a replay.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ReplayStep {
+    /// This step's number in your sequence (1-based).
+    pub at: usize,
+    /// Steps in your sequence so far (all of them once the game has ended).
+    pub total: usize,
+    /// The event of this step, as you may see it.
+    pub event: ViewEvent,
+    /// The game right after it, as you may see it.
+    pub view: View,
+    /// Step numbers of the eliminations (to jump to them).
+    pub eliminations: Vec<usize>,
+}
+
+/// One step of a whole replay (`ReplaySteps`): the event and the game right after it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ReplayFrame {
+    /// The event of this step, as you may see it.
+    pub event: ViewEvent,
+    /// The game right after it, as you may see it.
+    pub view: View,
+}
+
+/// Every step of a replay at once (what `GET /api/v1/tables/{id}/replay?at=N` answers one at a
+/// time), so a viewer fetches a game once and scrubs it locally.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ReplaySteps {
+    /// Steps in your sequence so far (all of them once the game has ended): `steps.len()`.
+    pub total: usize,
+    /// Step numbers (1-based) of the eliminations (to jump to them).
+    pub eliminations: Vec<usize>,
+    /// Step `n` is `steps[n - 1]`.
+    pub steps: Vec<ReplayFrame>,
+}
+
+/// Query of `GET /api/v1/tables/{id}/replay/steps`.
+#[derive(Debug, Clone, Serialize, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayStepsQuery {
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// The organiser's commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+}
+
+/// The public keys that sign replay exports (rotated-out keys too).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"algorithm": "ed25519", "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
+    "keys": [{"public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "current": true, "created_at": "2026-12-01T20:00:00Z"}]}))]
+pub struct ReplayKey {
+    /// Always `ed25519`.
+    pub algorithm: String,
+    /// The current Ed25519 public key (new exports are signed by it), 32 bytes as 64 lowercase
+    /// hex digits: pass it to `flicker verify FILE --public-key HEX`.
+    pub public_key: String,
+    /// Every key this server has signed with, the current one first, then rotated-out ones
+    /// (newest first): a replay signed before a rotation verifies against its key here.
+    pub keys: Vec<PublishedReplayKey>,
+}
+
+/// One replay-signing public key.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PublishedReplayKey {
+    /// 64 lowercase hex digits.
+    pub public_key: String,
+    /// Whether new exports are signed by it.
+    pub current: bool,
+    /// When the key was made (RFC 3339), for keys kept in the store; absent for keys given in
+    /// the environment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+}
