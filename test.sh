@@ -101,7 +101,7 @@ step "flicker simulate --players 8 --games 10000 --seed 7"
 "$flicker_bin" simulate --players 8 --games 10000 --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "games/s|mean turns|longest|invariant failures"
 grep -q "^invariant failures: 0$" /tmp/flicker-simulate.$$ || { echo "error: the simulation found invariant failures" >&2; exit 1; }
 rm -f /tmp/flicker-simulate.$$
-step "flicker simulate --players 8 --classes --games 10000 --seed 7 (issue 3: the class table)"
+step "flicker simulate --players 8 --classes --games 10000 --seed 7 (the class table)"
 "$flicker_bin" simulate --players 8 --classes --games 10000 --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "games/s|class table|invariant failures"
 grep -q "^invariant failures: 0$" /tmp/flicker-simulate.$$ || { echo "error: the simulation with classes found invariant failures" >&2; exit 1; }
 grep -q "^class table" /tmp/flicker-simulate.$$ || { echo "error: the simulation printed no class table" >&2; exit 1; }

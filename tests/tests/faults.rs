@@ -387,19 +387,7 @@ fn open_stream(s: &Server, token: &str, table: &str) -> mpsc::Receiver<(String, 
 
 /// The number of events `token` may see at `table` (its sequence, R10.8).
 fn seen(s: &Server, token: &str, table: &str) -> usize {
-    let mut n = 0;
-    let mut after: Option<String> = None;
-    loop {
-        let q = after.as_ref().map(|c| format!("&after={c}")).unwrap_or_default();
-        let (st, page, _) = get(s, token, &format!("/api/v1/tables/{table}/events?limit=500{q}"));
-        assert_eq!(st, StatusCode::OK, "{page}");
-        let events = page["events"].as_array().unwrap();
-        if events.is_empty() {
-            return n;
-        }
-        n += events.len();
-        after = Some(page["next"].as_str().unwrap().to_string());
-    }
+    all_events(s, token, table).len()
 }
 
 /// Answers accepted while the restarted driver catches up reach a live

@@ -1,10 +1,12 @@
 //! End-to-end tests of gatherings (RULES.md section 9) against the real server over HTTP: the
-//! `flicker gathering run` command, the process manager on SQLite and PostgreSQL, the edge
-//! cases of registration and control, and a SIGKILL in the middle of a gathering with a person
+//! `flicker gathering run` command, the process manager on SQLite and PostgreSQL, whole bot gatherings and their
+//! brackets, and a SIGKILL in the middle of a gathering with a person
 //! playing (clocks resume from their stored deadlines, R10.7.3).
 //!
 //! Each test starts the `flicker` binary (built by `cargo build` / `cargo test --workspace`) on
 //! a free port. The PostgreSQL test needs `FLICKER_TEST_POSTGRES_URL` (`./test.sh` sets it).
+//! Registration, withdrawal, control and walkovers are in-process tests
+//! (`api/server/tests/routes/gatherings.rs`).
 
 mod common;
 

@@ -1,6 +1,8 @@
 //! Request bodies and answers of the routes in [`crate::routes`]: the server's own types
 //! ([`flicker_wire`], which the committed `openapi/openapi.json` documents), so that client and
-//! server cannot drift apart. A field the server reads as optional may be sent as `null`.
+//! server cannot drift apart. An optional request field sent as `null` means what its absence
+//! means, except where its doc gives `null` a meaning of its own (`GatheringSettings::max_circle`:
+//! `null` is one table for everybody, so build settings from `GatheringSettings::default()`).
 //!
 //! [`Problem`] is the client's own: it decodes any refusal, also one whose body is not a
 //! problem document (a proxy's 502), into optional fields.

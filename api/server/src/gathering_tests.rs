@@ -1,5 +1,5 @@
 //! In-process gathering tests: the process manager and the table driver against the real
-//! SQLite store, without HTTP (issue 5: the 200-player gathering runs here).
+//! SQLite store, without HTTP (the 200-player gathering runs here).
 
 use crate::server::AppState;
 use actix_web::web;
@@ -127,7 +127,7 @@ async fn check_finished(app: &AppState, g: &Gathering, n: usize) {
     assert!(st.windows(2).all(|w| w[0].rank <= w[1].rank && w[0].stage >= w[1].stage));
 }
 
-/// Issue 5: a 200-player gathering (25 circles of 8, A = 2, classes on) runs its stages to one
+/// A 200-player gathering (25 circles of 8, A = 2, classes on) runs its stages to one
 /// winner, driven by the process manager and the table driver against the real store; later
 /// stages keep stage 1's classes (R9.8.4).
 #[actix_web::test]

@@ -1,4 +1,4 @@
-//! Tests of spectators, live streams and replay steps (issue 6), in-process against the real
+//! Tests of spectators, live streams and replay steps, in-process against the real
 //! SQLite store and the real routes.
 
 use crate::gathering_tests::{app, finish, start};
@@ -49,7 +49,7 @@ pub(crate) async fn first_table(app: &crate::server::AppState, gathering: &str) 
     }
 }
 
-/// Issue 6, R10.8, R10.6.3: an anonymous spectator's live stream of a table carries exactly the
+/// R10.8, R10.6.3: an anonymous spectator's live stream of a table carries exactly the
 /// spectator's sequence (order kept, nothing missed or repeated, each event redacted for a
 /// spectator: no hand, no Full event before the end), then `finished`; a client reconnecting
 /// with `Last-Event-ID` gets exactly the rest.
@@ -170,7 +170,7 @@ async fn the_commentary_view_is_the_organisers_only() {
     }
 }
 
-/// Issue 6: replay steps: after the end anyone steps through the complete record, `at` 1 to
+/// Replay steps: after the end anyone steps through the complete record, `at` 1 to
 /// `total`, each step's view is the state right after its event, and eliminations are marked.
 #[actix_web::test]
 async fn replay_steps_walk_a_finished_game() {
@@ -199,7 +199,7 @@ async fn replay_steps_walk_a_finished_game() {
     }
 }
 
-/// Issue 15, R10.8: `GET /replay/steps` is the whole replay in one response: every step equals
+/// R10.8: `GET /replay/steps` is the whole replay in one response: every step equals
 /// what `GET /replay?at=N` answers for it (event and view), with the same total and eliminations.
 #[actix_web::test]
 async fn replay_steps_at_once_equal_the_single_steps() {

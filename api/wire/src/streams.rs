@@ -7,7 +7,6 @@ use utoipa::{IntoParams, ToSchema};
 /// `text/event-stream` response (OpenAPI 3.1 has no item schema; as in 3.2, the fields of the
 /// event). Keep-alive comments are not events.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[allow(dead_code)]
 pub struct StreamEvent {
     /// `id:` the resume point to send back as `Last-Event-ID` (absent on `finished`).
     pub id: Option<String>,
@@ -28,7 +27,6 @@ pub struct StreamQuery {
     pub commentary: bool,
     /// An access token, for clients that cannot send headers (browsers' `EventSource`). Read
     /// by the [`MaybeCaller`] extractor; declared here for the contract.
-    #[allow(dead_code)]
     pub access_token: Option<String>,
     /// Resume after this cursor (as `Last-Event-ID`; the header wins).
     pub after: Option<String>,

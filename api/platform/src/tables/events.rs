@@ -128,10 +128,11 @@ pub struct TableInfo<S> {
     pub clocks: Clocks,
     /// R10.6.5: minimum open time of a simultaneous window, in ms.
     pub reaction_window_min_ms: u32,
-    /// Pause before a built-in bot answers, in ms.
+    /// Pause before a built-in bot answers, in ms. Never sent (a client decodes 0).
     #[serde(skip)]
     pub bot_delay_ms: u32,
     /// R10.6.5: the minimum window is decided at the start (see `TableEvent::TableCreated`).
+    /// Never sent (a client decodes `false`).
     #[serde(skip)]
     pub min_window_at_start: bool,
     /// R10.7.4: consecutive Ritual time-outs that count as a concession (0: never).

@@ -20,9 +20,11 @@ pub fn finished_game(s: &Server) -> (String, String) {
     api.send(routes::take_seat(&id, None)).expect("seat 0");
     let (st, v, _) = post(s, &token, &format!("/api/v1/tables/{id}/seats"), json!({"bot": "random"}));
     assert_eq!(st, StatusCode::OK, "a built-in bot at seat 1: {v}");
+    let (st, v, ct) = get_public(s, &format!("/api/v1/tables/{id}/replay"));
+    assert_eq!((st, ct.as_str()), (StatusCode::CONFLICT, "application/problem+json"), "before the start: {v}");
+    assert_eq!(v["type"], "/problems/not-started");
     api.send(routes::start_table(&id)).expect("started");
     bot_loop(s, &token, &id, Some(0), 7);
-    assert!(finished(s, &token, &id));
     (id, token)
 }
 

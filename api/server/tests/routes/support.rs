@@ -69,11 +69,15 @@ impl Server {
 }
 
 impl Drop for Server {
+    /// Stops the server (the stop command is sent at once; in-flight requests are dropped) and
+    /// waits for its thread; a panic on that thread fails the test, unless it is failing already.
     fn drop(&mut self) {
-        let handle = self.handle.clone();
-        actix_web::rt::System::new().block_on(handle.stop(false));
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+        drop(self.handle.stop(false));
+        if let Some(t) = self.thread.take()
+            && t.join().is_err()
+            && !std::thread::panicking()
+        {
+            panic!("the server's thread panicked");
         }
         if let Some(dir) = self.db.parent() {
             let _ = std::fs::remove_dir_all(dir);
