@@ -9,7 +9,8 @@ use crate::settings::{CURRENT_RULESET, CURRENT_RULESET_VERSION, Settings};
 use crate::state::State;
 use crate::window::SimultaneousWindow;
 use flicker_game::{
-    DecisionPoint, EventFacts, Game, Outcome, PromptClock, PromptInfo, Ruleset, TurnMark, Viewer, WindowPhase,
+    DecisionPoint, EventFacts, Game, Outcome, PromptClock, PromptInfo, Ruleset, SettingsRefusal, TurnMark, Viewer,
+    WindowPhase,
 };
 use rand::Rng;
 
@@ -56,6 +57,25 @@ impl Game for FinalFlicker {
     fn validate(settings: &Settings) -> Result<(), Self::Error> {
         crate::decide::validate(settings)
     }
+    fn settings_from_client(seats: u8, extra: Option<serde_json::Value>) -> Result<Settings, SettingsRefusal> {
+        let mut v = extra.unwrap_or_else(|| serde_json::json!({}));
+        let obj = v.as_object_mut().ok_or_else(|| SettingsRefusal::Invalid("settings must be an object".into()))?;
+        if obj.contains_key("players") {
+            return Err(SettingsRefusal::Invalid("give the seat count as 'players' at the top level".into()));
+        }
+        if obj.contains_key("hold_windows") {
+            return Err(SettingsRefusal::Invalid("hold_windows is set by the server (R10.6.5), not by clients".into()));
+        }
+        obj.insert("players".into(), seats.into());
+        serde_json::from_value(v).map_err(|e| {
+            if e.to_string().contains("unknown field") {
+                SettingsRefusal::UnknownField(e.to_string())
+            } else {
+                SettingsRefusal::Invalid(e.to_string())
+            }
+        })
+    }
+
     fn set_hold_windows(settings: &mut Settings, hold: bool) {
         settings.hold_windows = hold;
     }
@@ -212,5 +232,23 @@ mod tests {
                 viewers.iter().map(|&v| (v, kit::redacted_stream::<FinalFlicker>(&p.events, v))).collect();
             kit::check_replay::<FinalFlicker>(&p.events, &p.state, &views, &streams).unwrap();
         }
+    }
+
+    /// R10.11, R10.6.5: a client's settings object becomes the settings of a table of the given
+    /// seats; the seat count and the held windows are the platform's, unknown fields are told
+    /// apart from other refusals.
+    #[test]
+    fn r10_11_settings_from_a_client() {
+        use serde_json::json;
+        let s = FinalFlicker::settings_from_client(5, None).unwrap();
+        assert_eq!(s, Settings::new(5));
+        let s = FinalFlicker::settings_from_client(3, Some(json!({"classes": true}))).unwrap();
+        assert!(s.classes && s.players == 3);
+        let refused = |v| FinalFlicker::settings_from_client(3, Some(v)).unwrap_err();
+        assert!(matches!(refused(json!({"players": 4})), SettingsRefusal::Invalid(_)));
+        assert!(matches!(refused(json!({"hold_windows": true})), SettingsRefusal::Invalid(m) if m.contains("R10.6.5")));
+        assert!(matches!(refused(json!({"colour": "red"})), SettingsRefusal::UnknownField(_)));
+        assert!(matches!(refused(json!([1, 2])), SettingsRefusal::Invalid(_)));
+        assert!(matches!(refused(json!({"classes": "yes"})), SettingsRefusal::Invalid(_)));
     }
 }

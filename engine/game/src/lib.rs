@@ -26,9 +26,11 @@
 
 pub mod kit;
 mod refusal;
+mod settings;
 mod viewer;
 
 pub use refusal::{ErrorKind, RuleError};
+pub use settings::SettingsRefusal;
 pub use viewer::Viewer;
 
 use rand::Rng;
@@ -215,6 +217,11 @@ pub trait Game: 'static {
     fn default_settings(seats: u8) -> Self::Settings;
     /// The number of seats `settings` ask for.
     fn seats(settings: &Self::Settings) -> u8;
+    /// R10.11: the settings of a new table of `seats` seats from a client's settings object
+    /// `extra` (every field but the seat count; `None`: the defaults). Refuses what is not the
+    /// game's settings, and the fields the platform sets itself (the seat count, R10.6.5's
+    /// held windows); the rules are checked afterwards by [`Game::validate`].
+    fn settings_from_client(seats: u8, extra: Option<serde_json::Value>) -> Result<Self::Settings, SettingsRefusal>;
     /// Checks settings before anything is stored; the error names the rule.
     fn validate(settings: &Self::Settings) -> Result<(), Self::Error>;
     /// R10.6.5: sets whether a table of these settings holds its reaction decision points open

@@ -48,21 +48,9 @@ pub(super) async fn table_response(
 }
 
 pub(super) fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Settings, Problem> {
-    let mut v = extra.clone().unwrap_or_else(|| serde_json::json!({}));
-    let obj = v.as_object_mut().ok_or_else(|| Problem::invalid("settings must be an object"))?;
-    if obj.contains_key("players") {
-        return Err(Problem::invalid("give the seat count as 'players' at the top level"));
-    }
-    if obj.contains_key("hold_windows") {
-        return Err(Problem::invalid("hold_windows is set by the server (R10.6.5), not by clients"));
-    }
-    obj.insert("players".into(), players.into());
-    let s: Settings = serde_json::from_value(v).map_err(|e| {
-        if e.to_string().contains("unknown field") {
-            Problem::unknown_field(e.to_string())
-        } else {
-            Problem::invalid(e.to_string())
-        }
+    let s = Served::settings_from_client(players, extra.clone()).map_err(|e| match e {
+        SettingsRefusal::UnknownField(m) => Problem::unknown_field(m),
+        SettingsRefusal::Invalid(m) => Problem::invalid(m),
     })?;
     Served::validate(&s).map_err(TableError::rule)?;
     Ok(s)
