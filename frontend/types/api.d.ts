@@ -154,6 +154,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gatherings/{id}/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks the caller in before the start (a gathering with `check_in`); checking in twice
+         *     changes nothing. At the start, registered players who did not check in are removed.
+         */
+        post: operations["check_in"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gatherings/{id}/circles": {
         parameters: {
             query?: never;
@@ -163,6 +183,67 @@ export interface paths {
         };
         /** The circles of the stage being played (public): where to watch. */
         get: operations["get_circles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gatherings/{id}/players/{name}/drop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * R9.10.2, R10.10: drops a player after the start (organiser): the player concedes at their
+         *     table and is drawn into no later stage. For a no-show holding up a circle.
+         */
+        post: operations["drop_player"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gatherings/{id}/players/{name}/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replaces a player by a built-in bot after the start (organiser): the bot takes the seat at
+         *     once and plays it to the end of the circle, but never advances and never wins; the place it
+         *     earns goes to nobody (docs/rules-decisions.md, "Substitutes").
+         */
+        post: operations["replace_player"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gatherings/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * R9.2: the circles a start would draw now, stage by stage, from the players present (public;
+         *     with check-in, those checked in and the built-in bots).
+         */
+        get: operations["preview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -204,6 +285,44 @@ export interface paths {
         post?: never;
         /** Withdraws a registration before the start (R9.10.2): the player themself, or the organiser. */
         delete: operations["withdraw"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gatherings/{id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * R9.9: the results as CSV (public): one row per player, best first, with the columns `rank`
+         *     (empty while not final), `name`, `status`, `stage`, `circle`, `placing`, `bot` (the
+         *     built-in bot's policy, empty for accounts).
+         */
+        get: operations["results_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gatherings/{id}/results.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** R9.9: the results as JSON (public): standings and every stage's circles. */
+        get: operations["results_json"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -258,6 +377,26 @@ export interface paths {
         get: operations["gathering_stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gatherings/{id}/tables/{table_id}/time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * R10.7.1: gives the open decision point of one of the gathering's tables more time
+         *     (organiser): its deadline moves later by `seconds`. The time given is public.
+         */
+        post: operations["give_time"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2008,6 +2147,8 @@ export interface components {
             bot?: components["schemas"]["BotKind"] | null;
             /** @description Class played (`null` on a class-free table, or before it is chosen). */
             class?: string | null;
+            /** @description The organiser dropped this player (they concede, R10.10). */
+            dropped?: boolean;
             /** @description Player name. */
             name: string;
             /**
@@ -2016,11 +2157,34 @@ export interface components {
              *     circle, who are placed by the stage they reach (R9.5.4).
              */
             placing?: number | null;
+            replaced_by?: components["schemas"]["BotKind"] | null;
             /**
              * Format: uint8
              * @description Seat number.
              */
             seat: number;
+        };
+        /**
+         * @description R9.2: the circles a start would draw now, stage by stage (an estimate past stage 1: every
+         *     circle is assumed to send on `advance` players).
+         */
+        CirclePreview: {
+            /** @description The most players the gathering takes (its registration cap, or 10,000). */
+            capacity: number;
+            /**
+             * @description Players the first stage would hold now: with check-in, those checked in and the
+             *     built-in bots; otherwise everybody registered.
+             */
+            players: number;
+            /** @description Players registered. */
+            registered: number;
+            /** @description Each stage's sizes as text (`7+7+6`). */
+            sizes: string[];
+            /**
+             * @description Each stage's circle sizes, first stage first (e.g. `[[7, 7, 6], [6], ...]`); empty with
+             *     fewer than 2 players (R9.10.1).
+             */
+            stages: number[][];
         };
         /** @description How a circle ended (R9.5.4). */
         CircleResult: {
@@ -2055,6 +2219,7 @@ export interface components {
             status: string;
             /** @description Its table (`GET /api/v1/tables/{id}`). */
             table_id: string;
+            waiting?: components["schemas"]["Waiting"] | null;
             /** @description Its winner, if it played to one. */
             winner?: string | null;
         };
@@ -3189,6 +3354,25 @@ export interface components {
             /** @enum {string} */
             type: "player_withdrew";
         } | {
+            /** @description A registered player checked in (a gathering with `check_in`). */
+            payload: {
+                /** @description Who. */
+                name: string;
+            };
+            /** @enum {string} */
+            type: "player_checked_in";
+        } | {
+            /**
+             * @description At the start of a gathering with `check_in`: the registered players who did not check in
+             *     are removed (like a withdrawal, R9.10.2) before the first draw.
+             */
+            payload: {
+                /** @description Who, in registration order. */
+                names: string[];
+            };
+            /** @enum {string} */
+            type: "no_shows_removed";
+        } | {
             /** @enum {string} */
             type: "gathering_started";
         } | {
@@ -3234,6 +3418,35 @@ export interface components {
             /** @enum {string} */
             type: "circle_ended";
         } | {
+            /**
+             * @description The organiser dropped a player after the start (R9.10.2, R10.10): the player concedes at
+             *     their table (the manager sends the concession) and is drawn into no later stage.
+             */
+            payload: {
+                /** @description The organiser who dropped them. */
+                by: string;
+                /** @description Who. */
+                name: string;
+            };
+            /** @enum {string} */
+            type: "player_dropped";
+        } | {
+            /**
+             * @description The organiser replaced a player by a built-in bot after the start
+             *     (docs/rules-decisions.md, "Substitutes"): the bot plays the player's seat to the end of
+             *     the circle, but never advances and never wins; the place it earns goes to nobody.
+             */
+            payload: {
+                /** @description The substitute's policy. */
+                bot: components["schemas"]["BotKind"];
+                /** @description The organiser who replaced them. */
+                by: string;
+                /** @description Who. */
+                name: string;
+            };
+            /** @enum {string} */
+            type: "player_replaced";
+        } | {
             /** @enum {string} */
             type: "gathering_paused";
         } | {
@@ -3277,6 +3490,13 @@ export interface components {
              */
             bot_delay_ms?: number;
             /**
+             * @description Check-in (default off): registered players confirm they are present
+             *     (`POST .../check-ins`) before the start; at the start, those who did not are removed
+             *     (a `no_shows_removed` event) and the first stage is drawn from the rest. Built-in bots
+             *     need no check-in.
+             */
+            check_in?: boolean;
+            /**
              * @description R2.7.2, R10.11: classes never offered in stage 1 (R2.7.7: ignored at a circle where too
              *     few would remain). Later stages keep each player's class (R9.8.4).
              */
@@ -3304,6 +3524,12 @@ export interface components {
              */
             reaction_window_min_ms?: number | null;
             /**
+             * Format: uint32
+             * @description The most players who may register, 2 to 10,000 (`null`, the default: 10,000). Bots the
+             *     organiser adds count too.
+             */
+            registration_cap?: number | null;
+            /**
              * Format: uint16
              * @description R7.9.2: rounds before the Guttering, at least 10 (default 40).
              */
@@ -3328,11 +3554,15 @@ export interface components {
         };
         /** @description A gathering as anyone may read it. */
         GatheringSummary: {
+            /** @description Players who checked in (a gathering with `check_in`), in name order. */
+            checked_in?: string[];
             /**
              * Format: date-time
              * @description Created (RFC 3339).
              */
             created_at: string;
+            /** @description Players the organiser dropped after the start (R10.10), in name order. */
+            dropped?: string[];
             /** @description Why it ended: `final_ritual`, `walkover`, `no_winner`, `no_players`, `cancelled`. */
             end_reason?: string | null;
             /**
@@ -3350,6 +3580,8 @@ export interface components {
             players: components["schemas"]["Registrant"][];
             /** @description Progress. */
             progress: components["schemas"]["Progress"];
+            /** @description Players the organiser replaced by a substitute bot, in name order. */
+            replaced?: string[];
             /** @description Settings. */
             settings: components["schemas"]["GatheringSettings"];
             /**
@@ -3376,6 +3608,19 @@ export interface components {
             suit?: components["schemas"]["Suit"] | null;
             /** @description R8.20.1: for a Plague ghost (its haunter is The Plague), its visited set. */
             visited?: number[] | null;
+        };
+        /**
+         * @description Body of `POST /api/v1/gatherings/{id}/tables/{table_id}/time`.
+         * @example {
+         *       "seconds": 60
+         *     }
+         */
+        GiveTimeBody: {
+            /**
+             * Format: uint32
+             * @description Seconds added to the open decision point's deadline, 1 to 600.
+             */
+            seconds: number;
         };
         /**
          * @description R3.4.5: where a ghost is displayed within its owner's Shadow.
@@ -3920,6 +4165,16 @@ export interface components {
              */
             spread?: number | null;
         };
+        /**
+         * @description Body of `POST /api/v1/gatherings/{id}/players/{name}/replace` (optional).
+         * @example {
+         *       "bot": "heuristic"
+         *     }
+         */
+        ReplaceBody: {
+            /** @description The substitute's policy (default `heuristic`). */
+            bot?: components["schemas"]["BotKind"];
+        };
         /** @description One step of a whole replay (`ReplaySteps`): the event and the game right after it. */
         ReplayFrame: {
             /** @description The event of this step, as you may see it. */
@@ -3979,6 +4234,36 @@ export interface components {
             steps: components["schemas"]["ReplayFrame"][];
             /** @description Steps in your sequence so far (all of them once the game has ended): `steps.len()`. */
             total: number;
+        };
+        /**
+         * @description `GET /api/v1/gatherings/{id}/results.json`: the standings and every stage's circles, for
+         *     organisers' records (the same figures as `/standings` and `/bracket`).
+         */
+        ResultsExport: {
+            /** @description Why it ended. */
+            end_reason?: string | null;
+            /**
+             * Format: date-time
+             * @description Ended (RFC 3339).
+             */
+            ended_at?: string | null;
+            /** @description The gathering. */
+            gathering_id: string;
+            /** @description Its name. */
+            name: string;
+            /** @description Every stage's circles with their results. */
+            stages: components["schemas"]["StageView"][];
+            /** @description R9.9: standings, best first. */
+            standings: components["schemas"]["Standing"][];
+            /**
+             * Format: date-time
+             * @description Started (RFC 3339).
+             */
+            started_at?: string | null;
+            /** @description Status. */
+            status: components["schemas"]["Status"];
+            /** @description Winner, once ended with one. */
+            winner?: string | null;
         };
         /**
          * @description Account roles.
@@ -4114,7 +4399,7 @@ export interface components {
          * @description Where a player stands now.
          * @enum {string}
          */
-        StandingStatus: "registered" | "playing" | "advanced" | "out" | "winner";
+        StandingStatus: "registered" | "playing" | "advanced" | "out" | "winner" | "dropped";
         /**
          * @description A gathering's lifecycle.
          * @enum {string}
@@ -4234,6 +4519,17 @@ export interface components {
              *     for the later stages of a gathering whose `final_dark` is `empty`.
              */
             surplus?: components["schemas"]["Surplus"];
+        };
+        /** @description The answer to `POST /api/v1/gatherings/{id}/tables/{table_id}/time`. */
+        TimeGiven: {
+            /**
+             * Format: uint32
+             * @description Seconds added.
+             */
+            seconds: number;
+            /** @description The table. */
+            table_id: string;
+            waiting?: components["schemas"]["Waiting"] | null;
         };
         /** @description A token pair. */
         TokenPair: {
@@ -4878,6 +5174,26 @@ export interface components {
         } | {
             /** @enum {string} */
             viewer: "commentary";
+        };
+        /**
+         * @description Whom a circle's table waits for, as a spectator may know it (R10.6.2, R10.8: at the
+         *     spectator's horizon).
+         */
+        Waiting: {
+            /** @description Their holders, in the same order. */
+            names: string[];
+            /** @description The seats whose prompts wait for an answer, outside reaction windows. */
+            seats: number[];
+            /**
+             * Format: date-time
+             * @description When the decision point opened (server clock), outside reaction windows.
+             */
+            since?: string | null;
+            /**
+             * @description A reaction window (a Salt or BOO! window, a reaction prompt) is open: R10.6.2 keeps whom
+             *     it waits for hidden, so `seats` is empty.
+             */
+            window: boolean;
         };
         /** @description R3.1, R8.2.7: a Wall as shown: its face only to the Cryptkeeper who built it. */
         WallView: {
@@ -5544,6 +5860,85 @@ export interface operations {
             };
         };
     };
+    check_in: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatheringSummary"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks a scope, or the account may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no such gathering, or the caller is not registered */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `check-in-off` or `gathering-started` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_circles: {
         parameters: {
             query?: never;
@@ -5562,6 +5957,228 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CircleView"][];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    drop_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+                /** @description player name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatheringSummary"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `gathering-not-started`, `player-out` or `wrong-status` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replace_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+                /** @description player name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplaceBody"] | null;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatheringSummary"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `gathering-not-started`, `player-out`, `already-bot` or `wrong-status` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CirclePreview"];
                 };
             };
             404: {
@@ -5834,6 +6451,89 @@ export interface operations {
             };
         };
     };
+    results_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `rank,name,status,stage,circle,placing,bot`, one row per player */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    results_json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsExport"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     configure: {
         parameters: {
             query?: never;
@@ -6028,6 +6728,116 @@ export interface operations {
             };
             /** @description Rate limited (per token, then per address) */
             429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    give_time: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+                /** @description a table of the gathering */
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiveTimeBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeGiven"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-in-play`: the table is not playing */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;

@@ -225,7 +225,10 @@ async fn follow_event(app: &web::Data<AppState>, e: &StoredEvent) {
                 }
             }
         }
-        if matches!(e.event_type.as_str(), "gathering_started" | "stage_drawn" | "gathering_resumed") {
+        if matches!(
+            e.event_type.as_str(),
+            "gathering_started" | "stage_drawn" | "gathering_resumed" | "player_dropped" | "player_replaced"
+        ) {
             trigger_reconcile(app.clone(), g.to_string());
         }
     } else if e.stream_id == OUTAGES {

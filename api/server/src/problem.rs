@@ -191,6 +191,23 @@ impl From<flicker_platform::tables::TableError> for Problem {
     }
 }
 
+impl From<flicker_platform::gatherings::GatheringRefusal> for Problem {
+    fn from(e: flicker_platform::gatherings::GatheringRefusal) -> Self {
+        use flicker_platform::gatherings::GatheringRefusal as E;
+        let detail = e.to_string();
+        match e {
+            E::Started => Problem::conflict("gathering-started", "Gathering started", detail),
+            E::NotStarted => Problem::conflict("gathering-not-started", "Gathering not started", detail),
+            E::Over => Problem::conflict("wrong-status", "Wrong status", detail),
+            E::CheckInOff => Problem::conflict("check-in-off", "No check-in", detail),
+            E::NotRegistered(_) => Problem::not_found(detail),
+            E::NotInPlay(_) => Problem::conflict("player-out", "Player out", detail),
+            E::AlreadyBot(_) => Problem::conflict("already-bot", "Already a bot", detail),
+            E::Full(_) => Problem::conflict("gathering-full", "Gathering full", detail),
+        }
+    }
+}
+
 impl From<flicker_platform::accounts::AccountError> for Problem {
     fn from(e: flicker_platform::accounts::AccountError) -> Self {
         use flicker_platform::accounts::AccountError as E;

@@ -121,3 +121,64 @@ pub enum Control {
 fn heuristic() -> BotKind {
     BotKind::Heuristic
 }
+
+/// Body of `POST /api/v1/gatherings/{id}/players/{name}/replace` (optional).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"bot": "heuristic"}))]
+pub struct ReplaceBody {
+    /// The substitute's policy (default `heuristic`).
+    #[serde(default = "heuristic")]
+    pub bot: BotKind,
+}
+
+impl Default for ReplaceBody {
+    fn default() -> Self {
+        ReplaceBody { bot: heuristic() }
+    }
+}
+
+/// Body of `POST /api/v1/gatherings/{id}/tables/{table_id}/time`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"seconds": 60}))]
+pub struct GiveTimeBody {
+    /// Seconds added to the open decision point's deadline, 1 to 600.
+    #[schema(minimum = 1, maximum = 600)]
+    pub seconds: u32,
+}
+
+/// The answer to `POST /api/v1/gatherings/{id}/tables/{table_id}/time`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TimeGiven {
+    /// The table.
+    pub table_id: String,
+    /// Seconds added.
+    pub seconds: u32,
+    /// Whom the table waits for (as a spectator sees it).
+    pub waiting: Option<flicker_platform::gatherings::views::Waiting>,
+}
+
+/// `GET /api/v1/gatherings/{id}/results.json`: the standings and every stage's circles, for
+/// organisers' records (the same figures as `/standings` and `/bracket`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ResultsExport {
+    /// The gathering.
+    pub gathering_id: String,
+    /// Its name.
+    pub name: String,
+    /// Status.
+    pub status: Status,
+    /// Winner, once ended with one.
+    pub winner: Option<String>,
+    /// Why it ended.
+    pub end_reason: Option<String>,
+    /// Started (RFC 3339).
+    pub started_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Ended (RFC 3339).
+    pub ended_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// R9.9: standings, best first.
+    pub standings: Vec<flicker_platform::gatherings::standings::Standing>,
+    /// Every stage's circles with their results.
+    pub stages: Vec<flicker_platform::gatherings::views::StageView>,
+}

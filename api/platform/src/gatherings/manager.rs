@@ -6,6 +6,7 @@
 
 use super::circle::{CircleGame, CircleSpec};
 use super::{CircleDraw, CircleResult, EndReason, Gathering, GatheringEvent, Status, append, load};
+use crate::bots::BotKind;
 use crate::tables::{self, SeatHolder, Snapshot, TableEvent, TableGathering, Tables};
 use flicker_game::{Game, RuleError};
 use flicker_store::{EventStore, StoreError};
@@ -80,11 +81,40 @@ pub struct CircleTable<G: Game> {
 pub enum Intent<G: Game> {
     /// Create the current stage's missing circle tables.
     CreateTables(Vec<CircleTable<G>>),
+    /// Carry out the organiser's drops and replacements at the current stage's tables.
+    ChangeSeats(Vec<SeatChange>),
     /// Append these events to the gathering, at the version it was folded at: ended circles
     /// (R9.5.4), the stage opened, the next stage drawn (R9.2) or the end (R9.6, R9.10).
     Record(Vec<GatheringEvent>),
     /// Nothing to do until a circle ends.
     Wait,
+}
+
+/// What a dropped or replaced player's seat needs at its table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatChange {
+    /// The table.
+    pub table_id: String,
+    /// The seat.
+    pub seat: u8,
+    /// Who holds it now (the change is skipped if that changed meanwhile).
+    pub holder: String,
+    /// What to do.
+    pub change: Change,
+}
+
+/// The change of a [`SeatChange`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// R10.10: the dropped player concedes.
+    Concede,
+    /// A substitute bot takes the seat (docs/rules-decisions.md, "Substitutes").
+    Replace {
+        /// Its display name ([`Gathering::substitute_name`]).
+        name: String,
+        /// Its policy.
+        bot: BotKind,
+    },
 }
 
 /// Why the manager could not bring a gathering up to date.
@@ -146,17 +176,37 @@ fn circle_table<G: CircleGame, R: Rng + ?Sized>(
     Ok(CircleTable { table_id: draw.table_id.clone(), created, game })
 }
 
-/// R9.5.4: a circle's result from its finished table.
-fn circle_result<G: CircleGame>(snap: &Snapshot<G>) -> Option<CircleResult> {
+/// R9.5.4: a circle's result from its finished table. A substitute (no registrant) never
+/// advances and never wins: its place goes to nobody (docs/rules-decisions.md, "Substitutes").
+fn circle_result<G: CircleGame>(g: &Gathering, snap: &Snapshot<G>) -> Option<CircleResult> {
     let r = G::outcome(&snap.state)?;
     let name = |s: u8| snap.info.seats.get(s as usize).cloned().flatten().unwrap_or_default();
+    let registrant = |n: &String| g.in_play(n);
     Some(CircleResult {
-        winner: r.winner.map(name),
-        last_lit: r.advancing.iter().map(|&s| name(s)).collect(),
+        winner: r.winner.map(name).filter(registrant),
+        last_lit: r.advancing.iter().map(|&s| name(s)).filter(registrant).collect(),
         placings: r.placings.clone(),
         reason: r.reason.to_string(),
         classes: G::kept_classes(&snap.state),
     })
+}
+
+/// The drops and replacements still to carry out at a circle's table that plays: a replaced
+/// player's seat not yet taken over by its substitute, a dropped player who may still concede.
+fn seat_changes<G: CircleGame>(g: &Gathering, snap: &Snapshot<G>) -> Vec<SeatChange> {
+    let mut out = Vec::new();
+    for (seat, holder) in snap.info.seats.iter().enumerate() {
+        let (Some(holder), seat) = (holder, seat as u8) else { continue };
+        let change = if let Some(&bot) = g.replaced.get(holder) {
+            Change::Replace { name: Gathering::substitute_name(bot, holder), bot }
+        } else if g.dropped.contains(holder) && G::may_concede(&snap.state, seat) {
+            Change::Concede
+        } else {
+            continue;
+        };
+        out.push(SeatChange { table_id: snap.info.table_id.clone(), seat, holder: holder.clone(), change });
+    }
+    out
 }
 
 /// One step of the manager, decided without I/O: `g` as folded, `tables` the tables of its
@@ -170,7 +220,7 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<Intent<G>, RuleError> {
     let Some(stage) = g.current_stage() else {
-        let names: Vec<String> = g.players.iter().map(|p| p.name.clone()).collect();
+        let names: Vec<String> = g.players.iter().filter(|p| g.in_play(&p.name)).map(|p| p.name.clone()).collect();
         let ev = match names.len() {
             0 => GatheringEvent::GatheringEnded { winner: None, reason: EndReason::NoPlayers },
             1 => GatheringEvent::GatheringEnded { winner: Some(names[0].clone()), reason: EndReason::Walkover },
@@ -181,17 +231,19 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
     let qualifying = stage.circles.len() > 1;
     let mut ended = Vec::new();
     let mut missing = Vec::new();
+    let mut changes = Vec::new();
     for (draw, result) in &stage.circles {
         if result.is_some() {
             continue;
         }
         match tables.get(&draw.table_id) {
             None => missing.push(circle_table(g, stage.stage, qualifying, draw, rng)?),
-            Some(snap) => {
-                if let Some(r) = circle_result(snap) {
-                    ended.push(GatheringEvent::CircleEnded { stage: stage.stage, circle: draw.circle, result: r });
+            Some(snap) => match circle_result(g, snap) {
+                Some(r) => {
+                    ended.push(GatheringEvent::CircleEnded { stage: stage.stage, circle: draw.circle, result: r })
                 }
-            }
+                None => changes.extend(seat_changes(g, snap)),
+            },
         }
     }
     if !missing.is_empty() {
@@ -203,11 +255,19 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
     if !stage.opened {
         return Ok(Intent::Record(vec![GatheringEvent::StageOpened { stage: stage.stage }]));
     }
+    if !changes.is_empty() {
+        return Ok(Intent::ChangeSeats(changes));
+    }
     if !stage.complete() {
         return Ok(Intent::Wait);
     }
-    let advancing: Vec<String> =
-        stage.circles.iter().flat_map(|(_, r)| r.as_ref().map(|r| r.last_lit.clone()).unwrap_or_default()).collect();
+    // A Last Lit dropped before the next draw is drawn into no later stage.
+    let advancing: Vec<String> = stage
+        .circles
+        .iter()
+        .flat_map(|(_, r)| r.as_ref().map(|r| r.last_lit.clone()).unwrap_or_default())
+        .filter(|n| g.in_play(n))
+        .collect();
     let ev = if !qualifying {
         let winner = stage.circles[0].1.as_ref().and_then(|r| r.winner.clone());
         let reason = if winner.is_some() { EndReason::FinalRitual } else { EndReason::NoWinner };
@@ -249,7 +309,7 @@ pub async fn reconcile<G: CircleGame, R: Rng + ?Sized>(
             }
         }
         let intent = plan(&g, &current, rng)?;
-        match execute(store, tables_cache, &g, intent).await {
+        match execute(store, tables_cache, &g, intent, rng).await {
             Ok(true) => continue,
             Ok(false) => return Ok(()),
             Err(StoreError::Conflict { .. }) => continue,
@@ -261,14 +321,45 @@ pub async fn reconcile<G: CircleGame, R: Rng + ?Sized>(
 
 /// Carries out one intent; `Ok(true)` when another step may follow. A table that exists
 /// already (another process created it) is skipped.
-async fn execute<G: CircleGame>(
+async fn execute<G: CircleGame, R: Rng + ?Sized>(
     store: &dyn EventStore,
     tables_cache: &Tables<G>,
     g: &Gathering,
     intent: Intent<G>,
+    rng: &mut R,
 ) -> Result<bool, StoreError> {
     match intent {
         Intent::Wait => Ok(false),
+        Intent::ChangeSeats(changes) => {
+            let mut changed = false;
+            for c in changes {
+                let r = tables_cache
+                    .command(store, &c.table_id, ACTOR, None, |snap| {
+                        if snap.info.seats.get(c.seat as usize).cloned().flatten().as_deref() != Some(&c.holder) {
+                            return Ok(Vec::new());
+                        }
+                        match &c.change {
+                            Change::Concede => tables::decide(snap, &G::concede_command(c.seat), &mut *rng),
+                            Change::Replace { name, bot } => {
+                                let ev = TableEvent::<G::Settings>::SeatReplaced {
+                                    seat: c.seat,
+                                    name: name.clone(),
+                                    bot: *bot,
+                                };
+                                Ok(vec![tables::table_event(&ev, Default::default())])
+                            }
+                        }
+                    })
+                    .await;
+                match r {
+                    Ok(_) => changed = true,
+                    Err(tables::TableError::Store(e)) => return Err(e),
+                    // The table moved on (the game ended, the seat conceded): nothing to do.
+                    Err(_) => {}
+                }
+            }
+            Ok(changed)
+        }
         Intent::Record(events) => {
             append(store, g, &events, ACTOR).await?;
             Ok(true)
@@ -393,6 +484,7 @@ mod tests {
                 }
                 Intent::Record(events) => record(&mut g, &events),
                 Intent::Wait => panic!("every table has ended, so the manager never waits here"),
+                Intent::ChangeSeats(c) => panic!("nobody was dropped or replaced: {c:?}"),
             }
         }
         panic!("the gathering did not end");
@@ -425,6 +517,56 @@ mod tests {
             EndReason::NoWinner => assert_eq!(g.winner, None),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// Substitutes (docs/rules-decisions.md): a Final Ritual won at a replaced player's seat
+    /// has no winner, and a replaced player is never among a circle's Last Lit.
+    #[test]
+    fn a_final_ritual_won_by_a_substitute_has_no_winner() {
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(11);
+        let mut g = Gathering::empty("00000000-0000-0000-0000-00000000000b");
+        let mut setup = vec![GatheringEvent::GatheringCreated {
+            gathering_id: g.id.clone(),
+            name: "test".into(),
+            organiser: "org".into(),
+            settings: GatheringSettings { classes: false, ..Default::default() },
+        }];
+        let names: Vec<String> = (1..=4).map(|i| format!("p{i}")).collect();
+        setup.extend(
+            names
+                .iter()
+                .map(|n| GatheringEvent::PlayerRegistered(Registrant { name: n.clone(), bot: None, program: false })),
+        );
+        setup.push(GatheringEvent::GatheringStarted);
+        record(&mut g, &setup);
+        let mut tables: HashMap<String, Arc<Snapshot<FinalFlicker>>> = HashMap::new();
+        for _ in 0..20 {
+            if g.over() {
+                break;
+            }
+            match plan(&g, &tables, &mut rng).unwrap() {
+                Intent::CreateTables(new) => {
+                    // Everybody is replaced once the Final Ritual's table exists.
+                    let replaced: Vec<GatheringEvent> = names
+                        .iter()
+                        .map(|n| GatheringEvent::PlayerReplaced {
+                            name: n.clone(),
+                            bot: BotKind::Random,
+                            by: "org".into(),
+                        })
+                        .collect();
+                    record(&mut g, &replaced);
+                    for t in &new {
+                        tables.insert(t.table_id.clone(), play_out(t, &mut rng));
+                    }
+                }
+                Intent::Record(events) => record(&mut g, &events),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!((g.winner.as_deref(), g.end_reason), (None, Some(EndReason::NoWinner)));
+        let result = g.stages[0].circles[0].1.as_ref().unwrap();
+        assert_eq!((result.winner.as_deref(), result.last_lit.len()), (None, 0), "{result:?}");
     }
 
     /// R9.10.1: nobody registered ends with no winner; a lone registrant wins by walkover.

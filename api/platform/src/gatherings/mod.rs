@@ -6,6 +6,8 @@
 
 pub mod circle;
 pub use circle::{CircleGame, CircleSpec};
+pub mod commands;
+pub use commands::{CirclePreview, GatheringRefusal};
 pub mod manager;
 pub mod standings;
 pub mod views;
@@ -17,6 +19,9 @@ use final_flicker::SaltWindow;
 use flicker_store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+/// The most players a gathering takes.
+pub const MAX_PLAYERS: usize = 10_000;
 
 /// R9.1.3: the Dark of a later stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema, Default)]
@@ -91,6 +96,17 @@ pub struct GatheringSettings {
     /// spectators); no seated player can open it. Default off.
     #[serde(default)]
     pub commentary: bool,
+    /// The most players who may register, 2 to 10,000 (`null`, the default: 10,000). Bots the
+    /// organiser adds count too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 2, maximum = 10000)]
+    pub registration_cap: Option<u32>,
+    /// Check-in (default off): registered players confirm they are present
+    /// (`POST .../check-ins`) before the start; at the start, those who did not are removed
+    /// (a `no_shows_removed` event) and the first stage is drawn from the rest. Built-in bots
+    /// need no check-in.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub check_in: bool,
     /// R10.1.3: the ruleset, `current` (the only one served yet).
     #[serde(default = "default_ruleset")]
     #[schema(pattern = "^current$")]
@@ -159,10 +175,18 @@ impl GatheringSettings {
         if self.bot_delay_ms > 10_000 {
             return Err("bot_delay_ms is 0 to 10000".into());
         }
+        if self.registration_cap.is_some_and(|c| !(2..=MAX_PLAYERS as u32).contains(&c)) {
+            return Err(format!("registration_cap is 2 to {MAX_PLAYERS} (or null)"));
+        }
         if self.ruleset != "current" {
             return Err("R10.1.3: the only ruleset served is 'current'".into());
         }
         Ok(())
+    }
+
+    /// The most players this gathering takes: its cap, or [`MAX_PLAYERS`].
+    pub fn capacity(&self) -> usize {
+        self.registration_cap.map_or(MAX_PLAYERS, |c| c as usize)
     }
 
     /// R9.1.1 as the engine's arithmetic takes it.
@@ -241,6 +265,17 @@ pub enum GatheringEvent {
         /// Who.
         name: String,
     },
+    /// A registered player checked in (a gathering with `check_in`).
+    PlayerCheckedIn {
+        /// Who.
+        name: String,
+    },
+    /// At the start of a gathering with `check_in`: the registered players who did not check in
+    /// are removed (like a withdrawal, R9.10.2) before the first draw.
+    NoShowsRemoved {
+        /// Who, in registration order.
+        names: Vec<String>,
+    },
     /// The organiser started it; registration closes.
     GatheringStarted,
     /// R9.2: a stage's circles were drawn (the draw recorded, R10.2.1).
@@ -263,6 +298,25 @@ pub enum GatheringEvent {
         circle: u32,
         /// Its result.
         result: CircleResult,
+    },
+    /// The organiser dropped a player after the start (R9.10.2, R10.10): the player concedes at
+    /// their table (the manager sends the concession) and is drawn into no later stage.
+    PlayerDropped {
+        /// Who.
+        name: String,
+        /// The organiser who dropped them.
+        by: String,
+    },
+    /// The organiser replaced a player by a built-in bot after the start
+    /// (docs/rules-decisions.md, "Substitutes"): the bot plays the player's seat to the end of
+    /// the circle, but never advances and never wins; the place it earns goes to nobody.
+    PlayerReplaced {
+        /// Who.
+        name: String,
+        /// The substitute's policy.
+        bot: BotKind,
+        /// The organiser who replaced them.
+        by: String,
     },
     /// The organiser paused it: clocks and bots stop, answers are refused.
     GatheringPaused,
@@ -373,6 +427,12 @@ pub struct Gathering {
     pub winner: Option<String>,
     /// End reason, once ended.
     pub end_reason: Option<EndReason>,
+    /// Players who checked in (a gathering with `check_in`).
+    pub checked_in: std::collections::BTreeSet<String>,
+    /// Players the organiser dropped after the start (they concede, R10.10).
+    pub dropped: std::collections::BTreeSet<String>,
+    /// Players the organiser replaced by a built-in bot after the start, and its policy.
+    pub replaced: std::collections::BTreeMap<String, BotKind>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
     /// When it started.
@@ -400,6 +460,9 @@ impl Gathering {
             pauses: Vec::new(),
             winner: None,
             end_reason: None,
+            checked_in: Default::default(),
+            dropped: Default::default(),
+            replaced: Default::default(),
             created_at: Utc::now(),
             started_at: None,
             ended_at: None,
@@ -422,7 +485,20 @@ impl Gathering {
             }
             GatheringEvent::GatheringConfigured { settings } => self.settings = settings,
             GatheringEvent::PlayerRegistered(r) => self.players.push(r),
-            GatheringEvent::PlayerWithdrew { name } => self.players.retain(|p| p.name != name),
+            GatheringEvent::PlayerWithdrew { name } => {
+                self.players.retain(|p| p.name != name);
+                self.checked_in.remove(&name);
+            }
+            GatheringEvent::PlayerCheckedIn { name } => {
+                self.checked_in.insert(name);
+            }
+            GatheringEvent::NoShowsRemoved { names } => self.players.retain(|p| !names.contains(&p.name)),
+            GatheringEvent::PlayerDropped { name, .. } => {
+                self.dropped.insert(name);
+            }
+            GatheringEvent::PlayerReplaced { name, bot, .. } => {
+                self.replaced.insert(name, bot);
+            }
             GatheringEvent::GatheringStarted => {
                 self.status = Status::Running;
                 self.started_at = Some(at);
@@ -479,6 +555,17 @@ impl Gathering {
     /// Whether the gathering is over (finished or cancelled).
     pub fn over(&self) -> bool {
         matches!(self.status, Status::Finished | Status::Cancelled)
+    }
+
+    /// Whether `name` is still in the gathering: registered, and neither dropped nor replaced.
+    pub fn in_play(&self, name: &str) -> bool {
+        self.players.iter().any(|p| p.name == name) && !self.dropped.contains(name) && !self.replaced.contains_key(name)
+    }
+
+    /// The name of the built-in bot that substitutes for `player` (`heuristic-bot#for-alice`:
+    /// the `#` keeps it apart from accounts, and it is no registrant, so it never advances).
+    pub fn substitute_name(bot: BotKind, player: &str) -> String {
+        format!("{}-bot#for-{player}", bot.name())
     }
 
     /// The stage being played (the last drawn).

@@ -18,6 +18,9 @@ pub enum StandingStatus {
     Out,
     /// The gathering's winner (R9.9.2).
     Winner,
+    /// Dropped by the organiser while not placed (a Last Lit dropped before the next stage), or
+    /// replaced by a substitute (whose place goes to nobody): out, unranked.
+    Dropped,
 }
 
 /// One player's standing (R9.9.1).
@@ -69,6 +72,11 @@ pub fn standings(g: &Gathering) -> Vec<Standing> {
                     };
                 }
             }
+            let replaced = g.replaced.contains_key(&p.name);
+            if replaced || g.dropped.contains(&p.name) && st.status != StandingStatus::Out {
+                st.status = StandingStatus::Dropped;
+                st.placing = None;
+            }
             if g.winner.as_deref() == Some(&p.name) {
                 st.status = StandingStatus::Winner;
                 st.placing = st.placing.or(Some(1));
@@ -77,9 +85,17 @@ pub fn standings(g: &Gathering) -> Vec<Standing> {
         })
         .collect();
     let final_ = |s: &Standing| matches!(s.status, StandingStatus::Out | StandingStatus::Winner);
-    // Sort key: winner first, then later stage, then unplaced before placed, then placing.
+    let dropped = |s: &Standing| s.status == StandingStatus::Dropped;
+    // Sort key: winner first, the dropped last, then later stage, then unplaced before placed,
+    // then placing.
     let key = |s: &Standing| {
-        (s.status != StandingStatus::Winner, std::cmp::Reverse(s.stage), final_(s), s.placing.unwrap_or(u8::MAX))
+        (
+            s.status != StandingStatus::Winner,
+            dropped(s),
+            std::cmp::Reverse(s.stage),
+            final_(s),
+            s.placing.unwrap_or(u8::MAX),
+        )
     };
     out.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.name.cmp(&b.name)));
     let keys: Vec<_> = out.iter().map(key).collect();

@@ -37,6 +37,15 @@ pub struct GatheringSummary {
     pub winner: Option<String>,
     /// Why it ended: `final_ritual`, `walkover`, `no_winner`, `no_players`, `cancelled`.
     pub end_reason: Option<String>,
+    /// Players who checked in (a gathering with `check_in`), in name order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checked_in: Vec<String>,
+    /// Players the organiser dropped after the start (R10.10), in name order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
+    /// Players the organiser replaced by a substitute bot, in name order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<String>,
     /// Progress.
     pub progress: Progress,
     /// Created (RFC 3339).
@@ -63,6 +72,48 @@ pub struct CirclePlayer {
     /// Placing in the circle, once it ended (R7.7.3); none for the Last Lit of a qualifying
     /// circle, who are placed by the stage they reach (R9.5.4).
     pub placing: Option<u8>,
+    /// The organiser dropped this player (they concede, R10.10).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dropped: bool,
+    /// The organiser replaced this player by a built-in bot of this policy, which plays the seat
+    /// but never advances (docs/rules-decisions.md, "Substitutes").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<BotKind>,
+}
+
+/// Whom a circle's table waits for, as a spectator may know it (R10.6.2, R10.8: at the
+/// spectator's horizon).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Waiting {
+    /// A reaction window (a Salt or BOO! window, a reaction prompt) is open: R10.6.2 keeps whom
+    /// it waits for hidden, so `seats` is empty.
+    pub window: bool,
+    /// The seats whose prompts wait for an answer, outside reaction windows.
+    pub seats: Vec<u8>,
+    /// Their holders, in the same order.
+    pub names: Vec<String>,
+    /// When the decision point opened (server clock), outside reaction windows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<DateTime<Utc>>,
+}
+
+/// R10.6.2: whom `state` waits for; `names` gives each seat's holder and `since` when the
+/// decision point opened (kept only outside reaction windows).
+pub fn waiting<G: flicker_game::Game>(
+    state: &G::State,
+    names: &[Option<String>],
+    since: Option<DateTime<Utc>>,
+) -> Option<Waiting> {
+    if G::is_finished(state) {
+        return None;
+    }
+    if crate::clocks::is_reaction::<G>(state) {
+        return Some(Waiting { window: true, seats: Vec::new(), names: Vec::new(), since: None });
+    }
+    let seats: Vec<u8> =
+        G::prompts(state).iter().map(G::prompt_info).filter(|p| p.awaits_answer).map(|p| p.seat).collect();
+    let names = seats.iter().map(|&s| names.get(s as usize).cloned().flatten().unwrap_or_default()).collect();
+    Some(Waiting { window: false, seats, names, since })
 }
 
 /// A circle in the bracket.
@@ -82,6 +133,9 @@ pub struct CircleView {
     pub last_lit: Vec<String>,
     /// The engine's end reason.
     pub end_reason: Option<String>,
+    /// Whom its table waits for now, while it plays (as a spectator sees it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<Waiting>,
 }
 
 /// A stage in the bracket.
@@ -127,6 +181,9 @@ pub fn summary(g: &Gathering) -> GatheringSummary {
         players: g.players.clone(),
         winner: g.winner.clone(),
         end_reason: g.end_reason.map(|r| r.as_str().to_string()),
+        checked_in: g.checked_in.iter().cloned().collect(),
+        dropped: g.dropped.iter().cloned().collect(),
+        replaced: g.replaced.keys().cloned().collect(),
         progress: progress(g),
         created_at: g.created_at,
         started_at: g.started_at,
@@ -155,10 +212,19 @@ fn progress(g: &Gathering) -> Progress {
     Progress { stage: g.stages.last().map_or(0, |s| s.stage), circles_ended: ended, circles_expected: drawn + later }
 }
 
-/// Classes chosen so far at the tables of circles still playing, by table id.
-pub type LiveClasses = std::collections::HashMap<String, Vec<Option<final_flicker::ClassId>>>;
+/// What the bracket shows of a circle's table still playing, as a spectator sees it.
+#[derive(Debug, Clone, Default)]
+pub struct LiveCircle {
+    /// Classes chosen so far, by seat.
+    pub classes: Vec<Option<final_flicker::ClassId>>,
+    /// Whom it waits for.
+    pub waiting: Option<Waiting>,
+}
 
-/// The bracket of `g`; `live` gives the classes at tables still playing.
+/// The tables of circles still playing, by table id.
+pub type LiveClasses = std::collections::HashMap<String, LiveCircle>;
+
+/// The bracket of `g`; `live` gives the classes at tables still playing and whom they wait for.
 pub fn bracket(g: &Gathering, live: &LiveClasses) -> Bracket {
     let stages = g
         .stages
@@ -188,8 +254,10 @@ pub fn bracket(g: &Gathering, live: &LiveClasses) -> Bracket {
                             bot: g.players.iter().find(|p| &p.name == name).and_then(|p| p.bot),
                             class: match r {
                                 Some(r) => r.classes.get(seat).copied().flatten(),
-                                None => live.get(&c.table_id).and_then(|v| v.get(seat).copied().flatten()),
+                                None => live.get(&c.table_id).and_then(|v| v.classes.get(seat).copied().flatten()),
                             },
+                            dropped: g.dropped.contains(name),
+                            replaced_by: g.replaced.get(name).copied(),
                             placing: r
                                 .as_ref()
                                 .filter(|r| s.circles.len() == 1 || !r.last_lit.contains(name))
@@ -199,6 +267,7 @@ pub fn bracket(g: &Gathering, live: &LiveClasses) -> Bracket {
                     winner: r.as_ref().and_then(|r| r.winner.clone()),
                     last_lit: r.as_ref().map(|r| r.last_lit.clone()).unwrap_or_default(),
                     end_reason: r.as_ref().map(|r| r.reason.clone()),
+                    waiting: if r.is_none() { live.get(&c.table_id).and_then(|l| l.waiting.clone()) } else { None },
                 })
                 .collect(),
         })

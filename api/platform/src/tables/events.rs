@@ -65,6 +65,26 @@ pub enum TableEvent<S> {
         /// The account.
         account: String,
     },
+    /// During play, a built-in bot took over a seat: the organiser replaced its player by a
+    /// substitute (docs/rules-decisions.md, "Substitutes"). The game goes on unchanged; the
+    /// driver answers the seat's prompts from now on.
+    SeatReplaced {
+        /// The seat.
+        seat: u8,
+        /// The substitute's display name (`heuristic-bot#for-alice`).
+        name: String,
+        /// Its policy.
+        bot: BotKind,
+    },
+    /// R10.7.1: the organiser gave the open decision point more time: its deadline moves later
+    /// by `seconds` (a public fact, so a held window's close time still depends only on when it
+    /// opened and on public data, R10.6.5).
+    TimeGiven {
+        /// Seconds added, 1 to 600.
+        seconds: u32,
+        /// Who gave it.
+        by: String,
+    },
 }
 
 /// R10.6.5: the minimum window of a table with at least one seat not held by a bot, in ms.

@@ -193,10 +193,20 @@ impl<G: Game> Snapshot<G> {
                     *s = Some(account);
                 }
             }
-            TableEvent::BotSeated { seat, name, bot } => {
+            TableEvent::BotSeated { seat, name, bot } | TableEvent::SeatReplaced { seat, name, bot } => {
                 if let Some(s) = self.info.seats.get_mut(seat as usize) {
                     *s = Some(name);
                     self.info.bots[seat as usize] = Some(bot);
+                }
+            }
+            TableEvent::TimeGiven { seconds, .. } => {
+                let more = chrono::Duration::seconds(i64::from(seconds));
+                if let Some(c) = &mut self.clock {
+                    c.deadline += more;
+                    // The mark a delayed viewer reads for this decision point moves too.
+                    if let Some(Some(m)) = self.marks.iter_mut().rev().find(|m| m.is_some()) {
+                        m.deadline += more;
+                    }
                 }
             }
         }

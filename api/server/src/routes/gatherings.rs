@@ -5,9 +5,13 @@
 
 use crate::accounts::Role;
 use crate::auth::Caller;
+use crate::game::Settings;
+use crate::gatherings::CirclePreview;
 use crate::gatherings::standings::{Standing, standings};
 use crate::gatherings::views::{Bracket, CircleView, GatheringSummary, bracket, summary};
-use crate::gatherings::{self, Gathering, GatheringEvent, GatheringSettings, Registrant, Status};
+use crate::gatherings::{
+    self, Gathering, GatheringEvent, GatheringRefusal, GatheringSettings, Registrant, Status, commands,
+};
 use crate::problem::Problem;
 use crate::state::AppState;
 use crate::store::{Metadata, NewEvent, StoreError};
@@ -20,8 +24,7 @@ type Data = web::Data<AppState>;
 /// The stream listing every gathering's id, in creation order.
 const INDEX: &str = "index-gatherings";
 
-/// The most players a gathering takes.
-pub const MAX_PLAYERS: usize = 10_000;
+pub use crate::gatherings::MAX_PLAYERS;
 
 async fn get(state: &AppState, id: &str) -> Result<Arc<Gathering>, Problem> {
     state
@@ -251,12 +254,8 @@ pub async fn register(
                 format!("{} is registered already", r.name),
             ));
         }
-        if g.players.len() >= MAX_PLAYERS {
-            return Err(Problem::conflict(
-                "gathering-full",
-                "Gathering full",
-                format!("at most {MAX_PLAYERS} players"),
-            ));
+        if g.players.len() >= g.settings.capacity() {
+            return Err(GatheringRefusal::Full(g.settings.capacity()).into());
         }
         Ok(vec![GatheringEvent::PlayerRegistered(r.clone())])
     })
@@ -351,8 +350,20 @@ pub async fn add_bots(
     let (g, events) = append_commuting(&state, &id, &caller.name, |g| {
         organiser_of(&caller, g)?;
         not_started(g)?;
-        if body.count == 0 || g.players.len() + body.count > MAX_PLAYERS {
-            return Err(Problem::invalid(format!("count is at least 1 and the gathering holds at most {MAX_PLAYERS}")));
+        if body.count == 0 || body.count > MAX_PLAYERS {
+            return Err(Problem::invalid(format!("count is 1 to {MAX_PLAYERS}")));
+        }
+        if g.players.len() + body.count > g.settings.capacity() {
+            return Err(Problem::conflict(
+                "gathering-full",
+                "Gathering full",
+                format!(
+                    "the gathering takes at most {} players and holds {}: add at most {}",
+                    g.settings.capacity(),
+                    g.players.len(),
+                    g.settings.capacity().saturating_sub(g.players.len())
+                ),
+            ));
         }
         let existing = g.players.iter().filter(|p| p.bot.is_some()).count();
         let width = (existing + body.count).to_string().len().max(2);
@@ -392,10 +403,7 @@ pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Contr
     organiser_of(&caller, &g)?;
     let wrong = |what: &str| Problem::conflict("wrong-status", "Wrong status", what.to_string());
     let events = match action {
-        Control::Start => {
-            not_started(&g)?;
-            vec![GatheringEvent::GatheringStarted]
-        }
+        Control::Start => commands::start(&g)?,
         Control::Pause if g.status == Status::Running => vec![GatheringEvent::GatheringPaused],
         Control::Pause => return Err(wrong("only a running gathering can be paused")),
         Control::Resume if g.status == Status::Paused => vec![GatheringEvent::GatheringResumed],
@@ -413,26 +421,37 @@ pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Contr
     Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
 }
 
-/// The classes at the tables of the circles still playing (public: chosen classes are public,
-/// R2.7.5).
-async fn live_classes(state: &AppState, g: &Gathering) -> crate::gatherings::views::LiveClasses {
+/// The tables of the circles still playing as a spectator sees them (the spectator delay holds
+/// here too, R10.8): the classes chosen (public, R2.7.5) and whom each waits for (R10.6.2).
+async fn live_circles(state: &AppState, g: &Gathering) -> crate::gatherings::views::LiveClasses {
     let mut live = crate::gatherings::views::LiveClasses::new();
     for s in &g.stages {
         for (c, r) in &s.circles {
             if r.is_none()
                 && let Ok(snap) = state.tables.load(state.store.as_ref(), &c.table_id).await
-                && let Ok(sight) = crate::spectate::sight(state, &snap, None, None, false).await
             {
-                // As a spectator sees the table: the spectator delay holds here too.
-                let seen = crate::spectate::state_at(&snap, sight.visible);
-                live.insert(
-                    c.table_id.clone(),
-                    <crate::game::Served as flicker_platform::gatherings::CircleGame>::kept_classes(&seen),
-                );
+                live.insert(c.table_id.clone(), live_circle(state, &snap).await);
             }
         }
     }
     live
+}
+
+/// One circle's table as a spectator sees it (see [`live_circles`]).
+async fn live_circle(state: &AppState, snap: &crate::game::Snapshot) -> crate::gatherings::views::LiveCircle {
+    let Ok(sight) = crate::spectate::sight(state, snap, None, None, false).await else { return Default::default() };
+    let seen = crate::spectate::state_at(snap, sight.visible);
+    let opened =
+        snap.marks[..sight.visible.min(snap.marks.len())].iter().rev().find_map(|m| m.as_ref().map(|m| m.opened_at));
+    let waiting = if snap.started() {
+        crate::gatherings::views::waiting::<crate::game::Served>(&seen, &snap.info.seats, opened)
+    } else {
+        None
+    };
+    crate::gatherings::views::LiveCircle {
+        classes: <crate::game::Served as flicker_platform::gatherings::CircleGame>::kept_classes(&seen),
+        waiting,
+    }
 }
 
 /// The bracket: each stage's circles, tables, players, Last Lit, and the winner (public).
@@ -441,7 +460,7 @@ async fn live_classes(state: &AppState, g: &Gathering) -> crate::gatherings::vie
 #[get("/api/v1/gatherings/{id}/bracket")]
 pub async fn get_bracket(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     let g = get(&state, &id).await?;
-    Ok(HttpResponse::Ok().json(bracket(&g, &live_classes(&state, &g).await)))
+    Ok(HttpResponse::Ok().json(bracket(&g, &live_circles(&state, &g).await)))
 }
 
 /// The circles of the stage being played (public): where to watch.
@@ -450,7 +469,7 @@ pub async fn get_bracket(state: Data, id: web::Path<String>) -> Result<HttpRespo
 #[get("/api/v1/gatherings/{id}/circles")]
 pub async fn get_circles(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     let g = get(&state, &id).await?;
-    let b = bracket(&g, &live_classes(&state, &g).await);
+    let b = bracket(&g, &live_circles(&state, &g).await);
     Ok(HttpResponse::Ok().json(b.stages.last().map(|s| s.circles.clone()).unwrap_or_default()))
 }
 
@@ -460,6 +479,175 @@ pub async fn get_circles(state: Data, id: web::Path<String>) -> Result<HttpRespo
 #[get("/api/v1/gatherings/{id}/standings")]
 pub async fn get_standings(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     Ok(HttpResponse::Ok().json(standings(&*get(&state, &id).await?)))
+}
+
+/// Checks the caller in before the start (a gathering with `check_in`); checking in twice
+/// changes nothing. At the start, registered players who did not check in are removed.
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = GatheringSummary), (status = 401, body = Problem), (status = 404, description = "no such gathering, or the caller is not registered", body = Problem),
+        (status = 409, description = "`check-in-off` or `gathering-started`", body = Problem)))]
+#[post("/api/v1/gatherings/{id}/check-ins")]
+pub async fn check_in(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let (g, events) = append_commuting(&state, &id, &caller.name, |g| Ok(commands::check_in(g, &caller.name)?)).await?;
+    let g = if events.is_empty() { g } else { get(&state, &id).await? };
+    Ok(HttpResponse::Ok().json(summary(&g)))
+}
+
+/// R9.2: the circles a start would draw now, stage by stage, from the players present (public;
+/// with check-in, those checked in and the built-in bots).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = CirclePreview), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/preview")]
+pub async fn preview(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    Ok(HttpResponse::Ok().json(commands::preview(&*get(&state, &id).await?)))
+}
+
+/// R9.10.2, R10.10: drops a player after the start (organiser): the player concedes at their
+/// table and is drawn into no later stage. For a no-show holding up a circle.
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id"), ("name" = String, Path, description = "player name")),
+    responses((status = 200, body = GatheringSummary), (status = 403, body = Problem), (status = 404, body = Problem),
+        (status = 409, description = "`gathering-not-started`, `player-out` or `wrong-status`", body = Problem)))]
+#[post("/api/v1/gatherings/{id}/players/{name}/drop")]
+pub async fn drop_player(
+    state: Data,
+    caller: Caller,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, Problem> {
+    let (id, name) = path.into_inner();
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    append(&state, &g, &commands::drop_player(&g, &name, &caller.name)?, &caller.name).await?;
+    crate::driver::trigger_reconcile(state.clone(), id.clone());
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// Replaces a player by a built-in bot after the start (organiser): the bot takes the seat at
+/// once and plays it to the end of the circle, but never advances and never wins; the place it
+/// earns goes to nobody (docs/rules-decisions.md, "Substitutes").
+#[utoipa::path(tag = "gatherings", request_body = Option<ReplaceBody>, security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id"), ("name" = String, Path, description = "player name")),
+    responses((status = 200, body = GatheringSummary), (status = 400, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem),
+        (status = 409, description = "`gathering-not-started`, `player-out`, `already-bot` or `wrong-status`", body = Problem)))]
+#[post("/api/v1/gatherings/{id}/players/{name}/replace")]
+pub async fn replace_player(
+    state: Data,
+    caller: Caller,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Problem> {
+    let (id, name) = path.into_inner();
+    let body = crate::problem::optional_json::<ReplaceBody>(&body)?;
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    append(&state, &g, &commands::replace_player(&g, &name, body.bot, &caller.name)?, &caller.name).await?;
+    crate::driver::trigger_reconcile(state.clone(), id.clone());
+    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+}
+
+/// R10.7.1: gives the open decision point of one of the gathering's tables more time
+/// (organiser): its deadline moves later by `seconds`. The time given is public.
+#[utoipa::path(tag = "gatherings", request_body = GiveTimeBody, security(("bearer" = [])),
+    params(("id" = String, Path, description = "gathering id"), ("table_id" = String, Path, description = "a table of the gathering")),
+    responses((status = 200, body = TimeGiven), (status = 400, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem),
+        (status = 409, description = "`not-in-play`: the table is not playing", body = Problem)))]
+#[post("/api/v1/gatherings/{id}/tables/{table_id}/time")]
+pub async fn give_time(
+    state: Data,
+    caller: Caller,
+    path: web::Path<(String, String)>,
+    body: web::Json<GiveTimeBody>,
+) -> Result<HttpResponse, Problem> {
+    let (id, table_id) = path.into_inner();
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    if !(1..=600).contains(&body.seconds) {
+        return Err(Problem::invalid("seconds is 1 to 600"));
+    }
+    let of_gathering = g.stages.iter().flat_map(|s| &s.circles).any(|(c, _)| c.table_id == table_id);
+    if !of_gathering {
+        return Err(Problem::not_found(format!("no table {table_id} in this gathering")));
+    }
+    let seconds = body.seconds;
+    let (snap, _) = state
+        .tables
+        .command(state.store.as_ref(), &table_id, &caller.name, None, |snap| {
+            if snap.finished() || snap.clock.is_none() {
+                return Err(Problem::conflict("not-in-play", "The game is not in play", "the table is not playing"));
+            }
+            let ev = crate::tables::TableEvent::<Settings>::TimeGiven { seconds, by: caller.name.clone() };
+            Ok(vec![crate::tables::table_event(&ev, Default::default())])
+        })
+        .await?;
+    let waiting = live_circle(&state, &snap).await.waiting;
+    Ok(HttpResponse::Ok().json(TimeGiven { table_id, seconds, waiting }))
+}
+
+/// One row of `results.csv`.
+#[derive(serde::Serialize)]
+struct ResultRow<'a> {
+    rank: Option<u32>,
+    name: &'a str,
+    status: &'a str,
+    stage: u32,
+    circle: Option<u32>,
+    placing: Option<u8>,
+    bot: &'a str,
+}
+
+/// R9.9: the results as CSV (public): one row per player, best first, with the columns `rank`
+/// (empty while not final), `name`, `status`, `stage`, `circle`, `placing`, `bot` (the
+/// built-in bot's policy, empty for accounts).
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, content_type = "text/csv", body = String, description = "`rank,name,status,stage,circle,placing,bot`, one row per player"),
+        (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/results.csv")]
+pub async fn results_csv(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let g = get(&state, &id).await?;
+    let mut out = csv::Writer::from_writer(Vec::new());
+    for s in standings(&g) {
+        let status =
+            serde_json::to_value(s.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let bot = g.players.iter().find(|p| p.name == s.name).and_then(|p| p.bot).map_or("", |b| b.name());
+        out.serialize(ResultRow {
+            rank: s.rank,
+            name: &s.name,
+            status: &status,
+            stage: s.stage,
+            circle: s.circle,
+            placing: s.placing,
+            bot,
+        })
+        .map_err(|e| Problem::internal(format!("csv: {e}")))?;
+    }
+    let body = out.into_inner().map_err(|e| Problem::internal(format!("csv: {e}")))?;
+    let file = format!("attachment; filename=\"gathering-{}-results.csv\"", g.id);
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((actix_web::http::header::CONTENT_DISPOSITION, file))
+        .body(body))
+}
+
+/// R9.9: the results as JSON (public): standings and every stage's circles.
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = ResultsExport), (status = 404, body = Problem)))]
+#[get("/api/v1/gatherings/{id}/results.json")]
+pub async fn results_json(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let g = get(&state, &id).await?;
+    let b = bracket(&g, &Default::default());
+    let file = format!("attachment; filename=\"gathering-{}-results.json\"", g.id);
+    Ok(HttpResponse::Ok().insert_header((actix_web::http::header::CONTENT_DISPOSITION, file)).json(ResultsExport {
+        gathering_id: g.id.clone(),
+        name: g.name.clone(),
+        status: g.status,
+        winner: g.winner.clone(),
+        end_reason: g.end_reason.map(|r| r.as_str().to_string()),
+        started_at: g.started_at,
+        ended_at: g.ended_at,
+        standings: standings(&g),
+        stages: b.stages,
+    }))
 }
 
 /// Registers this group's routes (each route is listed here once; the OpenAPI document is
@@ -476,5 +664,12 @@ pub(super) fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) 
         .service(get_bracket)
         .service(get_circles)
         .service(get_standings)
+        .service(check_in)
+        .service(preview)
+        .service(drop_player)
+        .service(replace_player)
+        .service(give_time)
+        .service(results_csv)
+        .service(results_json)
         .service(control);
 }

@@ -13,6 +13,7 @@ use support::*;
 mod accounts;
 mod gatherings;
 mod operations;
+mod organiser;
 mod play;
 mod replays;
 mod streams;

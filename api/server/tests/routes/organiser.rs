@@ -1,0 +1,262 @@
+//! The organiser's day: registration cap, check-in and the start that removes no-shows, the
+//! R9.2 preview, dropping and replacing players after the start, "waiting on", give-time and
+//! the results export (CSV and JSON).
+
+use super::*;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+fn problem(st: StatusCode, v: &Value, ct: &str, status: StatusCode, kind: &str) {
+    assert_eq!(st, status, "{v}");
+    assert_eq!(ct, "application/problem+json", "{v}");
+    assert_eq!(v["type"], format!("/problems/{kind}"), "{v}");
+}
+
+fn preview(s: &Server, id: &str) -> Value {
+    public(s, &format!("/api/v1/gatherings/{id}/preview"))
+}
+
+/// R9.2 (the preview), the registration cap and check-in: a capped gathering refuses the
+/// registration and the bots past its cap; only registered players check in, before the start;
+/// the start removes who did not check in (built-in bots need none).
+#[test]
+fn r9_2_preview_registration_cap_and_check_in() {
+    let s = Server::start();
+    let org = organiser(&s);
+    for cap in [1, 10_001] {
+        let (st, v, ct) =
+            post(&s, &org, "/api/v1/gatherings", json!({"name": "bad", "settings": {"registration_cap": cap}}));
+        assert_eq!((st, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"), "cap {cap}: {v}");
+        assert!(v["detail"].as_str().unwrap().contains("registration_cap"), "{v}");
+    }
+    let id = create(&s, &org, "capped", json!({"registration_cap": 6, "check_in": true}));
+    let p = preview(&s, &id);
+    assert_eq!(p, json!({"registered": 0, "players": 0, "capacity": 6, "stages": [], "sizes": []}));
+    let (alice, alice_token) = named_account(&s, "alice", "player");
+    let (bob, bob_token) = named_account(&s, "bob", "player");
+    let (_, carol_token) = named_account(&s, "carol", "player");
+    for t in [&alice_token, &bob_token] {
+        let (st, v, _) = post(&s, t, &format!("/api/v1/gatherings/{id}/registrations"), json!({}));
+        assert_eq!(st, StatusCode::CREATED, "{v}");
+    }
+    add_bots(&s, &org, &id, 4, "heuristic");
+    // Full: a seventh player and a fifth bot are refused, and nothing changes.
+    let (st, v, ct) = post(&s, &carol_token, &format!("/api/v1/gatherings/{id}/registrations"), json!({}));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-full");
+    let (st, v, ct) = post(&s, &org, &format!("/api/v1/gatherings/{id}/bots"), json!({"count": 1, "kind": "random"}));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-full");
+    assert!(v["detail"].as_str().unwrap().contains("at most 6"), "{v}");
+    assert_eq!(summary(&s, &id)["players"].as_array().unwrap().len(), 6);
+    // Before anyone checks in, only the bots are present.
+    let p = preview(&s, &id);
+    assert_eq!((p["registered"].as_u64(), p["players"].as_u64()), (Some(6), Some(4)), "{p}");
+    assert_eq!(p["sizes"], json!(["4"]), "R9.2.1: 4 players play one circle, the Final Ritual: {p}");
+    // Check-in: the registered only; twice changes nothing.
+    let path = format!("/api/v1/gatherings/{id}/check-ins");
+    for _ in 0..2 {
+        let (st, v, _) = post(&s, &alice_token, &path, json!({}));
+        assert_eq!(st, StatusCode::OK, "{v}");
+        assert_eq!(v["checked_in"], json!([alice]), "{v}");
+    }
+    let (st, v, ct) = post(&s, &carol_token, &path, json!({}));
+    problem(st, &v, &ct, StatusCode::NOT_FOUND, "not-found");
+    let (st, v, _) = post(&s, "", &path, json!({}));
+    assert_eq!(st, StatusCode::UNAUTHORIZED, "{v}");
+    assert_eq!(preview(&s, &id)["players"], 5);
+    // A drop before the start is refused: withdraw instead (R9.10.2).
+    let (st, v, ct) = post(&s, &org, &format!("/api/v1/gatherings/{id}/players/{bob}/drop"), json!({}));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-not-started");
+    // The start removes Bob, who never checked in.
+    let g = control(&s, &org, &id, "start");
+    let names = strs(&json!(g["players"].as_array().unwrap().iter().map(|p| p["name"].clone()).collect::<Vec<_>>()));
+    assert_eq!(names.len(), 5, "{g}");
+    assert!(names.contains(&alice) && !names.contains(&bob), "{g}");
+    let (st, v, ct) = post(&s, &bob_token, &path, json!({}));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-started");
+    control(&s, &org, &id, "cancel");
+    // Without check-in there is nothing to check in to.
+    let open = create(&s, &org, "open", json!({}));
+    let (st, v, ct) = post(&s, &alice_token, &format!("/api/v1/gatherings/{open}/check-ins"), json!({}));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "check-in-off");
+    let (st, v, ct) = get_public(&s, "/api/v1/gatherings/nope/preview");
+    problem(st, &v, &ct, StatusCode::NOT_FOUND, "not-found");
+}
+
+/// The circle holding `name` in the current bracket, while it plays.
+fn circle_of(s: &Server, id: &str, name: &str) -> Option<Value> {
+    circles(&bracket(s, id))
+        .into_iter()
+        .rev()
+        .map(|(_, c)| c)
+        .find(|c| c["status"] == "playing" && circle_players(c).iter().any(|p| p == name))
+}
+
+/// Polls the bracket until the circle of one of `names` waits on them outside a reaction
+/// window, and returns that name and circle; checks on the way that a reaction window never
+/// names whom it waits for (R10.6.2).
+fn waiting_on(s: &Server, id: &str, names: &[&str]) -> (String, Value) {
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        assert!(Instant::now() < deadline, "no circle waited on {names:?}: {}", bracket(s, id));
+        for (_, c) in circles(&bracket(s, id)) {
+            let w = &c["waiting"];
+            if w["window"] == true {
+                assert_eq!((w["seats"].clone(), w["names"].clone()), (json!([]), json!([])), "R10.6.2: {w}");
+                assert!(w.get("since").is_none(), "R10.6.2: {w}");
+            }
+        }
+        for name in names {
+            if let Some(c) = circle_of(s, id, name)
+                && c["waiting"]["window"] == false
+                && strs(&c["waiting"]["names"]).iter().any(|n| n == name)
+            {
+                return (name.to_string(), c);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// R9.10.2, R10.10 and the substitutes of docs/rules-decisions.md: two absent players hold up
+/// their circles until the organiser drops one (a concession) and replaces the other by a bot
+/// (who plays the seat to its end but never advances); "waiting on" names the absent player on
+/// their turn; give-time moves the deadline; the results export as CSV and JSON.
+#[test]
+fn r9_10_2_no_shows_dropped_and_replaced_give_time_and_export() {
+    let s = Server::start();
+    let org = organiser(&s);
+    let (_, other_org) = named_account(&s, "other", "organiser");
+    let (ann, ann_token) = named_account(&s, "ann", "player");
+    let (ben, ben_token) = named_account(&s, "ben", "player");
+    let settings = json!({"max_circle": 5, "advance": 2, "classes": false,
+        "clocks": {"decision_secs": 120, "reaction_secs": 1}, "reaction_window_min_ms": 0});
+    let id = create(&s, &org, "no-shows", settings);
+    for t in [&ann_token, &ben_token] {
+        let (st, v, _) = post(&s, t, &format!("/api/v1/gatherings/{id}/registrations"), json!({}));
+        assert_eq!(st, StatusCode::CREATED, "{v}");
+    }
+    add_bots(&s, &org, &id, 8, "heuristic");
+    assert_eq!(preview(&s, &id)["sizes"], json!(["5+5", "4"]), "R9.2: 10 players");
+    control(&s, &org, &id, "start");
+
+    // Waiting on whichever of the two absent players is asked first (Alice): her circle names
+    // her seat on her turn. The other is Bob.
+    let (alice, c) = waiting_on(&s, &id, &[&ann, &ben]);
+    let (bob, alice_token) =
+        if alice == ann { (ben.clone(), ann_token.clone()) } else { (ann.clone(), ben_token.clone()) };
+    let table = c["table_id"].as_str().unwrap().to_string();
+    let seat = c["players"].as_array().unwrap().iter().find(|p| p["name"] == alice.as_str()).unwrap()["seat"].clone();
+    assert_eq!(c["waiting"]["seats"], json!([seat]), "{c}");
+    assert!(c["waiting"]["since"].is_string(), "{c}");
+    // Give-time: her deadline moves 100 s later; only the organiser gives it, 1 to 600 s, to a
+    // table of this gathering.
+    let deadline_of = || -> chrono::DateTime<chrono::Utc> {
+        let (st, v, _) = get(&s, &alice_token, &format!("/api/v1/tables/{table}/prompt"));
+        assert_eq!(st, StatusCode::OK, "{v}");
+        serde_json::from_value(v["clock"]["deadline"].clone()).unwrap_or_else(|_| panic!("a deadline: {v}"))
+    };
+    let before = deadline_of();
+    let time = format!("/api/v1/gatherings/{id}/tables/{table}/time");
+    let (st, v, _) = post(&s, &org, &time, json!({"seconds": 100}));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!((v["table_id"].as_str(), v["seconds"].as_u64()), (Some(table.as_str()), Some(100)), "{v}");
+    assert_eq!(v["waiting"]["names"], json!([alice]), "{v}");
+    assert_eq!(deadline_of() - before, chrono::Duration::seconds(100), "R10.7.1: the deadline moved by the time given");
+    for (token, body, status, kind) in [
+        (&org, json!({"seconds": 0}), StatusCode::BAD_REQUEST, "invalid-request"),
+        (&org, json!({"seconds": 601}), StatusCode::BAD_REQUEST, "invalid-request"),
+        (&other_org, json!({"seconds": 10}), StatusCode::FORBIDDEN, "forbidden"),
+    ] {
+        let (st, v, ct) = post(&s, token, &time, body);
+        assert_eq!((st, ct.as_str()), (status, "application/problem+json"), "{v}");
+        assert!(v["type"].as_str().unwrap().starts_with("/problems/"), "{kind}: {v}");
+    }
+    let (st, v, ct) = post(&s, &org, &format!("/api/v1/gatherings/{id}/tables/nope/time"), json!({"seconds": 10}));
+    problem(st, &v, &ct, StatusCode::NOT_FOUND, "not-found");
+
+    // Drop Alice: she concedes at her table at once and is out.
+    // Bot names hold a `#`, which a path spells `%23`.
+    let drop = |name: &str| {
+        let name = name.replace('#', "%23");
+        post(&s, &org, &format!("/api/v1/gatherings/{id}/players/{name}/drop"), json!({}))
+    };
+    let (st, v, ct) = post(&s, &other_org, &format!("/api/v1/gatherings/{id}/players/{alice}/drop"), json!({}));
+    problem(st, &v, &ct, StatusCode::FORBIDDEN, "forbidden");
+    let (st, v, _) = drop(&alice);
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["dropped"], json!([alice]), "{v}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !all_events(&s, &org, &table).iter().any(|e| e.to_string().contains("\"conceded\"")) {
+        assert!(Instant::now() < deadline, "R10.10: Alice never conceded: {}", bracket(&s, &id));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (st, v, ct) = drop(&alice);
+    problem(st, &v, &ct, StatusCode::CONFLICT, "player-out");
+    let (st, v, ct) = drop("nobody");
+    problem(st, &v, &ct, StatusCode::NOT_FOUND, "not-found");
+
+    // Replace Bob by a bot: it takes his seat at once.
+    let replace = |name: &str| {
+        let name = name.replace('#', "%23");
+        post(&s, &org, &format!("/api/v1/gatherings/{id}/players/{name}/replace"), json!({"bot": "heuristic"}))
+    };
+    let (st, v, ct) = replace("heuristic-bot#01");
+    problem(st, &v, &ct, StatusCode::CONFLICT, "already-bot");
+    let (st, v, ct) =
+        post(&s, &org, &format!("/api/v1/gatherings/{id}/players/{bob}/replace"), json!({"bot": "genius"}));
+    assert_eq!((st, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"), "{v}");
+    let (st, v, _) = replace(&bob);
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["replaced"], json!([bob]), "{v}");
+
+    let g = wait_over(&s, &id, Duration::from_secs(300));
+    assert_eq!(g["status"], "finished", "{g}");
+    let winner = g["winner"].as_str().unwrap_or_else(|| panic!("a winner: {g}")).to_string();
+    assert!(winner.starts_with("heuristic-bot#") && !winner.contains("for-"), "a substitute never wins: {g}");
+    let b = bracket(&s, &id);
+    let stages = b["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 2, "{b}");
+    let first: Vec<Value> = stages[0]["circles"].as_array().unwrap().clone();
+    let bobs = first.iter().find(|c| circle_players(c).contains(&bob)).unwrap();
+    let seat = bobs["players"].as_array().unwrap().iter().find(|p| p["name"] == bob.as_str()).unwrap();
+    assert_eq!(seat["replaced_by"], "heuristic", "{bobs}");
+    assert!(
+        !strs(&bobs["last_lit"]).iter().any(|n| *n == bob || n.contains("for-")),
+        "a substitute never advances: {bobs}"
+    );
+    let alices = first.iter().find(|c| circle_players(c).contains(&alice)).unwrap();
+    assert!(alices["players"].as_array().unwrap().iter().any(|p| p["name"] == alice.as_str() && p["dropped"] == true));
+    let final_players = circle_players(&stages[1]["circles"][0]);
+    assert!(final_players.iter().all(|n| *n != alice && *n != bob && !n.contains("for-")), "{b}");
+    let st = standings(&s, &id);
+    // Alice's concession placed her in her circle (R10.10); Bob's seat went to a substitute, so
+    // his place went to nobody.
+    let row = |name: &str| st.iter().find(|r| r["name"] == name).unwrap().clone();
+    assert_eq!(row(&alice)["status"], "out", "{:?}", row(&alice));
+    assert!(row(&alice)["placing"].is_u64(), "{:?}", row(&alice));
+    assert_eq!((row(&bob)["status"].as_str(), row(&bob)["rank"].as_u64()), (Some("dropped"), None), "{:?}", row(&bob));
+    // After the end nothing more is dropped.
+    let winner_drop = drop(&winner);
+    problem(winner_drop.0, &winner_drop.1, &winner_drop.2, StatusCode::CONFLICT, "wrong-status");
+
+    // The export: CSV, one row per player best first, and JSON.
+    let r = send(client().get(s.url(&format!("/api/v1/gatherings/{id}/results.csv"))));
+    assert_eq!(r.status(), StatusCode::OK);
+    let ct = r.headers()["content-type"].to_str().unwrap().to_string();
+    assert!(ct.starts_with("text/csv"), "{ct}");
+    assert!(r.headers()["content-disposition"].to_str().unwrap().contains(".csv"));
+    let text = r.text().unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "rank,name,status,stage,circle,placing,bot", "{text}");
+    assert_eq!(lines.len(), 11, "a header and 10 players: {text}");
+    assert!(lines[1].starts_with(&format!("1,{winner},winner,")), "{text}");
+    assert!(lines.iter().any(|l| l.starts_with(&format!(",{bob},dropped,"))), "{text}");
+    let (st, v, _) = get_public(&s, &format!("/api/v1/gatherings/{id}/results.json"));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["winner"], winner.as_str(), "{v}");
+    assert_eq!(v["standings"].as_array().unwrap().len(), 10, "{v}");
+    assert_eq!(v["stages"].as_array().unwrap().len(), 2, "{v}");
+    let (st, v, ct) = get_public(&s, "/api/v1/gatherings/nope/results.csv");
+    problem(st, &v, &ct, StatusCode::NOT_FOUND, "not-found");
+}
