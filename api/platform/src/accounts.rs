@@ -81,6 +81,8 @@ impl AccountEvent {
 pub struct BotTokenRecord {
     /// Token id.
     pub jti: String,
+    /// Its label for people.
+    pub label: String,
     /// Scopes.
     pub scopes: Vec<String>,
     /// Expiry.
@@ -137,8 +139,8 @@ pub async fn load(store: &dyn EventStore, name: &str) -> Result<Option<Account>,
             }
             AccountEvent::RefreshUsed { jti, .. } => a.used_refresh.push(jti),
             AccountEvent::SessionRevoked { chain, .. } => a.revoked_chains.push(chain),
-            AccountEvent::BotTokenIssued { jti, scopes, expires_at, .. } => {
-                a.bot_tokens.push(BotTokenRecord { jti, scopes, expires_at, revoked: false })
+            AccountEvent::BotTokenIssued { jti, label, scopes, expires_at } => {
+                a.bot_tokens.push(BotTokenRecord { jti, label, scopes, expires_at, revoked: false })
             }
             AccountEvent::BotTokenRevoked { jti } => {
                 for t in a.bot_tokens.iter_mut().filter(|t| t.jti == jti) {

@@ -34,6 +34,7 @@ pub mod store;
 #[cfg(test)]
 mod store_full_tests;
 mod tokens;
+mod watchers;
 #[cfg(test)]
 mod window_tests;
 

@@ -49,6 +49,8 @@ pub struct AppState {
     /// The driver reads the whole log at start instead of resuming from its last checkpoint
     /// ([`crate::config::Config::driver_full_catchup`]).
     pub driver_full_catchup: bool,
+    /// Open spectator streams per table and gathering (the live lists' counts).
+    pub watchers: std::sync::Arc<crate::watchers::Watchers>,
 }
 
 /// Builds the shared state on an open store, with the secrets of the environment
@@ -102,5 +104,6 @@ pub(crate) async fn build(
         signing_key,
         clock,
         driver_full_catchup: false,
+        watchers: Default::default(),
     }))
 }

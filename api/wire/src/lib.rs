@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod game;
 pub mod gatherings;
+pub mod me;
 pub mod play;
 pub mod replays;
 pub mod streams;

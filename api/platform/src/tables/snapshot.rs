@@ -275,7 +275,16 @@ impl<G: Game> Snapshot<G> {
         info
     }
 
-    /// The seats `account` holds.
+    /// R10.4.2: the seats `account` holds whose prompt awaits an answer now (not one already
+    /// answered inside a simultaneous window, R10.6.6), from the seats' own prompts only.
+    pub fn awaiting(&self, account: &str) -> Vec<u8> {
+        self.seats_of(account)
+            .into_iter()
+            .filter(|&s| G::prompt_for(&self.state, s).is_some_and(|p| G::prompt_info(&p).awaits_answer))
+            .collect()
+    }
+
+    /// The seats `account` holds, in seat order.
     pub fn seats_of(&self, account: &str) -> Vec<u8> {
         self.info
             .seats

@@ -7,6 +7,7 @@
 //! | module | routes |
 //! |---|---|
 //! | `accounts` | accounts, access and refresh tokens, bot tokens |
+//! | `me` | who am I, my tokens, my tables; the list of live tables |
 //! | `tables` | practice tables, reading a table, seats, the start |
 //! | `play` | prompts, answers, conceding, each viewer's events |
 //! | `replays` | replay steps, the signed export, the replay key |
@@ -16,6 +17,7 @@
 
 mod accounts;
 pub(crate) mod gatherings;
+mod me;
 mod operations;
 mod play;
 mod replays;
@@ -49,6 +51,7 @@ pub(crate) use tables::*;
 /// Registers every route of the API on `cfg`, group by group (the order routes are matched in).
 pub fn register(cfg: &mut ServiceConfig) {
     cfg.configure(accounts::routes)
+        .configure(me::routes)
         .configure(tables::routes)
         .configure(play::routes)
         .configure(replays::routes)

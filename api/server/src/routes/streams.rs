@@ -76,7 +76,9 @@ pub async fn table_stream(
     let changes = state.changes.subscribe();
     let caller = caller.0.clone();
     let (seat, commentary) = (q.seat, q.commentary);
+    let watch = (!matches!(viewer, Viewer::Seat { .. })).then(|| state.watchers.watch(&crate::tables::stream_of(&id)));
     actix_web::rt::spawn(async move {
+        let _watch = watch;
         let mut feed = TableFeed { state: State::default(), done: 0, sent: 0, skip };
         let mut changes = changes;
         let stream_id = crate::tables::stream_of(&id);
@@ -178,7 +180,9 @@ pub async fn gathering_stream(
     };
     let (tx, rx) = mpsc::channel::<sse::Event>(64);
     let mut changes = state.changes.subscribe();
+    let watch = state.watchers.watch(&gatherings::stream_of(&id));
     actix_web::rt::spawn(async move {
+        let _watch = watch;
         let stream_id = gatherings::stream_of(&id);
         let mut last = after;
         loop {

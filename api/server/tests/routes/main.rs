@@ -12,6 +12,7 @@ use support::*;
 
 mod accounts;
 mod gatherings;
+mod me;
 mod operations;
 mod organiser;
 mod play;

@@ -1,0 +1,125 @@
+//! Who am I (`/api/v1/me`), my bot tokens and my tables (`/api/v1/me/tokens`,
+//! `/api/v1/me/tables`), and the list of live tables (`GET /api/v1/tables`).
+
+use super::*;
+use flicker_wire::me::*;
+
+/// Who the token belongs to: name, role, and whether it is a login's access token or a bot
+/// token (with its scopes).
+#[utoipa::path(tag = "accounts", security(("bearer" = [])),
+    responses((status = 200, body = Me), (status = 401, body = Problem)))]
+#[get("/api/v1/me")]
+pub async fn get_me(caller: Caller) -> Result<HttpResponse, Problem> {
+    let token = if caller.scopes.is_empty() { "access" } else { "bot" };
+    Ok(HttpResponse::Ok().json(Me {
+        name: caller.name.clone(),
+        role: caller.role,
+        token: token.to_string(),
+        scopes: caller.scopes.clone(),
+    }))
+}
+
+/// The caller's bot tokens, newest first, revoked and expired ones included (never the tokens
+/// themselves).
+#[utoipa::path(tag = "accounts", security(("bearer" = [])),
+    responses((status = 200, body = Vec<TokenInfo>), (status = 401, body = Problem)))]
+#[get("/api/v1/me/tokens")]
+pub async fn my_tokens(state: Data, caller: Caller) -> Result<HttpResponse, Problem> {
+    let a = crate::accounts::load(state.store.as_ref(), &caller.name)
+        .await?
+        .ok_or_else(|| Problem::unauthenticated("no account"))?;
+    let out: Vec<TokenInfo> = a
+        .bot_tokens
+        .iter()
+        .rev()
+        .map(|t| TokenInfo {
+            id: t.jti.clone(),
+            label: t.label.clone(),
+            scopes: t.scopes.clone(),
+            expires_at: t.expires_at,
+            revoked: t.revoked,
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// The snapshots of the tables that have not ended, by table id.
+async fn live_tables(state: &AppState) -> Vec<(String, std::sync::Arc<crate::game::Snapshot>)> {
+    let mut out = Vec::new();
+    for id in state.driver.live().tables {
+        if let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await
+            && !snap.finished()
+        {
+            out.push((id, snap));
+        }
+    }
+    out
+}
+
+/// R10.4.2: the caller's tables that have not ended (practice tables and gathering circles),
+/// each with the caller's seats and those whose prompt awaits an answer now.
+#[utoipa::path(tag = "play", security(("bearer" = [])),
+    responses((status = 200, body = Vec<MyTable>), (status = 401, body = Problem), (status = 403, body = Problem)))]
+#[get("/api/v1/me/tables")]
+pub async fn my_tables(state: Data, caller: Caller) -> Result<HttpResponse, Problem> {
+    caller.require("read")?;
+    let out: Vec<MyTable> =
+        live_tables(&state).await.into_iter().filter_map(|(id, snap)| my_table(&id, &snap, &caller.name)).collect();
+    Ok(HttpResponse::Ok().json(out))
+}
+
+/// `name`'s seats at one table, if any.
+pub(super) fn my_table(id: &str, snap: &crate::game::Snapshot, name: &str) -> Option<MyTable> {
+    let seats = snap.seats_of(name);
+    (!seats.is_empty()).then(|| MyTable {
+        table_id: id.to_string(),
+        status: snap.info.status.clone(),
+        gathering: snap.info.gathering.clone(),
+        seats,
+        awaiting: snap.awaiting(name),
+    })
+}
+
+/// The tables that have not ended (public), by table id, a page at a time, each with its seat
+/// holders and its spectator count: where to watch.
+#[utoipa::path(tag = "spectators", params(TableListQuery),
+    responses((status = 200, body = TableList), (status = 400, body = Problem)))]
+#[get("/api/v1/tables")]
+pub async fn list_tables(state: Data, q: web::Query<TableListQuery>) -> Result<HttpResponse, Problem> {
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(Problem::invalid("limit is 1 to 200"));
+    }
+    let mut tables = Vec::new();
+    let mut next = None;
+    for id in state.driver.live().tables {
+        if q.after.as_ref().is_some_and(|a| id.as_str() <= a.as_str()) {
+            continue;
+        }
+        let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await else { continue };
+        if snap.finished()
+            || q.gathering.as_ref().is_some_and(|g| snap.info.gathering.as_ref().is_none_or(|t| &t.gathering_id != g))
+        {
+            continue;
+        }
+        if tables.len() == limit {
+            next = tables.last().map(|t: &LiveTable| t.table_id.clone());
+            break;
+        }
+        tables.push(LiveTable {
+            table_id: id.clone(),
+            status: snap.info.status.clone(),
+            players: snap.info.seats.clone(),
+            practice: snap.info.practice,
+            gathering: snap.info.gathering.clone(),
+            spectators: state.watchers.count(&crate::tables::stream_of(&id)),
+        });
+    }
+    Ok(HttpResponse::Ok().json(TableList { tables, next }))
+}
+
+/// Registers this group's routes (each route is listed here once; the OpenAPI document is
+/// collected from the same calls).
+pub(super) fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(get_me).service(my_tokens).service(my_tables).service(list_tables);
+}

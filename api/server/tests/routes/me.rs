@@ -1,0 +1,153 @@
+//! Who am I, my bot tokens, my tables, the live tables with their spectator counts, and bot
+//! tokens on the `?access_token=` stream path.
+
+use super::*;
+use reqwest::StatusCode;
+use serde_json::json;
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+/// A bot token of `access`'s account with `scopes`.
+fn bot_token(s: &Server, access: &str, label: &str, scopes: serde_json::Value) -> (String, String) {
+    let (st, v, _) = post(s, access, "/api/v1/tokens", json!({"label": label, "scopes": scopes}));
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    (v["id"].as_str().unwrap().to_string(), v["token"].as_str().unwrap().to_string())
+}
+
+/// `GET /api/v1/me` names the caller and its kind of token; `GET /api/v1/me/tokens` lists the
+/// bot tokens without the tokens themselves.
+#[test]
+fn me_and_my_tokens() {
+    let s = Server::start();
+    let (alice, access) = named_account(&s, "alice", "player");
+    let (st, v, _) = get(&s, &access, "/api/v1/me");
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v, json!({"name": alice, "role": "player", "token": "access", "scopes": []}));
+    let (st, v, ct) = get_public(&s, "/api/v1/me");
+    assert_eq!((st, ct.as_str()), (StatusCode::UNAUTHORIZED, "application/problem+json"), "{v}");
+    let (first, _) = bot_token(&s, &access, "reader", json!(["read"]));
+    let (second, bot) = bot_token(&s, &access, "player", json!(["play", "read"]));
+    let (st, v, _) = get(&s, &bot, "/api/v1/me");
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!((v["token"].as_str(), v["scopes"].clone()), (Some("bot"), json!(["play", "read"])), "{v}");
+    let (st, _, _) = delete(&s, &access, &format!("/api/v1/tokens/{first}"));
+    assert_eq!(st, StatusCode::NO_CONTENT);
+    let (st, v, _) = get(&s, &access, "/api/v1/me/tokens");
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let list = v.as_array().unwrap();
+    assert_eq!(list.len(), 2, "{v}");
+    assert_eq!(
+        (list[0]["id"].as_str(), list[0]["label"].as_str(), list[0]["revoked"].as_bool()),
+        (Some(second.as_str()), Some("player"), Some(false))
+    );
+    assert_eq!((list[1]["id"].as_str(), list[1]["revoked"].as_bool()), (Some(first.as_str()), Some(true)));
+    assert!(!v.to_string().contains(&bot), "a token list never holds a token");
+    assert!(list.iter().all(|t| t.get("token").is_none() && t["expires_at"].is_string()), "{v}");
+}
+
+/// Opens a live stream and keeps it open until the returned response is dropped.
+fn open_stream(s: &Server, path: &str) -> reqwest::blocking::Response {
+    let r = send(client().get(s.url(path)));
+    assert_eq!(r.status(), StatusCode::OK, "{path}");
+    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    r
+}
+
+fn spectators(s: &Server, table: &str) -> u64 {
+    let (st, v, _) = get_public(&s, "/api/v1/tables?limit=200");
+    assert_eq!(st, StatusCode::OK, "{v}");
+    v["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["table_id"] == table)
+        .unwrap_or_else(|| panic!("{table} listed: {v}"))["spectators"]
+        .as_u64()
+        .unwrap()
+}
+
+fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !ok() {
+        assert!(Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// R10.4.2: `GET /api/v1/me/tables` lists the caller's tables with the seats awaiting an
+/// answer; `GET /api/v1/tables` lists live tables a page at a time with their spectator counts
+/// (open streams of viewers without a seat); a bot token opens a stream on `?access_token=`,
+/// a refresh token does not.
+#[test]
+fn my_tables_live_tables_spectators_and_bot_tokens_on_streams() {
+    let s = Server::start();
+    let (_, alice) = named_account(&s, "alice", "player");
+    let (_, bob) = named_account(&s, "bob", "player");
+    let (_, carol) = named_account(&s, "carol", "player");
+    let slow = json!({"clocks": {"decision_secs": 3600, "reaction_secs": 3600}, "reaction_window_min_ms": 0});
+    let id = table(&s, &[&alice, &bob], 2, slow.clone());
+    let others: Vec<String> = (0..2).map(|_| table(&s, &[&carol, &carol], 2, slow.clone())).collect();
+    // Mine: exactly the seat whose prompt awaits me.
+    for token in [&alice, &bob] {
+        let (st, v, _) = get(&s, token, "/api/v1/me/tables");
+        assert_eq!(st, StatusCode::OK, "{v}");
+        let mine = v.as_array().unwrap();
+        assert_eq!(mine.len(), 1, "{v}");
+        assert_eq!(
+            (mine[0]["table_id"].as_str(), mine[0]["status"].as_str()),
+            (Some(id.as_str()), Some("playing")),
+            "{v}"
+        );
+        let seat = mine[0]["seats"][0].as_u64().unwrap() as u8;
+        let awaits = prompt_of(&s, token, &id, Some(seat)).is_some_and(|p| needs_answer(&p));
+        assert_eq!(mine[0]["awaiting"] == json!([seat]), awaits, "{v}");
+    }
+    let (_, v, _) = get(&s, &carol, "/api/v1/me/tables");
+    assert_eq!(v.as_array().unwrap().len(), 2, "{v}");
+    let (st, v, ct) = get_public(&s, "/api/v1/me/tables");
+    assert_eq!((st, ct.as_str()), (StatusCode::UNAUTHORIZED, "application/problem+json"), "{v}");
+
+    // The live list pages by table id.
+    let mut all: Vec<String> = others.clone();
+    all.push(id.clone());
+    all.sort();
+    let (_, page, _) = get_public(&s, "/api/v1/tables?limit=2");
+    let ids = |p: &serde_json::Value| {
+        p["tables"].as_array().unwrap().iter().map(|t| t["table_id"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&page), all[..2].to_vec(), "{page}");
+    let next = page["next"].as_str().unwrap();
+    let (_, page2, _) = get_public(&s, &format!("/api/v1/tables?limit=2&after={next}"));
+    assert_eq!(ids(&page2), all[2..].to_vec(), "{page2}");
+    assert!(page2.get("next").is_none(), "{page2}");
+    for bad in ["limit=0", "limit=201", "colour=red"] {
+        let (st, v, ct) = get_public(&s, &format!("/api/v1/tables?{bad}"));
+        assert_eq!((st, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"), "{bad}: {v}");
+    }
+
+    // Spectators: an anonymous stream counts; a seat's own stream does not.
+    assert_eq!(spectators(&s, &id), 0);
+    let watching = open_stream(&s, &format!("/api/v1/tables/{id}/stream"));
+    wait_for("the spectator is counted", || spectators(&s, &id) == 1);
+    let own = open_stream(&s, &format!("/api/v1/tables/{id}/stream?access_token={alice}"));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(spectators(&s, &id), 1, "a seat's own stream is no spectator");
+    drop(watching);
+    drop(own);
+    wait_for("a closed stream is counted out", || spectators(&s, &id) == 0);
+
+    // A bot token works on `?access_token=`, as the seat; a refresh token is refused.
+    let (_, bot) = bot_token(&s, &alice, "streams", json!(["read"]));
+    let mut r = open_stream(&s, &format!("/api/v1/tables/{id}/stream?access_token={bot}"));
+    let mut buf = [0u8; 256];
+    let n = r.read(&mut buf).unwrap();
+    assert!(n > 0 && String::from_utf8_lossy(&buf[..n]).contains("data:"), "the seat's stream sends events");
+    let name = format!("dave{}", &uuid()[..6]);
+    send(client().post(s.url("/api/v1/accounts")).json(&json!({"name": name, "password": "password-1"})));
+    let (_, pair, _) = json_of(send(
+        client().post(s.url("/api/v1/auth/token")).json(&json!({"name": name, "password": "password-1"})),
+    ));
+    let refresh = pair["refresh_token"].as_str().unwrap();
+    let (st, v, ct) = get_public(&s, &format!("/api/v1/tables/{id}/stream?access_token={refresh}"));
+    assert_eq!((st, ct.as_str()), (StatusCode::UNAUTHORIZED, "application/problem+json"), "{v}");
+}
