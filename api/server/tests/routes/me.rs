@@ -54,7 +54,7 @@ fn open_stream(s: &Server, path: &str) -> reqwest::blocking::Response {
 }
 
 fn spectators(s: &Server, table: &str) -> u64 {
-    let (st, v, _) = get_public(&s, "/api/v1/tables?limit=200");
+    let (st, v, _) = get_public(s, "/api/v1/tables?limit=200");
     assert_eq!(st, StatusCode::OK, "{v}");
     v["tables"]
         .as_array()
