@@ -445,6 +445,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the token belongs to: name, role, and whether it is a login's access token or a bot
+         *     token (with its scopes).
+         */
+        get: operations["get_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * R10.4.2: the caller's tables that have not ended (practice tables and gathering circles),
+         *     each with the caller's seats and those whose prompt awaits an answer now.
+         */
+        get: operations["my_tables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's bot tokens, newest first, revoked and expired ones included (never the tokens
+         *     themselves).
+         */
+        get: operations["my_tokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tables": {
         parameters: {
             query?: never;
@@ -452,7 +512,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The tables that have not ended (public), by table id, a page at a time, each with its seat
+         *     holders and its spectator count: where to watch.
+         */
+        get: operations["list_tables"];
         put?: never;
         /** Creates a table: a single game, for practice or testing. */
         post: operations["create_table"];
@@ -3627,6 +3691,23 @@ export interface components {
          * @enum {string}
          */
         Half: "left" | "right" | "middle";
+        /** @description A table that has not ended, as the table list shows it (public facts only). */
+        LiveTable: {
+            gathering?: components["schemas"]["TableGathering"] | null;
+            /** @description Seat holders in seat order (account names or built-in bots' names; `null`: open seat). */
+            players: (string | null)[];
+            /** @description A practice table (not part of a gathering). */
+            practice: boolean;
+            /**
+             * Format: uint32
+             * @description Open live streams on it by viewers who hold no seat there (spectators, the commentary).
+             */
+            spectators: number;
+            /** @description `waiting` (for players or the start) or `playing`. */
+            status: string;
+            /** @description Table id. */
+            table_id: string;
+        };
         /**
          * @description Body of `POST /api/v1/auth/token`.
          * @example {
@@ -3645,11 +3726,37 @@ export interface components {
             /** @description A refresh token of the session to end; without it, the session of the bearer token. */
             refresh_token?: string | null;
         };
+        /** @description `GET /api/v1/me`: the caller as its token names it. */
+        Me: {
+            /** @description Lower-case account name. */
+            name: string;
+            /** @description Role. */
+            role: components["schemas"]["Role"];
+            /**
+             * @description The bot token's scopes (`play`, `read`); empty for an access token, which may do all
+             *     that the role allows.
+             */
+            scopes: string[];
+            /** @description `access` (a login's short-lived token) or `bot` (a long-lived token from `POST /api/v1/tokens`). */
+            token: string;
+        };
         /**
          * @description R5.6.2: the mode of a Medium, declared with the action.
          * @enum {string}
          */
         MediumMode: "search" | "depths";
+        /** @description One of the caller's tables that has not ended. */
+        MyTable: {
+            /** @description Those of them whose prompt awaits an answer now (`GET /api/v1/tables/{id}/prompt?seat=`). */
+            awaiting: number[];
+            gathering?: components["schemas"]["TableGathering"] | null;
+            /** @description The caller's seats there. */
+            seats: number[];
+            /** @description `waiting` or `playing`. */
+            status: string;
+            /** @description Table id. */
+            table_id: string;
+        };
         /** @description R4.2.5: how a Panic ended. */
         PanicOutcome: {
             /** @description R4.2.5(b): a Joker was revealed; the ghost was Siphoned (or sent to The Dark if Spade-cursed). */
@@ -4478,6 +4585,13 @@ export interface components {
             /** @description Table id. */
             table_id: string;
         };
+        /** @description `GET /api/v1/tables`: a page of the tables that have not ended, by table id. */
+        TableList: {
+            /** @description The `after` of the next page; absent on the last. */
+            next?: string | null;
+            /** @description This page. */
+            tables: components["schemas"]["LiveTable"][];
+        };
         /** @description A table and the caller's view of its game. */
         TableResponse: {
             clock?: components["schemas"]["ClockView"] | null;
@@ -4530,6 +4644,22 @@ export interface components {
             /** @description The table. */
             table_id: string;
             waiting?: components["schemas"]["Waiting"] | null;
+        };
+        /** @description One of the caller's bot tokens (never the token itself: it is shown once, when issued). */
+        TokenInfo: {
+            /**
+             * Format: date-time
+             * @description Expiry (RFC 3339).
+             */
+            expires_at: string;
+            /** @description Token id (`DELETE /api/v1/tokens/{id}` revokes it). */
+            id: string;
+            /** @description Its label. */
+            label: string;
+            /** @description Revoked. */
+            revoked: boolean;
+            /** @description Scopes. */
+            scopes: string[];
         };
         /** @description A token pair. */
         TokenPair: {
@@ -6944,6 +7074,191 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayKey"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks a scope, or the account may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    my_tables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyTable"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    my_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenInfo"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks a scope, or the account may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_tables: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description The `next` of the previous page. */
+                after?: string;
+                /** @description Only the tables of this gathering. */
+                gathering?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limited (per token, then per address) */

@@ -260,3 +260,47 @@ fn short_keys_stop_the_server_at_start() {
         assert!(err.contains(var) && err.contains("at least 16"), "{err}");
     }
 }
+
+/// A PostgreSQL that cannot be reached stops the server at once, naming the host, the port and
+/// the reason (not 30 s of silence and "pool timed out").
+#[test]
+fn an_unreachable_postgres_is_named_at_once() {
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(binary())
+        .args(["serve", "--addr", "127.0.0.1:0", "--database-url", "postgres://flicker:x@127.0.0.1:1/flicker"])
+        .env("FLICKER_LOG", "warn")
+        .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot reach PostgreSQL at 127.0.0.1:1") && err.contains("refused"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "took {:?}", started.elapsed());
+}
+
+/// `flicker organiser-key` prints the store's organiser key, the one a server on it takes.
+#[test]
+fn organiser_key_prints_the_stored_key() {
+    let db = Db::sqlite();
+    let key = |db: &Db| {
+        let out = std::process::Command::new(binary())
+            .args(["organiser-key", "--database-url", &db.url()])
+            .env_remove("FLICKER_ORGANISER_KEY")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let k = key(&db);
+    assert_eq!(k.len(), 32, "{k}");
+    assert_eq!(key(&db), k, "generated once");
+    let s = Server::start_with(db.clone(), &[("FLICKER_ORGANISER_KEY", "")]);
+    let name = format!("o{}", &uuid()[..8]);
+    let r = client()
+        .post(s.url("/api/v1/accounts"))
+        .header("X-Organiser-Key", &k)
+        .json(&serde_json::json!({"name": name, "password": "password-1", "role": "organiser"}))
+        .send()
+        .unwrap();
+    assert_eq!(r.status(), reqwest::StatusCode::CREATED, "the printed key registers an organiser");
+}

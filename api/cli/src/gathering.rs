@@ -147,7 +147,11 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
     let id = g.gathering_id;
     api.send(routes::add_bots(&id, &AddBotsBody { count: r.players, kind })).map_err(explain)?;
     println!("gathering {id}: \"{title}\"");
-    println!("watch: {}/api/v1/gatherings/{id}/bracket", api.base());
+    println!(
+        "watch: {}/gatherings/{id}  (the bracket as JSON: {}/api/v1/gatherings/{id}/bracket)",
+        api.base(),
+        api.base()
+    );
     api.send(routes::start_gathering(&id)).map_err(explain)?;
     let started = Instant::now();
     let bar = ProgressBar::new(1);

@@ -2,6 +2,7 @@
 //! docs and the web UI (the `flicker-server` library); it also carries the command-line tools.
 
 mod gathering;
+mod organiser_key;
 mod replay;
 mod rotate;
 mod simulate;
@@ -40,6 +41,9 @@ enum Cmd {
     /// Rotate a stored secret (`jwt-secret`, `replay-signing-key`, `organiser-key`): adds a new
     /// version to the store's secrets table; restart the servers to use it.
     Rotate(rotate::RotateArgs),
+    /// Print the organiser key of the store (`X-Organiser-Key` for registering organisers);
+    /// needed on PostgreSQL, where no key file is written.
+    OrganiserKey(organiser_key::Args),
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Gathering(a)) => gathering::run(a),
         Some(Cmd::Rotate(a)) => rotate::run(a),
+        Some(Cmd::OrganiserKey(a)) => organiser_key::run(a),
         Some(Cmd::Serve(a)) => serve(a),
         None => serve(cli.serve),
     }

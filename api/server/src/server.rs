@@ -82,6 +82,10 @@ impl Application {
             write_private(&path, &data.organiser_key)
                 .map_err(|e| std::io::Error::other(format!("writing {}: {e}", path.display())))?;
             println!("flicker: organiser key in {} (or set FLICKER_ORGANISER_KEY)", path.display());
+        } else if env.organiser.is_none() {
+            println!(
+                "flicker: organiser key: run `flicker organiser-key` with this DATABASE_URL (or set FLICKER_ORGANISER_KEY)"
+            );
         }
         let limits = Arc::new(crate::ratelimit::Limits::from_rates(&config.rates));
         {

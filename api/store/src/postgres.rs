@@ -50,11 +50,28 @@ struct Announce {
 
 const CHANNEL: &str = "flicker_events";
 
+/// One connection attempt before the pool is built, so that a server that cannot be reached
+/// is reported at once with its host, port and the reason (the pool would retry silently for
+/// its acquire timeout, then say only "pool timed out"). Gives up after 10 s of no answer.
+async fn reachable(opts: &PgConnectOptions) -> Result<(), StoreError> {
+    use sqlx::{ConnectOptions, Connection};
+    let at = format!("{}:{} (database {})", opts.get_host(), opts.get_port(), opts.get_database().unwrap_or("default"));
+    match tokio::time::timeout(std::time::Duration::from_secs(10), opts.connect()).await {
+        Ok(Ok(c)) => {
+            let _ = c.close().await;
+            Ok(())
+        }
+        Ok(Err(e)) => Err(StoreError::Other(format!("cannot reach PostgreSQL at {at}: {e}"))),
+        Err(_) => Err(StoreError::Other(format!("cannot reach PostgreSQL at {at}: no answer within 10 s"))),
+    }
+}
+
 impl PgStore {
     /// Connects, applies the migrations and starts listening for notifications.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         // Acknowledged only once durable, whatever the server's default.
         let opts = PgConnectOptions::from_str(url)?.options([("synchronous_commit", "on")]);
+        reachable(&opts).await?;
         let pool = PgPoolOptions::new().max_connections(16).connect_with(opts).await?;
         crate::migrations::migrator(crate::migrations::POSTGRES).run(&pool).await?;
         let (notify, _) = broadcast::channel(4096);
