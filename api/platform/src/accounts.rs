@@ -68,6 +68,12 @@ pub enum AccountEvent {
         /// Its id.
         jti: String,
     },
+    /// The player's preferences were set (private to the account).
+    PreferencesSet {
+        /// Auto-pass: the server passes for the player in reaction windows in which they hold
+        /// no legal reaction (a Salt window without a 5), at tables that hold their windows.
+        auto_pass: bool,
+    },
 }
 
 impl AccountEvent {
@@ -106,6 +112,8 @@ pub struct Account {
     pub revoked_chains: Vec<String>,
     /// Issued bot tokens.
     pub bot_tokens: Vec<BotTokenRecord>,
+    /// Auto-pass is on ([`AccountEvent::PreferencesSet`]).
+    pub auto_pass: bool,
     /// Stream version.
     pub version: i64,
 }
@@ -147,6 +155,7 @@ pub async fn load(store: &dyn EventStore, name: &str) -> Result<Option<Account>,
                     t.revoked = true;
                 }
             }
+            AccountEvent::PreferencesSet { auto_pass } => a.auto_pass = auto_pass,
         }
     }
     Ok(Some(a))

@@ -87,3 +87,24 @@ pub fn reaction_close<G: Game>(snap: &Snapshot<G>, now: DateTime<Utc>) -> Option
         _ => None,
     }
 }
+
+/// An auto-pass due now at a table that holds its windows (R10.6.4, R10.6.5): a reaction
+/// decision point's prompt, still awaiting its answer, of a seat held by an account for which
+/// `on` says auto-pass is set, that [`Game::auto_pass`] answers. Returns the seat, the holder and
+/// the answer's command, which the server sends as that account's own answer at once, so that it is held
+/// and closes at the point's deadline like a hand-given one. `None` at tables that do not hold
+/// their windows: there an instant answer would stand out from a person's.
+pub fn auto_pass<G: Game>(snap: &Snapshot<G>, on: impl Fn(&str) -> bool) -> Option<(u8, String, G::Command)> {
+    if !G::decision_point(&snap.state).hold_windows || !crate::clocks::is_reaction::<G>(&snap.state) {
+        return None;
+    }
+    G::prompts(&snap.state).into_iter().find_map(|p| {
+        let seat = G::prompt_info(&p).seat;
+        if snap.info.bots.get(seat as usize).is_some_and(Option::is_some) || !needs_answer::<G>(&p) {
+            return None;
+        }
+        let holder = snap.info.seats.get(seat as usize).cloned().flatten()?;
+        let answer = G::auto_pass(&p)?;
+        on(&holder).then(|| (seat, holder, G::answer_command(&p, answer)))
+    })
+}

@@ -376,7 +376,7 @@ fn note(driver: &Driver, e: &StoredEvent) {
 }
 
 /// Wakes a table's task, if it runs.
-fn poke(app: &AppState, table: &str) {
+pub(crate) fn poke(app: &AppState, table: &str) {
     if let Some(tx) = app.driver.tasks.lock().expect("tasks").get(table) {
         let _ = tx.send(());
     }
@@ -472,6 +472,9 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
         }
         let paused = gathering.as_ref().is_some_and(|g| g.status == Status::Paused);
         let pauses = app.driver.with_outages(gathering.as_ref().map(|g| g.pauses.as_slice()).unwrap_or_default());
+        if !paused && !snap.events.is_empty() && auto_pass(&app, &snap).await {
+            continue;
+        }
         let due = if paused || snap.events.is_empty() { None } else { next_due(&snap, &pauses, app.clock.now()) };
         if let Some((at, what)) = due {
             if at <= app.clock.now() {
@@ -497,6 +500,49 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
             }
         } else if changed.changed().await.is_err() {
             return;
+        }
+    }
+}
+
+/// Sends the auto-pass due at `snap`, if any ([`flicker_platform::due::auto_pass`]), as its
+/// player's own answer (the same actor and an idempotency key, as a hand-given answer is
+/// stored); true when it was taken. Auto-pass is read from the seat holders' accounts, and
+/// only at tables that hold their windows.
+async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
+    use flicker_game::Game;
+    if !Served::decision_point(&snap.state).hold_windows || !crate::clocks::is_reaction::<Served>(&snap.state) {
+        return false;
+    }
+    let mut on = std::collections::HashSet::new();
+    for (holder, bot) in snap.info.seats.iter().zip(&snap.info.bots) {
+        if let (Some(h), None) = (holder, bot)
+            && !on.contains(h)
+            && let Ok(Some(a)) = app.accounts.get(app.store.as_ref(), h, app.clock.now()).await
+            && a.auto_pass
+        {
+            on.insert(h.clone());
+        }
+    }
+    let Some((seat, holder, cmd)) = flicker_platform::due::auto_pass::<Served>(snap, |h| on.contains(h)) else {
+        return false;
+    };
+    let version = snap.version;
+    let key = uuid::Uuid::new_v4().to_string();
+    let hash = format!("auto-pass:{seat}");
+    let r = app
+        .tables
+        .command_from(Some(snap.clone()), app.store.as_ref(), &snap.info.table_id, &holder, Some((&key, &hash)), |s| {
+            if s.version != version {
+                return Ok(Vec::new());
+            }
+            tables::decide(s, &cmd, &mut rand::rng())
+        })
+        .await;
+    match r {
+        Ok((after, _)) => after.version != version,
+        Err(e) => {
+            tracing::debug!(table = %snap.info.table_id, seat, error = %e, "auto-pass refused");
+            false
         }
     }
 }

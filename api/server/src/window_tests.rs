@@ -346,3 +346,84 @@ async fn held_game(salt_window: final_flicker::SaltWindow) -> (usize, usize) {
     }
     (windows, held)
 }
+
+/// The stored events of a table after the first `from`: (type, actor, whether it carries an
+/// idempotency key).
+async fn stored_from(app: &AppState, table: &str, from: usize) -> Vec<(String, Option<String>, bool)> {
+    let all =
+        app.store.read_stream(&crate::tables::stream_of(table), crate::store::StreamVersion::new(1)).await.unwrap();
+    all.iter()
+        .skip(from)
+        .map(|e| (e.event_type.clone(), e.metadata.actor.clone(), e.metadata.command_key.is_some()))
+        .collect()
+}
+
+/// R10.6.5, R10.6.2 and docs/rules-decisions.md 55 (auto-pass): in a sequential Salt window in
+/// which the asked seat holds no 5, the server's auto-pass is told from a hand-given Pass by
+/// nobody: the same events stored (the same actor, an idempotency key), nothing seen by a
+/// spectator before the close, and the close exactly at the deadline, 15 s after the opening.
+#[actix_web::test]
+async fn r10_6_5_an_auto_pass_cannot_be_told_from_a_hand_given_pass() {
+    let mut seen_by_case = Vec::new();
+    for case in ["hand", "auto"] {
+        let clock = ManualClock::starting_at(start_time());
+        let app = app_on(clock.clone()).await;
+        let (name, token) = account(&app, Role::Player).await;
+        let settings = json!({"settings": {"salt_window": "sequential"}});
+        let id = table(&app, settings, &[Some(&token), Some(&token)], &token).await;
+        let snap = play_until(&app, &id, |s| {
+            final_flicker::prompts(&s.state).first().is_some_and(|p| {
+                matches!(&p.kind, PromptKind::Salt { fives, confirm: false, current: None, .. } if fives.is_empty())
+            })
+        })
+        .await;
+        let opened = snap.clock.as_ref().unwrap().opened_at;
+        let seat = final_flicker::prompts(&snap.state)[0].seat;
+        let from = snap.events.len();
+        settle(&clock).await;
+        let (seen, awaiting) = spectator_read(&app, &id).await;
+        assert_eq!(awaiting["awaiting"], "window", "R10.6.2: {awaiting}");
+        let stored_before = stored_from(&app, &id, 0).await.len();
+        if case == "hand" {
+            let (st, v, _) = send(&app, post(&token, &format!("/api/v1/tables/{id}/answers"), pass(&snap, seat))).await;
+            assert_eq!(st, 200, "{v}");
+        } else {
+            let put = test::TestRequest::put()
+                .uri("/api/v1/me/preferences")
+                .insert_header(("Authorization", format!("Bearer {token}")))
+                .set_json(json!({"auto_pass": true}));
+            let (st, v, _) = send(&app, put).await;
+            assert_eq!((st, v), (200, json!({"auto_pass": true})));
+        }
+        settle(&clock).await;
+        let after = app.tables.load(app.store.as_ref(), &id).await.unwrap();
+        assert_eq!(held_answer(&after.state), Some(seat), "{case}: the Pass is held");
+        assert_eq!(
+            spectator_read(&app, &id).await,
+            (seen.clone(), awaiting.clone()),
+            "{case}: a spectator saw the Pass"
+        );
+        clock.set(opened + chrono::Duration::milliseconds(14_999));
+        settle(&clock).await;
+        assert_eq!(spectator_read(&app, &id).await.0, seen, "{case}: a spectator saw the Pass before the close");
+        let closed = run_until_closed(&app, &clock, &id, from, |e| matches!(e, Event::Passed { .. })).await;
+        let snap = app.tables.load(app.store.as_ref(), &id).await.unwrap();
+        assert!(
+            !snap.events[from..].iter().any(|e| matches!(e, Event::TimedOut { .. })),
+            "{case}: answered, not timed out"
+        );
+        let stored: Vec<_> = stored_from(&app, &id, stored_before).await;
+        let answer = stored.first().unwrap_or_else(|| panic!("{case}: no answer stored"));
+        assert_eq!(answer.0, "answer_held", "{case}: {stored:?}");
+        assert_eq!(
+            (answer.1.as_deref(), answer.2),
+            (Some(name.as_str()), true),
+            "{case}: stored as the player's own answer"
+        );
+        let shape: Vec<(String, bool)> =
+            stored.iter().map(|(t, a, k)| (t.clone(), a.as_deref() == Some(name.as_str()) && *k)).collect();
+        seen_by_case.push(((closed - opened).num_milliseconds(), shape.into_iter().take(2).collect::<Vec<_>>()));
+    }
+    assert_eq!(seen_by_case[0], seen_by_case[1], "hand and auto differ");
+    assert_eq!(seen_by_case[0].0, 15_000, "R10.6.5: the close time moved");
+}

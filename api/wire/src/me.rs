@@ -90,3 +90,14 @@ pub struct MyTable {
     /// Those of them whose prompt awaits an answer now (`GET /api/v1/tables/{id}/prompt?seat=`).
     pub awaiting: Vec<u8>,
 }
+
+/// `GET`/`PUT /api/v1/me/preferences`: the player's own settings (private to the account).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Preferences {
+    /// Auto-pass: the server passes for you in every Salt or BOO! Salt window in which you hold
+    /// no 5 (R6.5.4), at tables that hold their windows (so it cannot be told from a hand-given
+    /// Pass: the window closes at the same public time either way). Default off.
+    #[serde(default)]
+    pub auto_pass: bool,
+}

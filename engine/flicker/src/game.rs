@@ -133,6 +133,15 @@ impl Game for FinalFlicker {
     fn default_answer(prompt: &Prompt) -> Answer {
         prompt.default.clone()
     }
+    /// R6.5.4: a Salt or BOO! Salt prompt asked of a seat that holds no 5 (every eligible
+    /// player is asked, R6.5.4) can only be passed; not a confirm (R10.6.6) and not one already
+    /// answered.
+    fn auto_pass(prompt: &Prompt) -> Option<Answer> {
+        match &prompt.kind {
+            PromptKind::Salt { fives, confirm: false, current: None, .. } if fives.is_empty() => Some(Answer::Pass),
+            _ => None,
+        }
+    }
     fn answer_command(prompt: &Prompt, answer: Answer) -> Command {
         Command::Answer { seat: prompt.seat, prompt: Some(prompt.id), answer }
     }

@@ -272,6 +272,14 @@ pub trait Game: 'static {
     /// R10.5: the prompt's default answer, a legal answer (the one its time-out applies unless
     /// [`PromptInfo::random_default`]; also a bot's fallback when its answer is refused).
     fn default_answer(prompt: &Self::Prompt) -> Self::Answer;
+    /// The answer a player's auto-pass setting gives to `prompt` on their behalf, when the
+    /// prompt is a reaction window in which the seat holds no legal reaction (a Salt window
+    /// without a 5): the same answer a hand-given Pass would be. `None` (the default): the
+    /// player answers by hand. The platform applies it only at tables that hold their windows,
+    /// so that it cannot be told from a hand-given answer.
+    fn auto_pass(_prompt: &Self::Prompt) -> Option<Self::Answer> {
+        None
+    }
     /// The command that sends `answer` from the prompt's seat to `prompt` (naming the prompt,
     /// so that a stale answer is refused).
     fn answer_command(prompt: &Self::Prompt, answer: Self::Answer) -> Self::Command;

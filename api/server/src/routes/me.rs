@@ -43,6 +43,52 @@ pub async fn my_tokens(state: Data, caller: Caller) -> Result<HttpResponse, Prob
     Ok(HttpResponse::Ok().json(out))
 }
 
+/// Your preferences (auto-pass).
+#[utoipa::path(tag = "accounts", security(("bearer" = [])),
+    responses((status = 200, body = Preferences), (status = 401, body = Problem)))]
+#[get("/api/v1/me/preferences")]
+pub async fn get_preferences(state: Data, caller: Caller) -> Result<HttpResponse, Problem> {
+    let a = crate::accounts::load(state.store.as_ref(), &caller.name)
+        .await?
+        .ok_or_else(|| Problem::unauthenticated("no account"))?;
+    Ok(HttpResponse::Ok().json(Preferences { auto_pass: a.auto_pass }))
+}
+
+/// Sets your preferences (a token with the `play` scope). Auto-pass takes effect at once: the
+/// server passes for you, as your own answer, in each Salt or BOO! Salt
+/// window in which you hold no 5, at tables that hold their windows (docs/rules-decisions.md 55).
+#[utoipa::path(tag = "accounts", request_body = Preferences, security(("bearer" = [])),
+    responses((status = 200, body = Preferences), (status = 400, body = Problem), (status = 401, body = Problem), (status = 403, body = Problem)))]
+#[put("/api/v1/me/preferences")]
+pub async fn put_preferences(
+    state: Data,
+    caller: Caller,
+    body: web::Json<Preferences>,
+) -> Result<HttpResponse, Problem> {
+    caller.require("play")?;
+    let a = crate::accounts::load(state.store.as_ref(), &caller.name)
+        .await?
+        .ok_or_else(|| Problem::unauthenticated("no account"))?;
+    if a.auto_pass != body.auto_pass {
+        crate::accounts::append(state.store.as_ref(), &a, AccountEvent::PreferencesSet { auto_pass: body.auto_pass })
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict { .. } => {
+                    Problem::conflict("conflict", "Conflict", "the account changed; try again")
+                }
+                e => e.into(),
+            })?;
+        state.accounts.forget(&a.name);
+        // The caller's tables look again now: an open window may be auto-passed at once.
+        for (id, snap) in live_tables(&state).await {
+            if !snap.seats_of(&caller.name).is_empty() {
+                crate::driver::poke(&state, &id);
+            }
+        }
+    }
+    Ok(HttpResponse::Ok().json(body.into_inner()))
+}
+
 /// The snapshots of the tables that have not ended, by table id.
 async fn live_tables(state: &AppState) -> Vec<(String, std::sync::Arc<crate::game::Snapshot>)> {
     let mut out = Vec::new();
@@ -121,5 +167,10 @@ pub async fn list_tables(state: Data, q: web::Query<TableListQuery>) -> Result<H
 /// Registers this group's routes (each route is listed here once; the OpenAPI document is
 /// collected from the same calls).
 pub(super) fn routes(cfg: &mut ServiceConfig) {
-    cfg.service(get_me).service(my_tokens).service(my_tables).service(list_tables);
+    cfg.service(get_me)
+        .service(get_preferences)
+        .service(put_preferences)
+        .service(my_tokens)
+        .service(my_tables)
+        .service(list_tables);
 }

@@ -33,7 +33,7 @@ use crate::state::AppState;
 use crate::store::{Metadata, StoreError};
 use crate::tables::{TableError, table_event, viewer_for};
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use chrono::{Duration, Utc};
 use flicker_game::{Game, SettingsRefusal, Viewer};
 use flicker_wire::accounts::*;

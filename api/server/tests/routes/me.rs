@@ -151,3 +151,28 @@ fn my_tables_live_tables_spectators_and_bot_tokens_on_streams() {
     let (st, v, ct) = get_public(&s, &format!("/api/v1/tables/{id}/stream?access_token={refresh}"));
     assert_eq!((st, ct.as_str()), (StatusCode::UNAUTHORIZED, "application/problem+json"), "{v}");
 }
+
+/// `GET`/`PUT /api/v1/me/preferences`: auto-pass is off by default, private, set by a token
+/// that may play; bad bodies change nothing.
+#[test]
+fn preferences_set_auto_pass() {
+    let s = Server::start();
+    let (_, access) = named_account(&s, "alice", "player");
+    let (st, v, _) = get(&s, &access, "/api/v1/me/preferences");
+    assert_eq!((st, v), (StatusCode::OK, json!({"auto_pass": false})));
+    let (st, v, _) = put(&s, &access, "/api/v1/me/preferences", json!({"auto_pass": true}));
+    assert_eq!((st, v), (StatusCode::OK, json!({"auto_pass": true})));
+    let (_, v, _) = get(&s, &access, "/api/v1/me/preferences");
+    assert_eq!(v, json!({"auto_pass": true}));
+    for bad in [json!({"auto_pass": "yes"}), json!({"autopass": true})] {
+        let (st, v, ct) = put(&s, &access, "/api/v1/me/preferences", bad.clone());
+        assert_eq!((st, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"), "{bad}: {v}");
+    }
+    let (_, reader) = bot_token(&s, &access, "reader", json!(["read"]));
+    let (st, v, ct) = put(&s, &reader, "/api/v1/me/preferences", json!({"auto_pass": false}));
+    assert_eq!((st, ct.as_str()), (StatusCode::FORBIDDEN, "application/problem+json"), "{v}");
+    let (_, v, _) = get(&s, &access, "/api/v1/me/preferences");
+    assert_eq!(v, json!({"auto_pass": true}), "a refused change changed something");
+    let (st, v, ct) = get_public(&s, "/api/v1/me/preferences");
+    assert_eq!((st, ct.as_str()), (StatusCode::UNAUTHORIZED, "application/problem+json"), "{v}");
+}

@@ -582,6 +582,34 @@ fn r6_5_4_universal_offer() {
     }
 }
 
+/// R6.5.4 and auto-pass (docs/rules-decisions.md 55): the Game contract's auto-pass answers
+/// Pass only for a Salt prompt whose seat holds no 5, never for one that holds a 5 and never
+/// for an answered simultaneous prompt.
+#[test]
+fn r6_5_4_auto_pass_only_without_a_five() {
+    use flicker_game::Game;
+    for w in [SEQ, SIM] {
+        let mut k = table(4, w, false)
+            .hand(0, &["9C"])
+            .hand(1, &["2D", "KH"])
+            .hand(2, &["5D", "3S"])
+            .hand(3, &["5H"])
+            .ritual(0);
+        haunt(&mut k, 0, "9C", 1);
+        assert_eq!(crate::FinalFlicker::auto_pass(&k.prompt(1).unwrap()), Some(Answer::Pass), "{w:?}");
+        if w == SIM {
+            assert_eq!(crate::FinalFlicker::auto_pass(&k.prompt(2).unwrap()), None, "{w:?}: seat 2 holds a 5");
+            pass(&mut k, 1);
+            if let Some(p) = k.prompt(1) {
+                assert_eq!(crate::FinalFlicker::auto_pass(&p), None, "answered already");
+            }
+        } else {
+            pass(&mut k, 1);
+            assert_eq!(crate::FinalFlicker::auto_pass(&k.prompt(2).unwrap()), None, "{w:?}: seat 2 holds a 5");
+        }
+    }
+}
+
 /// R6.5.5: the exchange alternates between the actor and the Salter only; no other player may
 /// answer meanwhile; a side with an empty hand yields automatically without being asked (here
 /// the Salter after its last 5), and the window then goes on.
