@@ -126,6 +126,73 @@ pub(super) fn my_table(id: &str, snap: &crate::game::Snapshot, name: &str) -> Op
     })
 }
 
+/// The account event stream (Server-Sent Events): one `table` message, a [`MyTable`], for
+/// each of your tables that has not ended when the stream opens, and again whenever one of
+/// them changes for you: a table of yours appears (you took a seat, a gathering drew you into a
+/// circle), the seats of yours `awaiting` an answer change ("a seat of yours needs an answer at
+/// table X"), or it ends (`status: finished`, then no more about it). It tells you only about
+/// your own seats, from their own prompts. Takes the bearer header or `?access_token=` (an
+/// access or a bot token with `read`).
+#[utoipa::path(tag = "spectators", security(("bearer" = [])),
+    responses((status = 200, content_type = "text/event-stream", body = MyTable, description = "`event: table`, `data:` a `MyTable`"),
+        (status = 401, body = Problem), (status = 403, body = Problem)))]
+#[get("/api/v1/me/stream")]
+pub async fn my_stream(state: Data, caller: MaybeCaller) -> Result<impl actix_web::Responder, Problem> {
+    let caller =
+        caller.0.ok_or_else(|| Problem::unauthenticated("send 'Authorization: Bearer <token>' or ?access_token="))?;
+    caller.require("read")?;
+    let (tx, rx) = tokio::sync::mpsc::channel::<actix_web_lab::sse::Event>(64);
+    let mut changes = state.changes.subscribe();
+    let name = caller.name;
+    actix_web::rt::spawn(async move {
+        let mut known: std::collections::HashMap<String, MyTable> = std::collections::HashMap::new();
+        let mut rescan = true;
+        loop {
+            let ids: Vec<String> = if rescan {
+                let mut ids: Vec<String> = state.driver.live().tables.into_iter().collect();
+                ids.extend(known.keys().cloned());
+                ids.sort();
+                ids.dedup();
+                ids
+            } else {
+                let Some(r) = super::streams::change_unless_closed(&tx, &mut changes).await else { return };
+                match r {
+                    Ok(stream) => match stream.strip_prefix("table-") {
+                        Some(id) => vec![id.to_string()],
+                        None => continue,
+                    },
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        rescan = true;
+                        continue;
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
+            };
+            rescan = false;
+            for id in ids {
+                let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await else { continue };
+                let now = if snap.finished() {
+                    known.remove(&id).map(|t| MyTable { status: "finished".into(), awaiting: Vec::new(), ..t })
+                } else {
+                    my_table(&id, &snap, &name).filter(|t| known.get(&id) != Some(t))
+                };
+                let Some(t) = now else { continue };
+                if t.status != "finished" {
+                    known.insert(id.clone(), t.clone());
+                }
+                let json = serde_json::to_string(&t).expect("json");
+                if tx.send(actix_web_lab::sse::Data::new(json).event("table").into()).await.is_err() {
+                    return;
+                }
+            }
+            if tx.is_closed() {
+                return;
+            }
+        }
+    });
+    Ok(actix_web_lab::sse::Sse::from_infallible_receiver(rx).with_keep_alive(std::time::Duration::from_secs(15)))
+}
+
 /// The tables that have not ended (public), by table id, a page at a time, each with its seat
 /// holders and its spectator count: where to watch.
 #[utoipa::path(tag = "spectators", params(TableListQuery),
@@ -172,5 +239,6 @@ pub(super) fn routes(cfg: &mut ServiceConfig) {
         .service(put_preferences)
         .service(my_tokens)
         .service(my_tables)
+        .service(my_stream)
         .service(list_tables);
 }

@@ -117,6 +117,17 @@ async fn wait_for(changes: &mut broadcast::Receiver<String>, stream: &str) {
     }
 }
 
+/// The next change announced on `changes`, or `None` once the stream's client has gone.
+pub(super) async fn change_unless_closed<T>(
+    tx: &mpsc::Sender<T>,
+    changes: &mut broadcast::Receiver<String>,
+) -> Option<Result<String, broadcast::error::RecvError>> {
+    tokio::select! {
+        _ = tx.closed() => None,
+        r = changes.recv() => Some(r),
+    }
+}
+
 /// Incremental state of one table stream.
 struct TableFeed {
     /// The game folded over the first `done` engine events.

@@ -176,3 +176,83 @@ fn preferences_set_auto_pass() {
     let (st, v, ct) = get_public(&s, "/api/v1/me/preferences");
     assert_eq!((st, ct.as_str()), (StatusCode::UNAUTHORIZED, "application/problem+json"), "{v}");
 }
+
+/// Reads an SSE body on a thread: each frame's `data:` as JSON, by its `event:`.
+fn frames_of(r: reqwest::blocking::Response) -> std::sync::mpsc::Receiver<(String, serde_json::Value)> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut event = String::new();
+        for line in std::io::BufReader::new(r).lines() {
+            let Ok(line) = line else { return };
+            if let Some(e) = line.strip_prefix("event:") {
+                event = e.trim().to_string();
+            } else if let Some(d) = line.strip_prefix("data:") {
+                let v = serde_json::from_str(d.trim()).unwrap_or(serde_json::Value::Null);
+                if tx.send((event.clone(), v)).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    rx
+}
+
+/// The account event stream: a `table` message per table of yours, again whenever the seats of
+/// yours awaiting an answer change, and `finished` at its end; nothing about tables where you
+/// hold no seat. A bot token opens it on `?access_token=`.
+#[test]
+fn the_account_stream_tells_only_about_ones_own_seats() {
+    let s = Server::start();
+    let (_, alice) = named_account(&s, "alice", "player");
+    let (_, bob) = named_account(&s, "bob", "player");
+    let (_, carol) = named_account(&s, "carol", "player");
+    let slow = json!({"clocks": {"decision_secs": 3600, "reaction_secs": 3600}, "reaction_window_min_ms": 0});
+    let id = table(&s, &[&alice, &bob], 2, slow);
+    let (_, alice_bot) = bot_token(&s, &alice, "stream", json!(["read"]));
+    let alice_feed = frames_of(open_stream(&s, &format!("/api/v1/me/stream?access_token={alice_bot}")));
+    let carol_feed = frames_of(open_stream(&s, &format!("/api/v1/me/stream?access_token={carol}")));
+    let (st, v, ct) = get_public(&s, "/api/v1/me/stream");
+    assert_eq!((st, ct.as_str()), (StatusCode::UNAUTHORIZED, "application/problem+json"), "{v}");
+    let first = alice_feed.recv_timeout(Duration::from_secs(10)).expect("a first message");
+    assert_eq!(first.0, "table");
+    assert_eq!(first.1["table_id"], id.as_str(), "{first:?}");
+    // Play the game out from both seats (each prompt's default); Alice hears of each change of
+    // her own seat.
+    let seat = first.1["seats"][0].as_u64().unwrap() as u8;
+    let mut messages = vec![first.1.clone()];
+    let mut rounds = 0;
+    while !finished(&s, &alice, &id) {
+        for token in [&alice, &bob] {
+            if let Some(p) = prompt_of(&s, token, &id, None)
+                && needs_answer(&p)
+            {
+                let body = flicker_client::types::AnswerBody { seat: None, prompt_id: p.id, answer: p.default.clone() };
+                let _ = s.api_as(token).send(flicker_client::routes::answer(&id, &body, &uuid()));
+            }
+        }
+        rounds += 1;
+        assert!(rounds < 5_000, "the game did not end");
+        while let Ok(m) = alice_feed.try_recv() {
+            messages.push(m.1);
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while messages.last().is_none_or(|m| m["status"] != "finished") {
+        assert!(Instant::now() < deadline, "no finished message: {messages:?}");
+        if let Ok(m) = alice_feed.recv_timeout(Duration::from_millis(200)) {
+            messages.push(m.1);
+        }
+    }
+    assert!(messages.len() > 2, "{messages:?}");
+    for m in &messages {
+        assert_eq!(
+            (m["table_id"].as_str(), m["seats"].clone()),
+            (Some(id.as_str()), json!([seat])),
+            "only Alice's own seat: {m}"
+        );
+    }
+    // Consecutive messages differ (a message says something changed).
+    assert!(messages.windows(2).all(|w| w[0] != w[1]), "{messages:?}");
+    assert!(carol_feed.try_recv().is_err(), "Carol holds no seat there and heard of it");
+}
