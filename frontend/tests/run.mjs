@@ -249,6 +249,76 @@ test('a spectator follows a live table', async () => {
   return `${lines.length} log lines`;
 });
 
+test('an organiser drops a no-show from the console and exports the results', async () => {
+  const nora = `nora-${RUN}`;
+  await account(nora);
+  const { context, page, errors } = await newPage({ width: 390, height: 844 });
+  page.on('dialog', (d) => d.accept());
+  await uiSignUp(page, `org-noshow-${RUN}`, 'organiser');
+  await page.click('nav >> text=Organiser');
+  await page.fill('[data-testid=create-gathering] input[name=name]', 'No-show night');
+  await page.fill('[data-testid=create-gathering] input[name=bot_delay_ms]', '10');
+  await page.click('[data-testid=create-gathering] button[type=submit]');
+  await page.getByTestId('console').waitFor();
+  await page.fill('input[placeholder="account name"]', nora);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await page.locator('[data-testid=console] summary', { hasText: '1 registered' }).waitFor();
+  // One bot: a Final Ritual of two, which Nora's concession ends at once (windows held for a
+  // person last their whole reaction clock, so a bigger circle would play for minutes).
+  await page.fill('input[name=bots]', '1');
+  await page.getByTestId('add-bots').click();
+  await page.locator('[data-testid=console] summary', { hasText: '2 registered' }).waitFor();
+  await page.locator('[data-testid=preview]', { hasText: '2 players' }).waitFor();
+  const share = (await page.getByTestId('share-link').textContent()) || '';
+  if (!share.includes('/gatherings/')) throw new Error(`share link: ${share}`);
+  await page.getByTestId('start').click();
+  await page.locator('[data-testid=console][data-status=running]').waitFor();
+  // Nora never plays: drop her.
+  await page.fill('[data-testid=no-shows] input[name=player]', nora);
+  await page.getByTestId('drop').click();
+  await page.locator('[data-testid=dropped]', { hasText: nora }).waitFor();
+  await page.getByTestId('console-winner').waitFor({ timeout: 60_000 });
+  await shot(page, 'organiser-no-show-phone');
+  const csvHref = await page.getByTestId('export-csv').getAttribute('href');
+  const jsonHref = await page.getByTestId('export-json').getAttribute('href');
+  const csv = await (await fetch(`${base}${csvHref}`)).text();
+  if (!csv.startsWith('rank,name,status,stage,circle,placing,bot') || !csv.includes(nora)) throw new Error(`csv: ${csv.slice(0, 300)}`);
+  const json = await (await fetch(`${base}${jsonHref}`)).json();
+  if (!json.winner || json.winner === nora || json.standings.length !== 2) throw new Error(`json: ${JSON.stringify(json).slice(0, 300)}`);
+  await noSideScroll(page, 'the console on a phone');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `winner ${json.winner}; ${csv.trim().split('\n').length - 1} rows`;
+});
+
+test('a spectator finds a live table from the home list and is counted', async () => {
+  const token = await account(`host-liv-${RUN}`);
+  const id = await botTable(token, 4, 400);
+  const { context, page, errors } = await newPage({ width: 390, height: 844 });
+  await page.goto(`${base}/`);
+  const link = page.locator(`[data-testid=live-table] a[href="/tables/${id}"]`);
+  await link.waitFor();
+  await link.click();
+  await page.getByTestId('board').waitFor();
+  await page.locator('[data-testid=viewer]', { hasText: 'spectator' }).waitFor();
+  // A second viewer sees the first counted.
+  const other = await context.newPage();
+  other.on('pageerror', (e) => errors.push(String(e)));
+  let watching = '';
+  for (let i = 0; i < 40 && !/[1-9]\d* watching/.test(watching); i++) {
+    await other.goto(`${base}/`);
+    const row = other.locator('[data-testid=live-table]', { has: other.locator(`a[href="/tables/${id}"]`) });
+    await row.waitFor();
+    watching = (await row.getByTestId('spectators').textContent()) || '';
+    if (!/[1-9]\d* watching/.test(watching)) await sleep(250);
+  }
+  if (!/[1-9]\d* watching/.test(watching)) throw new Error(`the spectator was not counted: ${watching}`);
+  await shot(other, 'home-live-tables-phone');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return watching;
+});
+
 test('a person in a seat plays a full turn against bots, with a Salt window', async () => {
   const { context, page, errors } = await newPage();
   await uiSignUp(page, MARA, 'player');

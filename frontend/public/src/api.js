@@ -28,6 +28,9 @@
  * @typedef {Schemas['ClassId']} ClassId
  * @typedef {Schemas['Status']} GatheringStatus
  * @typedef {Schemas['TableGathering']} TableGathering
+ * @typedef {Schemas['TableList']} TableList
+ * @typedef {Schemas['LiveTable']} LiveTable
+ * @typedef {Schemas['CirclePreview']} CirclePreview
  */
 
 export {};

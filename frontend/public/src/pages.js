@@ -16,6 +16,8 @@ import { CLASSES, className, classText } from './classes.js';
  * @typedef {import('./api.js').StageView} StageView
  * @typedef {import('./api.js').Standing} Standing
  * @typedef {import('./api.js').ClassId} ClassId
+ * @typedef {import('./api.js').TableList} TableList
+ * @typedef {import('./api.js').CirclePreview} CirclePreview
  */
 
 /** @type {Record<string, string>} */
@@ -114,6 +116,7 @@ export function StandingsTable({ rows }) {
 export function HomePage() {
   const me = useSession();
   const list = useData(() => api('GET', '/gatherings', { anonymous: true }), []);
+  const tables = useData(() => /** @type {Promise<TableList>} */ (api('GET', '/tables?limit=30', { anonymous: true })), []);
   const [watch, setWatch] = useState('');
   const [mine] = useStored(MY_TABLES, /** @type {{ id: string, label: string, at: number }[]} */ ([]));
   const all = /** @type {GatheringSummary[]} */ (list.data || []);
@@ -135,6 +138,12 @@ export function HomePage() {
       <section><h2>Live gatherings</h2>
         ${list.error && html`<p class="error">${errorText(list.error)}</p>`}
         ${!list.data ? html`<p class="loading">Loading…</p>` : live.length ? html`<ul class="list">${live.map(row)}</ul>` : html`<p class="muted">None right now.</p>`}</section>
+      <section data-testid="live-tables"><h2>Live tables</h2>
+        ${tables.error && html`<p class="error">${errorText(tables.error)}</p>`}
+        ${!tables.data ? html`<p class="loading">Loading…</p>` : tables.data.tables.length ? html`<ul class="list">${tables.data.tables.map((t) => html`<li class="live-table" data-testid="live-table">
+          <a href=${`/tables/${t.table_id}`}>${t.gathering ? `Stage ${t.gathering.stage}, circle ${t.gathering.circle}` : 'Practice table'}</a>
+          <span class="muted"> · ${t.status} · ${t.players.filter((x) => x).length} seated · <span data-testid="spectators">${t.spectators} watching</span></span></li>`)}</ul>`
+          : html`<p class="muted">No table is playing right now.</p>`}</section>
       <section><h2>Finished gatherings</h2>
         ${list.data && (done.length ? html`<ul class="list">${done.slice(0, 30).map(row)}</ul>` : html`<p class="muted">None yet.</p>`)}</section>
       <section><h2>Practice tables</h2>
@@ -385,6 +394,9 @@ function Console({ id, onChange }) {
   const [kind, setKind] = useState('heuristic');
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
+  const [who, setWho] = useState('');
+  const [copied, setCopied] = useState(false);
+  const preview = useData(() => /** @type {Promise<CirclePreview>} */ (api('GET', `/gatherings/${id}/preview`, { anonymous: true })), [id]);
   /** @param {string} method @param {string} path @param {any} [body] */
   const act = async (method, path, body) => {
     setBusy(true);
@@ -392,6 +404,7 @@ function Console({ id, onChange }) {
     try {
       await api(method, `/gatherings/${id}${path}`, body === undefined ? {} : { body });
       g.reload();
+      preview.reload();
       onChange();
     } catch (x) {
       setErr(errorText(x));
@@ -406,6 +419,11 @@ function Console({ id, onChange }) {
     <header><h3>${d.name}</h3><${StatusBadge} status=${st} /><a href=${`/gatherings/${id}`} data-testid="open-gathering">Open the gathering page</a></header>
     <${Progress} g=${d} />
     <${SettingsSummary} s=${d.settings} />
+    <p class="share">Share: <code data-testid="share-link">${`${location.origin}/gatherings/${id}`}</code>
+      <button type="button" class="small" onClick=${() => { navigator.clipboard?.writeText(`${location.origin}/gatherings/${id}`).then(() => setCopied(true), () => {}); }}>${copied ? 'Copied' : 'Copy link'}</button></p>
+    ${st === 'registering' && preview.data && html`<p class="muted" data-testid="preview">${preview.data.stages.length
+      ? `A start now: ${preview.data.players} players, circles ${preview.data.sizes.join(' → ')} (R9.2)`
+      : `A start now: ${preview.data.players} player(s), no circle to draw`}${d.settings.check_in ? ` · ${d.checked_in?.length || 0} checked in` : ''}${d.settings.registration_cap ? ` · cap ${d.settings.registration_cap}` : ''}</p>`}
     ${d.winner && html`<p class="winner-banner" data-testid="console-winner"><${Icon} name="trophy" /> Winner: <strong>${d.winner}</strong></p>`}
     ${d.end_reason && !d.winner && html`<p class="muted">Ended: ${d.end_reason}</p>`}
     ${err && html`<p class="error" role="alert">${err}</p>`}
@@ -425,6 +443,13 @@ function Console({ id, onChange }) {
       ${(st === 'registering' || st === 'running' || st === 'paused') && html`<button type="button" class="danger" disabled=${busy}
         onClick=${() => { if (confirm('Cancel this gathering? It ends with no winner.')) act('POST', '/cancel', { reason: 'cancelled by the organiser' }); }}>Cancel</button>`}
     </div>
+    ${(st === 'running' || st === 'paused') && html`<form class="inline" data-testid="no-shows" onSubmit=${(/** @type {Event} */ e) => e.preventDefault()}>
+      <label>A player who does not play <input value=${who} name="player" placeholder="player name" onInput=${(/** @type {any} */ e) => setWho(e.target.value)} /></label>
+      <button type="button" disabled=${busy || !who} data-testid="drop" onClick=${() => { if (confirm(`Drop ${who}? They concede at their table.`)) act('POST', `/players/${encodeURIComponent(who)}/drop`).then(() => setWho('')); }}>Drop (concede)</button>
+      <button type="button" disabled=${busy || !who} data-testid="replace" onClick=${() => act('POST', `/players/${encodeURIComponent(who)}/replace`, { bot: 'heuristic' }).then(() => setWho(''))}>Replace by a bot</button>
+      <p class="muted small">A substitute bot plays the seat out but never advances or wins.</p></form>`}
+    ${(d.dropped?.length || d.replaced?.length) ? html`<p class="muted" data-testid="dropped">Dropped: ${(d.dropped || []).join(', ') || '—'} · replaced: ${(d.replaced || []).join(', ') || '—'}</p>` : ''}
+    ${st !== 'registering' && html`<p class="export">Results: <a href=${`/api/v1/gatherings/${id}/results.csv`} download data-testid="export-csv">CSV</a> · <a href=${`/api/v1/gatherings/${id}/results.json`} download data-testid="export-json">JSON</a></p>`}
     ${st !== 'registering' && html`<details class="console-standings" open><summary>Standings</summary><${StandingsTable} rows=${standings.data || []} /></details>`}
     <details><summary>${d.players.length} registered</summary><ul class="names">${d.players.map((p) => html`<li>${p.name}${p.bot ? html` <span class="badge bot">bot</span>` : ''}
       ${st === 'registering' && html` <button type="button" class="linklike" aria-label=${`withdraw ${p.name}`} onClick=${() => act('DELETE', `/registrations/${encodeURIComponent(p.name)}`)}>✕</button>`}</li>`)}</ul></details>
@@ -485,6 +510,9 @@ export function GatheringPage({ id }) {
     <${Progress} g=${g} />
     ${g.status === 'registering' && me && !g.players.some((p) => p.name === me.name) && html`<div class="actions">
       <button type="button" onClick=${async () => { try { await api('POST', `/gatherings/${id}/registrations`, { body: {} }); data.reload(); } catch (e) { alert(errorText(e)); } }}>Register as ${me.name}</button></div>`}
+    ${g.status === 'registering' && me && g.settings.check_in && g.players.some((p) => p.name === me.name) && html`<div class="actions">
+      ${(g.checked_in || []).includes(me.name) ? html`<span class="badge" data-testid="checked-in">checked in</span>`
+        : html`<button type="button" data-testid="check-in" onClick=${async () => { try { await api('POST', `/gatherings/${id}/check-ins`, { body: {} }); data.reload(); } catch (e) { alert(errorText(e)); } }}>Check in</button>`}</div>`}
     ${g.winner && html`<p class="winner-banner" data-testid="winner"><${Icon} name="trophy" /> <strong>${g.winner}</strong> wins the gathering</p>`}
     <${ClassLegend} b=${b} />
     <div class="bracket" data-testid="bracket">
@@ -499,7 +527,10 @@ export function GatheringPage({ id }) {
             ${mine(c) && c.status !== 'finished' && html`<a class="button small" href=${`/tables/${c.table_id}`}>Play</a>`}
             ${c.status === 'finished' && html`<a class="muted" href=${`/tables/${c.table_id}/replay`}>replay</a>`}</header>
           <ol class="names small">${c.players.map((p) => html`<li class=${`${c.last_lit.includes(p.name) ? 'lastlit' : ''}${c.winner === p.name ? ' won' : ''}`}>
-            ${p.name}${p.class ? html` <${ClassBadge} id=${p.class} />` : ''}${p.placing ? html` <span class="muted">${ordinal(p.placing)}</span>` : ''}</li>`)}</ol>
+            ${p.name}${p.replaced_by ? html` <span class="badge bot">substitute</span>` : ''}${p.dropped ? html` <span class="badge">dropped</span>` : ''}${p.class ? html` <${ClassBadge} id=${p.class} />` : ''}${p.placing ? html` <span class="muted">${ordinal(p.placing)}</span>` : ''}</li>`)}</ol>
+          ${c.waiting && html`<p class="muted small" data-testid="waiting">${c.waiting.window ? 'a reaction window is open' : `waiting on ${c.waiting.names.join(', ')}`}
+            ${me && me.name === g.organiser && !c.waiting.window && html` <button type="button" class="linklike" data-testid="give-time"
+              onClick=${async () => { try { await api('POST', `/gatherings/${id}/tables/${c.table_id}/time`, { body: { seconds: 60 } }); data.reload(); } catch (e) { alert(errorText(e)); } }}>+60 s</button>`}</p>`}
           ${c.last_lit.length > 0 && html`<p class="lastlit-line">${st.final_ritual ? 'Winner' : 'Sent on'}: ${c.last_lit.join(', ')}</p>`}
           ${circleNote(c) && html`<p class="circle-note" data-testid="circle-note">${circleNote(c)}</p>`}
         </article>`)}
