@@ -306,6 +306,8 @@ function CreateGathering({ onCreated }) {
   const [delayBy, setDelayBy] = useState(10);
   const [commentary, setCommentary] = useState(false);
   const [abandonment, setAbandonment] = useState(3);
+  const [cap, setCap] = useState(0);
+  const [checkIn, setCheckIn] = useState(false);
   const [err, setErr] = useState('');
   /** @param {Event} e */
   async function submit(e) {
@@ -318,7 +320,9 @@ function CreateGathering({ onCreated }) {
       classes, class_bans: classes ? bans : [], commentary, abandonment,
       spectator_delay_events: delayKind === 'events' ? delayBy : 0,
       spectator_delay_secs: delayKind === 'secs' ? delayBy : 0,
+      check_in: checkIn,
     };
+    if (cap > 0) settings.registration_cap = cap;
     try {
       const g = await api('POST', '/gatherings', { body: { name, settings } });
       setName('');
@@ -346,6 +350,10 @@ function CreateGathering({ onCreated }) {
     <label>Reaction clock (s) <input type="number" name="reaction_secs" min="1" value=${reaction} onInput=${num(setReaction)} /></label>
     <label>Bot pace (ms) <input type="number" name="bot_delay_ms" min="0" max="10000" value=${delay} onInput=${num(setDelay)} /></label>
     <label>Round limit <input type="number" name="round_limit" min="10" value=${roundLimit} onInput=${num(setRoundLimit)} /></label>
+    <label>Registration cap <input type="number" name="registration_cap" min="0" max="10000" value=${cap} onInput=${num(setCap)} />
+      <small class="help">The most players (registrations and bots); 0: no cap but 10,000.</small></label>
+    <label><input type="checkbox" name="check_in" checked=${checkIn} onChange=${(/** @type {any} */ e) => setCheckIn(e.target.checked)} /> Players check in
+      <small class="help">Registered players who have not checked in by the start are removed; bots need no check-in.</small></label>
     <label>Abandonment <input type="number" name="abandonment" min="0" max="20" value=${abandonment} onInput=${num(setAbandonment)} />
       <small class="help">R10.7.4: a player whose Ritual prompts time out this many times in a row concedes (0: never).</small></label>
     <fieldset class="wide"><legend>Spectators</legend>
