@@ -487,6 +487,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account event stream (Server-Sent Events): one `table` message, a [`MyTable`], for
+         *     each of your tables that has not ended when the stream opens, and again whenever one of
+         *     them changes for you: a table of yours appears (you took a seat, a gathering drew you into a
+         *     circle), the seats of yours `awaiting` an answer change ("a seat of yours needs an answer at
+         *     table X"), or it ends (`status: finished`, then no more about it). It tells you only about
+         *     your own seats, from their own prompts. Takes the bearer header or `?access_token=` (an
+         *     access or a bot token with `read`).
+         */
+        get: operations["my_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/tables": {
         parameters: {
             query?: never;
@@ -7290,6 +7315,53 @@ export interface operations {
             };
             /** @description `storage-full`: the event store has no room to write; nothing was changed */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    my_stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `event: table`, `data:` a `MyTable` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["MyTable"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;

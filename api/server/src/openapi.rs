@@ -408,7 +408,7 @@ mod tests {
     fn documented_paths_give_their_methods() {
         use super::allowed_methods;
         assert_eq!(allowed_methods("/healthz"), Some(vec!["GET"]));
-        assert_eq!(allowed_methods("/api/v1/tables"), Some(vec!["POST"]));
+        assert_eq!(allowed_methods("/api/v1/tables"), Some(vec!["GET", "POST"]));
         assert_eq!(allowed_methods("/api/v1/tables/abc/answers"), Some(vec!["POST"]));
         // `{id}/{action}` (POST) and `{id}/bracket` (GET) both match: the more literal wins.
         assert_eq!(allowed_methods("/api/v1/gatherings/g1/bracket"), Some(vec!["GET"]));
