@@ -7335,13 +7335,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `event: table`, `data:` a `MyTable` */
+            /** @description a stream of events, each as `StreamEvent`: `event: table` with `data:` a `MyTable` as JSON text */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["MyTable"];
+                    "text/event-stream": components["schemas"]["StreamEvent"];
                 };
             };
             401: {

@@ -68,6 +68,7 @@ pub struct TableList {
 #[serde(deny_unknown_fields)]
 pub struct TableListQuery {
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<usize>,
     /// The `next` of the previous page.
     pub after: Option<String>,

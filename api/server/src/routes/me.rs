@@ -134,7 +134,7 @@ pub(super) fn my_table(id: &str, snap: &crate::game::Snapshot, name: &str) -> Op
 /// your own seats, from their own prompts. Takes the bearer header or `?access_token=` (an
 /// access or a bot token with `read`).
 #[utoipa::path(tag = "spectators", security(("bearer" = [])),
-    responses((status = 200, content_type = "text/event-stream", body = MyTable, description = "`event: table`, `data:` a `MyTable`"),
+    responses((status = 200, content_type = "text/event-stream", body = flicker_wire::streams::StreamEvent, description = "a stream of events, each as `StreamEvent`: `event: table` with `data:` a `MyTable` as JSON text"),
         (status = 401, body = Problem), (status = 403, body = Problem)))]
 #[get("/api/v1/me/stream")]
 pub async fn my_stream(state: Data, caller: MaybeCaller) -> Result<impl actix_web::Responder, Problem> {
