@@ -57,6 +57,31 @@ fn now_secs() -> f64 {
 }
 
 /// Checks the R9.9 standings of a finished gathering against its bracket.
+/// The gathering's winner, or `None` when it ended with no winner for a reason the rules give:
+/// a Final Ritual that ended with no winner (R7.9.4, a hard end with equal players; R7.8, The
+/// Witness), or a last qualifying stage that sent nobody on (R9.5.3, R9.6.1). Anything else
+/// without a winner fails. With no winner, the standings have no first place (R9.9.2).
+fn winner_or_rule_explained(g: &Value, b: &Value, st: &[Value]) -> Option<String> {
+    if let Some(w) = g["winner"].as_str() {
+        assert_eq!(g["end_reason"], "final_ritual", "{g}");
+        return Some(w.to_string());
+    }
+    assert_eq!(g["end_reason"], "no_winner", "a finished gathering without a winner: {g}");
+    let last = b["stages"].as_array().and_then(|s| s.last()).expect("a stage was drawn");
+    if last["final_ritual"] == true {
+        let c = &last["circles"][0];
+        assert!(c["winner"].is_null(), "{c}");
+        assert!(c["end_reason"] == "guttered" || c["end_reason"] == "witnessed", "R7.7.2: {c}");
+    } else {
+        for c in last["circles"].as_array().unwrap() {
+            assert!(strs(&c["last_lit"]).is_empty(), "R9.6.1: a Last Lit went on to nothing: {c}");
+        }
+    }
+    assert!(st.iter().all(|x| x["rank"] != 1 && x["status"] != "winner"), "R9.9.2: {st:?}");
+    eprintln!("the gathering ended with no winner by the rules: {}", last["circles"][0]["end_reason"]);
+    None
+}
+
 fn check_final_standings(st: &[Value], b: &Value, winner: &str, registered: usize) {
     assert_eq!(st.len(), registered, "{st:?}");
     let names: BTreeSet<&str> = st.iter().map(|x| x["name"].as_str().unwrap()).collect();
@@ -177,7 +202,7 @@ fn a_20_player_bot_gathering_splits_7_7_6_and_crowns_one_winner() {
     let winners: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("winner: ")).collect();
     assert_eq!(winners.len(), 1, "{stdout}");
     let winner = winners[0].trim();
-    assert!(!winner.is_empty() && !winner.starts_with("none"), "{stdout}");
+    assert!(!winner.is_empty(), "{stdout}");
 
     // The API: the gathering it created.
     let (st, list, _) = get_public(&s, "/api/v1/gatherings");
@@ -189,11 +214,16 @@ fn a_20_player_bot_gathering_splits_7_7_6_and_crowns_one_winner() {
     let id = g["gathering_id"].as_str().unwrap();
     assert_eq!(printed_id, Some(id), "{stdout}");
     assert_eq!(g["status"], "finished", "{g}");
-    assert_eq!(g["winner"], winner, "{g}");
-    assert_eq!(g["end_reason"], "final_ritual", "{g}");
     assert_eq!(g["players"].as_array().unwrap().len(), 20);
 
     let b = bracket(&s, id);
+    let st = standings(&s, id);
+    // Rare: a Final Ritual with equal players at its hard end, or a stage sending nobody on.
+    let Some(found) = winner_or_rule_explained(g, &b, &st) else {
+        assert!(winner.starts_with("none"), "the CLI printed a winner the gathering has not: {stdout}");
+        return;
+    };
+    assert_eq!(found, winner, "{g}");
     assert_eq!(b["winner"], winner);
     let stages = b["stages"].as_array().unwrap();
     let first = &stages[0];
@@ -236,7 +266,6 @@ fn a_20_player_bot_gathering_splits_7_7_6_and_crowns_one_winner() {
     assert!(last_lit.contains(winner), "R9.4: the winner played the Final Ritual");
     assert_eq!(fin["circles"][0]["winner"], winner);
 
-    let st = standings(&s, id);
     check_final_standings(&st, &b, winner, 20);
     for x in &st {
         let name = x["name"].as_str().unwrap();
@@ -274,18 +303,20 @@ fn a_9_player_gathering_splits_5_4() {
     let g = wait_over(&s, &id, Duration::from_secs(300));
     eprintln!("9 random bots on PostgreSQL: {:.1} s", t0.elapsed().as_secs_f64());
     assert_eq!(g["status"], "finished", "{g}");
-    let winner = g["winner"].as_str().expect("a winner").to_string();
-    assert_eq!(g["end_reason"], "final_ritual", "{g}");
     assert_eq!(g["progress"]["circles_ended"], g["progress"]["circles_expected"], "{g}");
 
     let b = bracket(&s, &id);
     let stages = b["stages"].as_array().unwrap();
     assert_eq!(stages[0]["sizes"], "5+4", "R9.2.2");
     assert_eq!(stages[0]["final_ritual"], false);
+    assert_eq!(b["winner"], g["winner"]);
+    let st = standings(&s, &id);
+    let winner = winner_or_rule_explained(&g, &b, &st);
     let fin = stages.last().unwrap();
-    assert_eq!(fin["final_ritual"], true, "{b}");
-    assert_eq!(b["winner"], winner.as_str());
-    assert_eq!(fin["circles"][0]["winner"], winner.as_str());
+    if let Some(winner) = &winner {
+        assert_eq!(fin["final_ritual"], true, "{b}");
+        assert_eq!(fin["circles"][0]["winner"], winner.as_str());
+    }
 
     let tables = check_circle_tables(&s, &org, &id, &b);
     for ((stage, _), t) in &tables {
@@ -295,7 +326,9 @@ fn a_9_player_gathering_splits_5_4() {
         assert_eq!(settings["last_lit"], if qualifying { 2 } else { 1 }, "{settings}");
         check_surplus(&s, &org, *stage, t);
     }
-    check_final_standings(&standings(&s, &id), &b, &winner, 9);
+    if let Some(winner) = &winner {
+        check_final_standings(&st, &b, winner, 9);
+    }
     eprintln!("9 players: {:.1} s in all", t0.elapsed().as_secs_f64());
 }
 
@@ -365,9 +398,11 @@ fn five_players_with_circles_of_4_split_3_2_and_the_circle_of_2_ends_at_once() {
     if three_ll.len() == 2 {
         assert_eq!(stages[1]["sizes"], "4");
     }
-    let winner = g["winner"].as_str().expect("a winner");
     check_circle_tables(&s, &org, &id, &b);
-    check_final_standings(&standings(&s, &id), &b, winner, 5);
+    let st = standings(&s, &id);
+    if let Some(winner) = winner_or_rule_explained(&g, &b, &st) {
+        check_final_standings(&st, &b, &winner, 5);
+    }
 }
 
 /// R9.8.2 with an odd later stage: 9 players with C = 4 and A = 1 split 3+3+3 (R9.2.2), each
@@ -642,12 +677,13 @@ fn restart_in_the_middle_of_a_gathering_keeps_every_event_and_resumes_clocks() {
     }
     lap("finished");
     let g = summary(&s, &gid);
-    let winner = g["winner"].as_str().expect("exactly one winner");
-    assert_eq!(g["end_reason"], "final_ritual", "{g}");
     let b = bracket(&s, &gid);
     assert_eq!(b["stages"][0]["sizes"], "5+4");
-    assert_eq!(b["winner"], winner);
+    assert_eq!(b["winner"], g["winner"]);
     check_circle_tables(&s, &org, &gid, &b);
-    check_final_standings(&standings(&s, &gid), &b, winner, 9);
+    let st = standings(&s, &gid);
+    if let Some(winner) = winner_or_rule_explained(&g, &b, &st) {
+        check_final_standings(&st, &b, &winner, 9);
+    }
     lap("done");
 }

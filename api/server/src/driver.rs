@@ -508,7 +508,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
 /// player's own answer (the same actor and an idempotency key, as a hand-given answer is
 /// stored); true when it was taken. Auto-pass is read from the seat holders' accounts, and
 /// only at tables that hold their windows.
-async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
+pub(crate) async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
     use flicker_game::Game;
     if !Served::decision_point(&snap.state).hold_windows || !crate::clocks::is_reaction::<Served>(&snap.state) {
         return false;

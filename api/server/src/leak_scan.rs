@@ -54,6 +54,9 @@ impl Resp {
 
 type Call<'a> = Box<dyn Fn(TestRequest) -> LocalBoxFuture<'a, Resp> + 'a>;
 type Open<'a> = Box<dyn Fn(TestRequest) -> LocalBoxFuture<'a, tokio::task::JoinHandle<Vec<u8>>> + 'a>;
+/// A stream that never ends by itself (the account stream): what it sent so far, and its reader.
+type Tailed = (std::sync::Arc<std::sync::Mutex<Vec<u8>>>, tokio::task::JoinHandle<()>);
+type Tail<'a> = Box<dyn Fn(TestRequest) -> LocalBoxFuture<'a, Tailed> + 'a>;
 
 /// One reader of a table.
 #[derive(Debug, Clone)]
@@ -116,6 +119,16 @@ struct Counts {
     delayed_by: std::collections::BTreeMap<String, usize>,
     /// Moments at which the close time of a held reaction decision point was checked.
     close_times: usize,
+    /// `GET /api/v1/me/tables` reads checked, account streams read to the end and their messages.
+    my_tables: usize,
+    account_streams: usize,
+    account_messages: usize,
+    /// Games with a seat on auto-pass, and the passes the server sent for it.
+    auto_pass_games: usize,
+    auto_passes: usize,
+    /// Bracket reads whose `waiting` was checked against the spectator's horizon
+    /// (window open, seats named).
+    waiting: [usize; 2],
 }
 
 /// R10.8: a gathering's spectator delay: N events of the reader's sequence, or N seconds.
@@ -132,6 +145,10 @@ struct Game {
     states: Vec<State>,
     tracks: Vec<Track>,
     who: Vec<Who>,
+    /// Event counts at which the table was at rest (after each append the scanner made).
+    rests: Vec<usize>,
+    /// The gathering whose circle the table plays (delayed games).
+    gathering: Option<String>,
 }
 
 impl Game {
@@ -157,8 +174,21 @@ impl Game {
             self.states.push(after);
         }
         assert_eq!(self.now(), &snap.state, "the scanner's fold is the table's state");
+        if self.rests.last() != Some(&self.events.len()) {
+            self.rests.push(self.events.len());
+        }
         from..self.events.len()
     }
+}
+
+/// The account stream's and `/me/tables`' `awaiting` for `seat` at `state`: the seat itself
+/// when its own prompt awaits an answer (a function of that seat's prompt only).
+fn awaiting(state: &State, seat: u8) -> Vec<u8> {
+    use flicker_game::Game as _;
+    final_flicker::prompt_for(state, seat)
+        .filter(|p| crate::game::Served::prompt_info(p).awaits_answer)
+        .map(|_| vec![seat])
+        .unwrap_or_default()
 }
 
 fn env_or(name: &str, default: u64) -> u64 {
@@ -226,8 +256,11 @@ struct Scanner<'a> {
     app: web::Data<AppState>,
     call: Call<'a>,
     open: Open<'a>,
+    tail: Tail<'a>,
     counts: Counts,
     rng: ChaCha8Rng,
+    /// Accounts whose auto-pass preference is on now.
+    auto_on: HashSet<String>,
 }
 
 impl Scanner<'_> {
@@ -264,6 +297,17 @@ impl Scanner<'_> {
                 assert!(j["prompt"].is_null(), "{}: a spectator's prompt", what("prompt"));
             }
             self.counts.views += 1;
+            // R10.4.2: my tables: only the reader's own seat, awaiting only from its own prompt.
+            let r = self.get(&who, "/api/v1/me/tables").await;
+            assert_eq!(r.status, 200, "{}: {}", what("my tables"), r.text());
+            let expected = match who.seat() {
+                Some(seat) => {
+                    json!([{"table_id": id, "status": "playing", "seats": [seat], "awaiting": awaiting(&now, seat)}])
+                }
+                None => json!([]),
+            };
+            assert_eq!(r.json("my tables"), expected, "{}", what("my tables"));
+            self.counts.my_tables += 1;
         }
         // The events pages, from where the reader left off.
         let limit = if both_replays { [1usize, 7, 60, 500][self.rng.random_range(0..4)] } else { 500 };
@@ -330,6 +374,7 @@ impl Scanner<'_> {
         let mut paths = vec![format!("/api/v1/tables/{id}"), format!("/api/v1/tables/{id}/replay")];
         if who.token.is_some() {
             paths.push(format!("/api/v1/tables/{id}/prompt"));
+            paths.push("/api/v1/me/tables".to_string());
         }
         for p in paths {
             let r = self.get(&who, &p).await;
@@ -502,14 +547,44 @@ impl Scanner<'_> {
         });
         who.push(Who { label: "anonymous".into(), token: None, viewer: Viewer::Spectator });
         let tracks = vec![Track::default(); who.len()];
-        let mut game = Game { id: id.clone(), events: Vec::new(), states: vec![State::new()], tracks, who };
+        let mut game = Game {
+            id: id.clone(),
+            events: Vec::new(),
+            states: vec![State::new()],
+            tracks,
+            who,
+            rests: Vec::new(),
+            gathering: None,
+        };
         game.catch_up(&self.app).await;
-        // Live streams, opened before play and read to the end.
+        // The table is live (no driver runs here to note it): `/me/tables` and the account
+        // streams list it.
+        self.app.driver.live.lock().expect("live").tables.insert(id.clone());
+        // R6.5.4, R10.6.5: in most games that hold their windows, one seat has auto-pass on;
+        // the server passes for it (as the driver does) whenever its Salt prompt has no 5.
+        let auto = (settings.hold_windows && self.rng.random_bool(0.7)).then(|| self.rng.random_range(0..n as u8));
+        let want: HashSet<String> = auto.iter().map(|s| format!("p{s}")).collect();
+        let flips: Vec<String> = self.auto_on.symmetric_difference(&want).cloned().collect();
+        for name in flips {
+            let w = game.who.iter().find(|w| w.label == name).expect("a seat").clone();
+            let on = want.contains(&name);
+            let req = w.req(TestRequest::put().uri("/api/v1/me/preferences")).set_json(json!({"auto_pass": on}));
+            self.counts.requests += 1;
+            let r = (self.call)(req).await;
+            assert_eq!((r.status, r.json("preferences")), (200, json!({"auto_pass": on})), "{name}: auto-pass {on}");
+        }
+        self.auto_on = want;
+        // Live streams, opened before play and read to the end; and the account streams.
         let mut open_streams = Vec::new();
+        let mut account_streams = Vec::new();
         if streams {
             for w in game.who.clone() {
                 let req = w.req(TestRequest::get().uri(&format!("/api/v1/tables/{id}/stream")));
-                open_streams.push((w, (self.open)(req).await));
+                open_streams.push((w.clone(), (self.open)(req).await));
+                if w.token.is_some() {
+                    let req = w.req(TestRequest::get().uri("/api/v1/me/stream"));
+                    account_streams.push((w, (self.tail)(req).await));
+                }
             }
         }
         let stream_id = tables::stream_of(&id);
@@ -523,8 +598,20 @@ impl Scanner<'_> {
             let open = prompts(&state);
             let answerable: Vec<_> =
                 open.iter().filter(|p| !matches!(p.kind, PromptKind::Salt { current: Some(_), .. })).collect();
+            // An auto-pass due now is sent before anything else (the driver sends it at once).
+            let auto_due = match auto {
+                Some(a) => {
+                    let snap = self.app.tables.load(self.app.store.as_ref(), &id).await.expect("load");
+                    let holder = format!("p{a}");
+                    flicker_platform::due::auto_pass::<crate::game::Served>(&snap, |h| h == holder)
+                        .map(|(seat, holder, cmd)| (snap, seat, holder, cmd))
+                }
+                None => None,
+            };
             let concede = Command::Concede { seat: rng.random_range(0..n as u8) };
-            let cmd = if rng.random_ratio(1, 400)
+            let cmd = if let Some((_, _, _, cmd)) = &auto_due {
+                cmd.clone()
+            } else if rng.random_ratio(1, 400)
                 && final_flicker::decide(&state, &concede, &mut ChaCha8Rng::seed_from_u64(1)).is_ok()
             {
                 concede
@@ -593,6 +680,18 @@ impl Scanner<'_> {
             let first_new = game.events.len();
             self.counts.commands += 1;
             match &cmd {
+                _ if auto_due.is_some() => {
+                    let (snap, seat, holder, _) = auto_due.as_ref().expect("due");
+                    assert!(crate::driver::auto_pass(&self.app, snap).await, "the due auto-pass was taken");
+                    // Stored as the player's own answer: the same actor, an idempotency key.
+                    let from = crate::store::StreamVersion::new(snap.version as u64 + 1);
+                    let stored = self.app.store.read_stream(&stream_id, from).await.expect("read");
+                    let first = stored.first().expect("the auto-pass appended");
+                    assert_eq!(first.metadata.actor.as_deref(), Some(holder.as_str()), "seat {seat}: the actor");
+                    assert!(first.metadata.command_key.is_some(), "seat {seat}: an auto-pass without a key");
+                    assert!(stored.iter().all(|e| e.metadata.actor.as_deref() == Some(holder.as_str())));
+                    self.counts.auto_passes += 1;
+                }
                 Command::Answer { seat, prompt: Some(pid), answer } if self.rng.random_bool(0.2) => {
                     let w = game.who[*seat as usize].clone();
                     let key = uuid::Uuid::new_v4().to_string();
@@ -745,8 +844,70 @@ impl Scanner<'_> {
             }
             self.counts.streams += 1;
         }
+        self.check_account_streams(&game, account_streams).await;
+        self.app.driver.live.lock().expect("live").tables.remove(&id);
+        self.counts.auto_pass_games += usize::from(auto.is_some());
         self.counts.games += 1;
         self.counts.players[n] += 1;
+    }
+
+    /// The account streams of a finished game: each seat's tells it only about its own seat,
+    /// and only when that seat's `awaiting` changed: every message is the seat's own awaiting at
+    /// a moment the table rested (in order, none repeated), the last says `finished`. A spectator
+    /// account holds no seat and hears nothing.
+    async fn check_account_streams(&mut self, game: &Game, streams: Vec<(Who, Tailed)>) {
+        let id = &game.id;
+        let limit = Instant::now() + Duration::from_secs(30);
+        for (w, (buf, task)) in streams {
+            let finished = |b: &[u8]| String::from_utf8_lossy(b).contains(r#""status":"finished""#);
+            match w.seat() {
+                Some(_) => {
+                    while !finished(&buf.lock().expect("buf")) {
+                        assert!(Instant::now() < limit, "{}: the account stream never said finished", w.label);
+                        tokio::time::sleep(Duration::from_millis(5)).await;
+                    }
+                }
+                // Nothing is due to a spectator: a moment for anything wrongly sent to arrive.
+                None => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+            task.abort();
+            let text = String::from_utf8(buf.lock().expect("buf").clone()).expect("utf-8");
+            let msgs = crate::spectate_tests::messages(&text);
+            let Some(seat) = w.seat() else {
+                assert!(msgs.is_empty(), "{}: an account with no seat was told {msgs:?}", w.label);
+                self.counts.account_streams += 1;
+                continue;
+            };
+            let (last, rest) = msgs.split_last().expect("messages");
+            let want_last = json!({"table_id": id, "status": "finished", "seats": [seat], "awaiting": []});
+            assert_eq!(serde_json::from_str::<Value>(&last.2).expect("json"), want_last, "{}: the end", w.label);
+            assert!(!rest.is_empty(), "{}: the stream opened without the table", w.label);
+            let mut at = 0usize;
+            let mut previous: Option<Value> = None;
+            for (_, kind, data) in rest {
+                assert_eq!(kind.as_deref(), Some("table"), "{}", w.label);
+                let m: Value = serde_json::from_str(data).expect("json");
+                assert_eq!(
+                    (&m["table_id"], &m["status"], &m["seats"]),
+                    (&json!(id), &json!("playing"), &json!([seat])),
+                    "{}: {m}",
+                    w.label
+                );
+                assert!(previous.as_ref() != Some(&m), "{}: told twice without a change: {m}", w.label);
+                let told = m["awaiting"].clone();
+                while at < game.rests.len() && json!(awaiting(&game.states[game.rests[at]], seat)) != told {
+                    at += 1;
+                }
+                assert!(
+                    at < game.rests.len(),
+                    "{}: told {m}, which its own prompt never said after the last message",
+                    w.label
+                );
+                previous = Some(m);
+                self.counts.account_messages += 1;
+            }
+            self.counts.account_streams += 1;
+        }
     }
 }
 
@@ -777,20 +938,33 @@ impl Scanner<'_> {
                 ..Default::default()
             },
         };
-        let e = crate::gatherings::to_new(&gathering, "org");
+        // The table plays circle 1 of the gathering's first stage, so the bracket shows whom
+        // it waits for (R10.6.2) at the spectators' horizon.
+        let id = uuid::Uuid::new_v4().to_string();
+        let drawn = crate::gatherings::GatheringEvent::StageDrawn {
+            stage: 1,
+            circles: vec![crate::gatherings::CircleDraw {
+                circle: 1,
+                table_id: id.clone(),
+                players: (0..n).map(|i| format!("p{i}")).collect(),
+            }],
+        };
+        let e = [gathering, crate::gatherings::GatheringEvent::GatheringStarted, drawn]
+            .iter()
+            .map(|e| crate::gatherings::to_new(e, "org"))
+            .collect();
         self.app
             .store
-            .append(&crate::gatherings::stream_of(&gid), crate::store::ExpectedVersion::NO_STREAM, vec![e])
+            .append(&crate::gatherings::stream_of(&gid), crate::store::ExpectedVersion::NO_STREAM, e)
             .await
             .expect("gathering");
-        let id = uuid::Uuid::new_v4().to_string();
         let created = TableEvent::TableCreated {
             table_id: id.clone(),
             creator: "org".into(),
             settings: settings.clone(),
             practice: false,
             position: None,
-            gathering: Some(tables::TableGathering { gathering_id: gid, stage: 1, circle: 1 }),
+            gathering: Some(tables::TableGathering { gathering_id: gid.clone(), stage: 1, circle: 1 }),
             seated: (0..n).map(|i| SeatHolder { name: format!("p{i}"), bot: None }).collect(),
             clocks: Clocks { decision_secs: 86_400, reaction_secs: 86_400 },
             reaction_window_min_ms: 0,
@@ -826,7 +1000,15 @@ impl Scanner<'_> {
         who.push(Who { label: "anonymous".into(), token: None, viewer: Viewer::Spectator });
         who.push(Who { label: "org".into(), token: Some(token("org")), viewer: Viewer::Commentary });
         let tracks = vec![Track::default(); who.len()];
-        let mut game = Game { id: id.clone(), events: Vec::new(), states: vec![State::new()], tracks, who };
+        let mut game = Game {
+            id: id.clone(),
+            events: Vec::new(),
+            states: vec![State::new()],
+            tracks,
+            who,
+            rests: Vec::new(),
+            gathering: Some(gid),
+        };
         game.catch_up(&self.app).await;
         self.check_delayed_all(&game, delay, clock).await;
         let mut commands = 0usize;
@@ -1001,6 +1183,43 @@ impl Scanner<'_> {
             self.counts.cards +=
                 check_view(&j["view"], &game.states[i + 1], viewer, &what).unwrap_or_else(|e| panic!("leak: {e}"));
         }
+        // R10.6.2, R10.8: the bracket's "waiting on" for this circle, read anonymously: the
+        // spectators' horizon, whom the spectator view says it waits for, and inside a
+        // reaction window nobody named.
+        if who.token.is_none()
+            && let Some(gid) = &game.gathering
+        {
+            let r = self.get(&who, &format!("/api/v1/gatherings/{gid}/bracket")).await;
+            assert_eq!(r.status, 200, "{what}: {}", r.text());
+            let b = r.json("bracket");
+            let got = &b["stages"][0]["circles"][0]["waiting"];
+            let seen = &game.states[visible];
+            let mark = snap.marks[..visible.min(snap.marks.len())].iter().rev().find_map(Option::as_ref);
+            let want = if visible == 0 {
+                None
+            } else {
+                crate::gatherings::views::waiting::<crate::game::Served>(
+                    seen,
+                    &snap.info.seats,
+                    mark.map(|m| m.opened_at),
+                )
+            };
+            assert_eq!(got, &serde_json::to_value(&want).expect("json"), "{what}: waiting at the horizon");
+            if let Some(w) = want {
+                if w.window {
+                    assert!(w.seats.is_empty() && w.names.is_empty() && w.since.is_none(), "{what}: R10.6.2 {w:?}");
+                } else {
+                    // Named only where the spectator view itself names the seat.
+                    let view = final_flicker::view(seen, Viewer::Spectator);
+                    let named: Vec<u8> = match view.awaiting {
+                        final_flicker::projection::view::Awaiting::Seat { seat } => vec![seat],
+                        _ => Vec::new(),
+                    };
+                    assert_eq!(w.seats, named, "{what}: waiting names what the spectator view does not");
+                }
+                self.counts.waiting[usize::from(!w.window)] += 1;
+            }
+        }
         self.counts.delayed_reads += 1;
         let kind = match viewer {
             Viewer::Seat { .. } => "eliminated seat",
@@ -1089,8 +1308,32 @@ async fn the_leak_scanner_finds_nothing() {
             actix_web::rt::spawn(async move { at::read_body(resp).await.to_vec() })
         })
     });
-    let mut s =
-        Scanner { app: app.clone(), call, open, counts: Counts::default(), rng: ChaCha8Rng::seed_from_u64(seed) };
+    let tail: Tail = Box::new(move |req: TestRequest| {
+        Box::pin(async move {
+            let resp = at::call_service(svc, req.to_request()).await;
+            assert_eq!(resp.status(), StatusCode::OK, "a stream opens");
+            let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+            let sink = buf.clone();
+            let task = actix_web::rt::spawn(async move {
+                let mut body = Box::pin(resp.into_body());
+                while let Some(Ok(chunk)) =
+                    std::future::poll_fn(|cx| actix_web::body::MessageBody::poll_next(body.as_mut(), cx)).await
+                {
+                    sink.lock().expect("buf").extend_from_slice(&chunk);
+                }
+            });
+            (buf, task)
+        })
+    });
+    let mut s = Scanner {
+        app: app.clone(),
+        call,
+        open,
+        tail,
+        counts: Counts::default(),
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        auto_on: HashSet::new(),
+    };
     for g in 0..games {
         let game_seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(g as u64);
         let t = Instant::now();
@@ -1146,6 +1389,18 @@ async fn the_leak_scanner_finds_nothing() {
     );
     println!("leak scan: {} close times of held reaction points checked", c.close_times);
     assert!(c.close_times > 0, "some held reaction points were checked");
+    println!(
+        "leak scan: {} reads of my tables, {} account streams ({} messages), {} auto-passes in {} games, {} bracket waits checked ({} in windows)",
+        c.my_tables,
+        c.account_streams,
+        c.account_messages,
+        c.auto_passes,
+        c.auto_pass_games,
+        c.waiting[0] + c.waiting[1],
+        c.waiting[0]
+    );
+    assert!(c.my_tables > 0 && c.account_streams > 0 && c.account_messages > 0, "the account routes were read");
+    assert!(c.auto_passes > 0 && c.waiting[0] > 0 && c.waiting[1] > 0, "auto-passes and bracket waits were checked");
     for (k, (n, ex)) in &c.moved {
         println!("leak scan: the projection moved over hidden events {k}: {n} times (e.g. {ex})");
     }

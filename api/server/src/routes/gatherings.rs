@@ -443,7 +443,8 @@ async fn live_circle(state: &AppState, snap: &crate::game::Snapshot) -> crate::g
     let seen = crate::spectate::state_at(snap, sight.visible);
     let opened =
         snap.marks[..sight.visible.min(snap.marks.len())].iter().rev().find_map(|m| m.as_ref().map(|m| m.opened_at));
-    let waiting = if snap.started() {
+    // Before the horizon reaches the game's first event, spectators see no game yet.
+    let waiting = if snap.started() && sight.visible > 0 {
         crate::gatherings::views::waiting::<crate::game::Served>(&seen, &snap.info.seats, opened)
     } else {
         None
