@@ -291,9 +291,11 @@ test('an organiser drops a no-show from the console and exports the results', as
   return `winner ${json.winner}; ${csv.trim().split('\n').length - 1} rows`;
 });
 
-test('a spectator finds a live table from the home list and is counted', async () => {
+test('a spectator finds a live table from the home list and is counted; a gathering too', async () => {
   const token = await account(`host-liv-${RUN}`);
   const id = await botTable(token, 4, 400);
+  const org = await account(`org-liv-${RUN}`, 'organiser');
+  const gathering = await call('POST', '/gatherings', { token: org, body: { name: `Watched ${RUN}` } });
   const { context, page, errors } = await newPage({ width: 390, height: 844 });
   await page.goto(`${base}/`);
   const link = page.locator(`[data-testid=live-table] a[href="/tables/${id}"]`);
@@ -313,10 +315,21 @@ test('a spectator finds a live table from the home list and is counted', async (
     if (!/[1-9]\d* watching/.test(watching)) await sleep(250);
   }
   if (!/[1-9]\d* watching/.test(watching)) throw new Error(`the spectator was not counted: ${watching}`);
+  // The gathering's page follows its stream: the home list counts that reader.
+  await page.goto(`${base}/gatherings/${gathering.gathering_id}`);
+  let gWatching = '';
+  for (let i = 0; i < 40 && gWatching !== '1 watching'; i++) {
+    await other.goto(`${base}/`);
+    const row = other.locator('.gathering-row', { has: other.locator(`a[href="/gatherings/${gathering.gathering_id}"]`) });
+    await row.waitFor();
+    gWatching = (await row.getByTestId('gathering-spectators').textContent()) || '';
+    if (gWatching !== '1 watching') await sleep(250);
+  }
+  if (gWatching !== '1 watching') throw new Error(`the gathering's spectator was not counted: ${gWatching}`);
   await shot(other, 'home-live-tables-phone');
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   await context.close();
-  return watching;
+  return `${watching}; gathering ${gWatching}`;
 });
 
 test('a person in a seat plays a full turn against bots, with a Salt window', async () => {

@@ -3696,6 +3696,11 @@ export interface components {
             /** @description Settings. */
             settings: components["schemas"]["GatheringSettings"];
             /**
+             * Format: uint32
+             * @description Spectators watching the gathering's live stream now (its page), in the serving process.
+             */
+            spectators?: number;
+            /**
              * Format: date-time
              * @description Started.
              */

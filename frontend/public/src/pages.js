@@ -124,7 +124,8 @@ export function HomePage() {
   const done = all.filter((g) => g.status === 'finished' || g.status === 'cancelled');
   /** @param {GatheringSummary} g */
   const row = (g) => html`<li class="gathering-row"><a href=${`/gatherings/${g.gathering_id}`}>${g.name}</a>
-    <${StatusBadge} status=${g.status} /> <span class="muted">${g.players.length} players · by ${g.organiser}</span>
+    <${StatusBadge} status=${g.status} /> <span class="muted">${g.players.length} players · by ${g.organiser}${(g.status === 'finished' || g.status === 'cancelled') ? ''
+      : html` · <span data-testid="gathering-spectators">${g.spectators ?? 0} watching</span>`}</span>
     ${g.winner && html`<span class="winner-chip"><${Icon} name="trophy" size=${14} /> ${g.winner}</span>`}</li>`;
   return html`<main class="page home">
     <section class="hero"><h1>The Final Flicker</h1>

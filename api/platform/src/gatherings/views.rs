@@ -48,6 +48,9 @@ pub struct GatheringSummary {
     pub replaced: Vec<String>,
     /// Progress.
     pub progress: Progress,
+    /// Spectators watching the gathering's live stream now (its page), in the serving process.
+    #[serde(default)]
+    pub spectators: u32,
     /// Created (RFC 3339).
     pub created_at: DateTime<Utc>,
     /// Started.
@@ -185,6 +188,7 @@ pub fn summary(g: &Gathering) -> GatheringSummary {
         dropped: g.dropped.iter().cloned().collect(),
         replaced: g.replaced.keys().cloned().collect(),
         progress: progress(g),
+        spectators: 0,
         created_at: g.created_at,
         started_at: g.started_at,
         ended_at: g.ended_at,

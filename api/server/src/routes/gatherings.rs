@@ -8,7 +8,7 @@ use crate::auth::Caller;
 use crate::game::Settings;
 use crate::gatherings::CirclePreview;
 use crate::gatherings::standings::{Standing, standings};
-use crate::gatherings::views::{Bracket, CircleView, GatheringSummary, bracket, summary};
+use crate::gatherings::views::{Bracket, CircleView, GatheringSummary, bracket};
 use crate::gatherings::{
     self, Gathering, GatheringEvent, GatheringRefusal, GatheringSettings, Registrant, Status, commands,
 };
@@ -130,7 +130,7 @@ pub async fn create_gathering(
         .await?;
     list_in_index(&state, &id).await?;
     let g = get(&state, &id).await?;
-    Ok(HttpResponse::Created().json(summary(&g)))
+    Ok(HttpResponse::Created().json(summary(&state, &g)))
 }
 
 async fn list_in_index(state: &AppState, id: &str) -> Result<(), Problem> {
@@ -153,6 +153,14 @@ async fn list_in_index(state: &AppState, id: &str) -> Result<(), Problem> {
     Err(Problem::conflict("busy", "Busy", "too many gatherings created at once; try again"))
 }
 
+/// A gathering as anyone may read it, with its spectator count (the gathering streams open
+/// on it now in this process: a public number, a function of who opened a stream).
+fn summary(state: &AppState, g: &Gathering) -> GatheringSummary {
+    let mut s = crate::gatherings::views::summary(g);
+    s.spectators = state.watchers.count(&gatherings::stream_of(&g.id));
+    s
+}
+
 /// Lists gatherings, newest first (public).
 #[utoipa::path(tag = "gatherings", params(ListQuery),
     responses((status = 200, body = Vec<GatheringSummary>), (status = 400, body = Problem)))]
@@ -168,7 +176,7 @@ pub async fn list_gatherings(state: Data, q: web::Query<ListQuery>) -> Result<Ht
         let Some(id) = e.payload["gathering_id"].as_str() else { continue };
         let Ok(g) = get(&state, id).await else { continue };
         if q.status.is_none_or(|s| s == g.status) {
-            out.push(summary(&g));
+            out.push(summary(&state, &g));
         }
         if out.len() >= limit {
             break;
@@ -182,7 +190,7 @@ pub async fn list_gatherings(state: Data, q: web::Query<ListQuery>) -> Result<Ht
     responses((status = 200, body = GatheringSummary), (status = 404, body = Problem)))]
 #[get("/api/v1/gatherings/{id}")]
 pub async fn get_gathering(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
-    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+    Ok(HttpResponse::Ok().json(summary(&state, &*get(&state, &id).await?)))
 }
 
 /// Replaces the settings before the start (organiser).
@@ -201,7 +209,7 @@ pub async fn configure(
     not_started(&g)?;
     body.validate().map_err(settings_problem)?;
     append(&state, &g, &[GatheringEvent::GatheringConfigured { settings: body.into_inner() }], &caller.name).await?;
-    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+    Ok(HttpResponse::Ok().json(summary(&state, &*get(&state, &id).await?)))
 }
 
 /// Registers a player before the start: the caller (a player or bot account) registers
@@ -418,7 +426,7 @@ pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Contr
     if matches!(action, Control::Start | Control::Resume) {
         crate::driver::trigger_reconcile(state.clone(), id.clone());
     }
-    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+    Ok(HttpResponse::Ok().json(summary(&state, &*get(&state, &id).await?)))
 }
 
 /// The tables of the circles still playing as a spectator sees them (the spectator delay holds
@@ -492,7 +500,7 @@ pub async fn check_in(state: Data, caller: Caller, id: web::Path<String>) -> Res
     caller.require("play")?;
     let (g, events) = append_commuting(&state, &id, &caller.name, |g| Ok(commands::check_in(g, &caller.name)?)).await?;
     let g = if events.is_empty() { g } else { get(&state, &id).await? };
-    Ok(HttpResponse::Ok().json(summary(&g)))
+    Ok(HttpResponse::Ok().json(summary(&state, &g)))
 }
 
 /// R9.2: the circles a start would draw now, stage by stage, from the players present (public;
@@ -521,7 +529,7 @@ pub async fn drop_player(
     organiser_of(&caller, &g)?;
     append(&state, &g, &commands::drop_player(&g, &name, &caller.name)?, &caller.name).await?;
     crate::driver::trigger_reconcile(state.clone(), id.clone());
-    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+    Ok(HttpResponse::Ok().json(summary(&state, &*get(&state, &id).await?)))
 }
 
 /// Replaces a player by a built-in bot after the start (organiser): the bot takes the seat at
@@ -544,7 +552,7 @@ pub async fn replace_player(
     organiser_of(&caller, &g)?;
     append(&state, &g, &commands::replace_player(&g, &name, body.bot, &caller.name)?, &caller.name).await?;
     crate::driver::trigger_reconcile(state.clone(), id.clone());
-    Ok(HttpResponse::Ok().json(summary(&*get(&state, &id).await?)))
+    Ok(HttpResponse::Ok().json(summary(&state, &*get(&state, &id).await?)))
 }
 
 /// R10.7.1: gives the open decision point of one of the gathering's tables more time

@@ -258,3 +258,26 @@ fn the_account_stream_tells_only_about_ones_own_seats() {
     assert!(messages.windows(2).all(|w| w[0] != w[1]), "{messages:?}");
     assert!(carol_feed.try_recv().is_err(), "Carol holds no seat there and heard of it");
 }
+
+/// A gathering's spectator count: its live stream opened by a reader is counted in the
+/// gathering list and the gathering itself, and counted out when it closes.
+#[test]
+fn a_gathering_counts_its_spectators() {
+    let s = Server::start();
+    let org = organiser(&s);
+    let id = create(&s, &org, "watched", json!({}));
+    let count = |s: &Server| {
+        let (st, g, _) = get_public(s, &format!("/api/v1/gatherings/{id}"));
+        assert_eq!(st, StatusCode::OK, "{g}");
+        let (_, list, _) = get_public(s, "/api/v1/gatherings");
+        let listed = list.as_array().unwrap().iter().find(|x| x["gathering_id"] == id.as_str()).expect("listed").clone();
+        assert_eq!(listed["spectators"], g["spectators"], "the list and the gathering agree");
+        g["spectators"].as_u64().expect("a count")
+    };
+    assert_eq!(count(&s), 0);
+    let a = open_stream(&s, &format!("/api/v1/gatherings/{id}/stream"));
+    let b = open_stream(&s, &format!("/api/v1/gatherings/{id}/stream"));
+    wait_for("both spectators are counted", || count(&s) == 2);
+    drop((a, b));
+    wait_for("closed streams are counted out", || count(&s) == 0);
+}
