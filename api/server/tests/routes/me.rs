@@ -270,7 +270,8 @@ fn a_gathering_counts_its_spectators() {
         let (st, g, _) = get_public(s, &format!("/api/v1/gatherings/{id}"));
         assert_eq!(st, StatusCode::OK, "{g}");
         let (_, list, _) = get_public(s, "/api/v1/gatherings");
-        let listed = list.as_array().unwrap().iter().find(|x| x["gathering_id"] == id.as_str()).expect("listed").clone();
+        let listed =
+            list.as_array().unwrap().iter().find(|x| x["gathering_id"] == id.as_str()).expect("listed").clone();
         assert_eq!(listed["spectators"], g["spectators"], "the list and the gathering agree");
         g["spectators"].as_u64().expect("a count")
     };
