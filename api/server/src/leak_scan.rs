@@ -566,7 +566,8 @@ impl Scanner<'_> {
         let want: HashSet<String> = auto.iter().map(|s| format!("p{s}")).collect();
         let flips: Vec<String> = self.auto_on.symmetric_difference(&want).cloned().collect();
         for name in flips {
-            let w = game.who.iter().find(|w| w.label == name).expect("a seat").clone();
+            // The account may hold no seat in this game (a seat of an earlier, larger one).
+            let w = Who { label: name.clone(), token: Some(token(&name, Role::Player)), viewer: Viewer::Spectator };
             let on = want.contains(&name);
             let req = w.req(TestRequest::put().uri("/api/v1/me/preferences")).set_json(json!({"auto_pass": on}));
             self.counts.requests += 1;
