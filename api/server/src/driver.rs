@@ -486,7 +486,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
                     }
                     continue;
                 }
-                if !act(&app, &snap, what).await {
+                if !act(&app, &snap, what, &pauses).await {
                     // Refused (logged): wait for a change or a second before trying again.
                     if !wait_or_change(&mut changed, Duration::from_secs(1)).await {
                         return;
@@ -549,27 +549,69 @@ pub(crate) async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
 
 /// Takes the due action at the version it was planned from (skipped if the table moved on).
 /// A bot whose answer is refused falls back to the prompt's default. False when refused.
-async fn act(app: &AppState, planned: &Arc<Snapshot>, what: Due) -> bool {
-    if command(app, planned, &what, false).await {
-        return true;
+async fn act(app: &AppState, planned: &Arc<Snapshot>, what: Due, pauses: &Pauses) -> bool {
+    if let Due::Bot(_) = what {
+        return bot_chain(app, planned, pauses).await;
     }
-    matches!(what, Due::Bot(_)) && command(app, planned, &what, true).await
+    command(app, planned, &what).await
 }
 
-async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due, default: bool) -> bool {
+/// Open pauses and outages, as [`next_due`] takes them.
+type Pauses = [(DateTime<Utc>, Option<DateTime<Utc>>)];
+
+/// Events a chain of bot answers appends at most at once (an 8-player game stores about 1,300).
+const CHAIN_EVENTS: usize = 512;
+
+/// The built-in bots' answers due now, one after another, in one append ([`tables::Tables::chain`]):
+/// after each answer the next thing due is planned on the table as folded in memory, and the
+/// chain goes on while that is another bot's answer due at once (no bot delay, no window held
+/// open, no person to wait for). A bot whose answer is refused answers its prompt's default.
+/// True when anything was appended.
+async fn bot_chain(app: &AppState, planned: &Arc<Snapshot>, pauses: &Pauses) -> bool {
+    let now = app.clock.now();
+    let mut rng = rand::rng();
+    let r = app
+        .tables
+        .chain(planned.clone(), app.store.as_ref(), now, CHAIN_EVENTS, |snap| {
+            let Some((at, Due::Bot(seat))) = next_due(snap, pauses, now) else { return None };
+            if at > now {
+                return None;
+            }
+            let prompt = Served::prompt_for(&snap.state, seat)?;
+            let kind = snap.info.bots[seat as usize]?;
+            let name = snap.info.seats[seat as usize].clone().unwrap_or_default();
+            let answer = Served::bot_answer(kind, &snap.state, seat, &prompt, &mut rng);
+            let events = tables::decide(snap, &Served::answer_command(&prompt, answer), &mut rng)
+                .or_else(|e| {
+                    tracing::warn!(table = %snap.info.table_id, seat, problem = %e, "bot answer refused; answering the default");
+                    let default = Served::default_answer(&prompt);
+                    tables::decide(snap, &Served::answer_command(&prompt, default), &mut rng)
+                })
+                .ok()?;
+            Some(tables::Link { actor: format!("bot:{name}"), events })
+        })
+        .await;
+    match r {
+        Ok(after) => {
+            if let Some(a) = &after {
+                tracing::debug!(table = %planned.info.table_id, events = a.version - planned.version, "bot chain");
+            }
+            after.is_some()
+        }
+        Err(e) => {
+            tracing::warn!(table = %planned.info.table_id, problem = %e, "bot answers not stored");
+            false
+        }
+    }
+}
+
+/// The clock's action `what` (a window's close, a time-out's defaults, an abandonment) at the
+/// version it was planned from. Bots answer through [`bot_chain`].
+async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due) -> bool {
     let version = planned.version;
     let (actor, cmd) = match what {
-        Due::Bot(seat) => {
-            let Some(prompt) = Served::prompt_for(&planned.state, *seat) else { return false };
-            let kind = planned.info.bots[*seat as usize].expect("a bot seat");
-            let answer = if default {
-                Served::default_answer(&prompt)
-            } else {
-                Served::bot_answer(kind, &planned.state, *seat, &prompt, &mut rand::rng())
-            };
-            let name = planned.info.seats[*seat as usize].clone().unwrap_or_default();
-            (format!("bot:{name}"), Served::answer_command(&prompt, answer))
-        }
+        // [`act`] sends bots through [`bot_chain`].
+        Due::Bot(_) => return false,
         Due::CloseWindow => ("system:clock".to_string(), Served::close_window_command(&planned.state)),
         Due::Timeout => ("system:clock".to_string(), Served::timeout_command(&planned.state)),
         Due::Abandon(seat) => ("system:clock".to_string(), Served::concede_command(*seat)),

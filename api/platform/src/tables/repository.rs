@@ -250,6 +250,78 @@ impl<G: Game> Tables<G> {
     }
 }
 
+/// One command of a [`Tables::chain`]: who acts and the events it decided.
+pub struct Link {
+    /// The actor stored with its events (`bot:…`).
+    pub actor: String,
+    /// Its events, as [`super::decide`] gives them.
+    pub events: Vec<NewEvent>,
+}
+
+impl<G: Game> Tables<G> {
+    /// A chain of commands in one durable append: `next` is asked for the next command on the
+    /// table as folded in memory so far (starting from `first`, a snapshot the caller has just
+    /// loaded) until it answers `None`, the game ends or the chain holds `max_events` events.
+    /// Each command is stored as it would be alone (its actor, its own correlation id, and
+    /// R10.7.3: a new decision point's clock mark on its last event, dated by this table's
+    /// clock at `now`, the time at which the caller plans the chain), so the stream reads
+    /// exactly as if they had been appended one by one. Built-in
+    /// bots answering one after another with no delay use it: one append, one wake-up and one
+    /// snapshot copy for the chain instead of one per answer.
+    ///
+    /// Returns the table after the append; `Ok(None)` when `next` gave nothing or another
+    /// writer appended first (the caller plans again on the table read afresh).
+    pub async fn chain<F>(
+        &self,
+        first: Arc<Snapshot<G>>,
+        store: &dyn EventStore,
+        now: chrono::DateTime<chrono::Utc>,
+        max_events: usize,
+        mut next: F,
+    ) -> Result<Option<Arc<Snapshot<G>>>, TableError>
+    where
+        F: FnMut(&Snapshot<G>) -> Option<Link>,
+    {
+        let table_id = first.info.table_id.clone();
+        let mut scratch = (*first).clone();
+        let times_before = scratch.times.len();
+        let mut batch: Vec<NewEvent> = Vec::new();
+        while batch.len() < max_events && !scratch.finished() {
+            let Some(Link { actor, mut events }) = next(&scratch) else { break };
+            if events.is_empty() {
+                break;
+            }
+            if let Some(mark) = crate::clocks::mark_for(&scratch.before(), &events, now)
+                && let Some(last) = events.last_mut()
+            {
+                crate::clocks::set_mark(&mut last.metadata, &mark);
+            }
+            let correlation = uuid::Uuid::new_v4().to_string();
+            for e in &mut events {
+                e.metadata.actor = Some(actor.clone());
+                e.metadata.correlation_id = Some(correlation.clone());
+                let version = scratch.version + 1;
+                scratch.apply_parts(version, &e.event_type, &e.payload, &e.metadata, now)?;
+            }
+            batch.extend(events);
+        }
+        if batch.is_empty() {
+            return Ok(None);
+        }
+        match store.append(&stream_of(&table_id), first.version.try_into()?, batch).await {
+            Ok(appended) => {
+                // The stream is exactly `first` and the chain: the fold needs only the stored time.
+                for t in &mut scratch.times[times_before..] {
+                    *t = appended.recorded_at;
+                }
+                Ok(Some(self.remember(&table_id, Arc::new(scratch))))
+            }
+            Err(StoreError::Conflict { .. }) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
 fn scoped_hash(idempotency: Option<(&str, &str)>) -> Option<String> {
     idempotency.map(|(_, h)| h.to_string())
 }
