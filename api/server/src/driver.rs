@@ -391,11 +391,11 @@ fn ensure_task(app: &web::Data<AppState>, table: &str) {
     }
     let (tx, rx) = watch::channel(());
     tasks.insert(table.to_string(), tx);
-    let app = app.clone();
+    let app2 = app.clone();
     let table = table.to_string();
-    actix_web::rt::spawn(async move {
-        table_task(app.clone(), table.clone(), rx).await;
-        app.driver.tasks.lock().expect("tasks").remove(&table);
+    app.driver.workers.spawn(async move {
+        table_task(app2.clone(), table.clone(), rx).await;
+        app2.driver.tasks.lock().expect("tasks").remove(&table);
     });
 }
 
@@ -403,13 +403,21 @@ fn ensure_task(app: &web::Data<AppState>, table: &str) {
 /// a failed run is retried with backoff until it succeeds (a gathering finishes
 /// after a store outage without a restart).
 pub fn trigger_reconcile(app: web::Data<AppState>, id: String) {
-    actix_web::rt::spawn(async move {
+    let driver = app.clone();
+    driver.driver.workers.spawn(async move {
         let mut backoff = Backoff::default();
         loop {
             let lock = app.driver.reconciling.lock().expect("locks").entry(id.clone()).or_default().clone();
             let r = {
                 let _guard = lock.lock().await;
-                manager::reconcile(app.store.as_ref(), &app.tables, &id, &mut rand::rng()).await
+                manager::reconcile(
+                    app.store.as_ref(),
+                    &app.tables,
+                    &app.gatherings,
+                    &id,
+                    &mut rand::make_rng::<rand::rngs::StdRng>(),
+                )
+                .await
             };
             match r {
                 Ok(()) => return,
@@ -569,7 +577,7 @@ const CHAIN_EVENTS: usize = 512;
 /// True when anything was appended.
 async fn bot_chain(app: &AppState, planned: &Arc<Snapshot>, pauses: &Pauses) -> bool {
     let now = app.clock.now();
-    let mut rng = rand::rng();
+    let mut rng = rand::make_rng::<rand::rngs::StdRng>();
     let r = app
         .tables
         .chain(planned.clone(), app.store.as_ref(), now, CHAIN_EVENTS, |snap| {

@@ -21,6 +21,44 @@ pub struct Driver {
     /// the driver has caught up with the log and drives every live table.
     pub(crate) caught_up: AtomicBool,
     pub(crate) outages: Mutex<Outages>,
+    /// The threads the table tasks and gathering runs use ([`Workers`]).
+    pub(crate) workers: Workers,
+}
+
+/// A multi-threaded runtime of its own for the driver's table tasks and gathering runs, one
+/// worker thread a core, started on first use: built-in bots, clocks and the gathering manager
+/// use every core instead of the one thread of the actix system that serves no request. It
+/// stops (its tasks dropped) with the driver.
+#[derive(Default)]
+pub(crate) struct Workers {
+    rt: Mutex<Option<tokio::runtime::Runtime>>,
+}
+
+impl Workers {
+    /// Spawns `fut` on the driver's threads.
+    pub(crate) fn spawn<F>(&self, fut: F)
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let mut rt = self.rt.lock().expect("workers");
+        let rt = rt.get_or_insert_with(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .thread_name("flicker-driver")
+                .enable_all()
+                .build()
+                .expect("the driver's runtime starts")
+        });
+        drop(rt.spawn(fut));
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        // Dropping a runtime blocks, which an async context forbids; this does not.
+        if let Some(rt) = self.rt.get_mut().ok().and_then(Option::take) {
+            rt.shutdown_background();
+        }
+    }
 }
 
 /// The live set: what a checkpoint stores.

@@ -47,7 +47,7 @@ pub fn check_in(g: &Gathering, name: &str) -> Result<Vec<GatheringEvent>, Gather
     if !g.settings.check_in {
         return Err(GatheringRefusal::CheckInOff);
     }
-    if !g.players.iter().any(|p| p.name == name) {
+    if g.registrant(name).is_none() {
         return Err(GatheringRefusal::NotRegistered(name.to_string()));
     }
     if g.checked_in.contains(name) {
@@ -59,7 +59,7 @@ pub fn check_in(g: &Gathering, name: &str) -> Result<Vec<GatheringEvent>, Gather
 /// Whether `name` counts as present at the start: checked in, a built-in bot, or in a
 /// gathering without check-in.
 fn present(g: &Gathering, name: &str) -> bool {
-    !g.settings.check_in || g.checked_in.contains(name) || g.players.iter().any(|p| p.name == name && p.bot.is_some())
+    !g.settings.check_in || g.checked_in.contains(name) || g.registrant(name).is_some_and(|p| p.bot.is_some())
 }
 
 /// The start: with `check_in`, the registered players who did not check in are removed first
@@ -101,7 +101,7 @@ fn during_play(g: &Gathering, name: &str) -> Result<(), GatheringRefusal> {
         Status::Finished | Status::Cancelled => return Err(GatheringRefusal::Over),
         Status::Running | Status::Paused => {}
     }
-    if !g.players.iter().any(|p| p.name == name) {
+    if g.registrant(name).is_none() {
         return Err(GatheringRefusal::NotRegistered(name.to_string()));
     }
     if !still_playing(g, name) {
@@ -126,7 +126,7 @@ pub fn replace_player(
     bot: BotKind,
     by: &str,
 ) -> Result<Vec<GatheringEvent>, GatheringRefusal> {
-    if g.status != Status::Registering && g.players.iter().any(|p| p.name == name && p.bot.is_some()) {
+    if g.status != Status::Registering && g.registrant(name).is_some_and(|p| p.bot.is_some()) {
         return Err(GatheringRefusal::AlreadyBot(name.to_string()));
     }
     during_play(g, name)?;

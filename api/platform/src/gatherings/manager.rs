@@ -5,7 +5,7 @@
 //! gathering, stage and circle, so a step done twice is refused by the store and skipped.
 
 use super::circle::{CircleGame, CircleSpec};
-use super::{CircleDraw, CircleResult, EndReason, Gathering, GatheringEvent, Status, append, load};
+use super::{CircleDraw, CircleResult, EndReason, Gathering, GatheringEvent, Status, append};
 use crate::bots::BotKind;
 use crate::tables::{self, SeatHolder, Snapshot, TableEvent, TableGathering, Tables};
 use flicker_game::{Game, RuleError};
@@ -141,12 +141,11 @@ fn circle_table<G: CircleGame, R: Rng + ?Sized>(
         .players
         .iter()
         .map(|name| {
-            let r = g.players.iter().find(|p| &p.name == name);
+            let r = g.registrant(name);
             SeatHolder { name: name.clone(), bot: r.and_then(|r| r.bot) }
         })
         .collect();
-    let any_person =
-        draw.players.iter().any(|n| g.players.iter().any(|p| &p.name == n && p.bot.is_none() && !p.program));
+    let any_person = draw.players.iter().any(|n| g.registrant(n).is_some_and(|p| p.bot.is_none() && !p.program));
     // R9.8.4: later stages keep each player's class; a player without a recorded one (a circle
     // that ended before choosing) makes the circle choose again (docs/rules-decisions.md).
     let kept = if stage > 1 { kept_classes(g, &draw.players) } else { None };
@@ -290,11 +289,14 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
 pub async fn reconcile<G: CircleGame, R: Rng + ?Sized>(
     store: &dyn EventStore,
     tables_cache: &Tables<G>,
+    gatherings: &super::GatheringCache,
     id: &str,
     rng: &mut R,
 ) -> Result<(), GatheringError> {
     for _ in 0..64 {
-        let Some(g) = load(store, id).await? else { return Ok(()) };
+        // The cached gathering, caught up with its stream: a gathering of 10,000 players is
+        // not read and folded again for every circle that ends.
+        let Some(g) = gatherings.get(store, id).await? else { return Ok(()) };
         if g.over() || g.status == Status::Registering {
             return Ok(());
         }

@@ -419,6 +419,8 @@ pub struct Gathering {
     pub status: Status,
     /// Registered players (in registration order).
     pub players: Vec<Registrant>,
+    /// Each registrant's index in `players`, for lookups in constant time.
+    registered: std::collections::HashMap<String, usize>,
     /// Stages drawn so far.
     pub stages: Vec<Stage>,
     /// Pauses: (from, to); `to = None` while paused.
@@ -456,6 +458,7 @@ impl Gathering {
             settings: GatheringSettings::default(),
             status: Status::Registering,
             players: Vec::new(),
+            registered: Default::default(),
             stages: Vec::new(),
             pauses: Vec::new(),
             winner: None,
@@ -484,15 +487,23 @@ impl Gathering {
                 self.created_at = at;
             }
             GatheringEvent::GatheringConfigured { settings } => self.settings = settings,
-            GatheringEvent::PlayerRegistered(r) => self.players.push(r),
+            GatheringEvent::PlayerRegistered(r) => {
+                self.registered.insert(r.name.clone(), self.players.len());
+                self.players.push(r);
+            }
             GatheringEvent::PlayerWithdrew { name } => {
                 self.players.retain(|p| p.name != name);
+                self.index_players();
                 self.checked_in.remove(&name);
             }
             GatheringEvent::PlayerCheckedIn { name } => {
                 self.checked_in.insert(name);
             }
-            GatheringEvent::NoShowsRemoved { names } => self.players.retain(|p| !names.contains(&p.name)),
+            GatheringEvent::NoShowsRemoved { names } => {
+                let gone: std::collections::HashSet<&String> = names.iter().collect();
+                self.players.retain(|p| !gone.contains(&p.name));
+                self.index_players();
+            }
             GatheringEvent::PlayerDropped { name, .. } => {
                 self.dropped.insert(name);
             }
@@ -559,7 +570,16 @@ impl Gathering {
 
     /// Whether `name` is still in the gathering: registered, and neither dropped nor replaced.
     pub fn in_play(&self, name: &str) -> bool {
-        self.players.iter().any(|p| p.name == name) && !self.dropped.contains(name) && !self.replaced.contains_key(name)
+        self.registered.contains_key(name) && !self.dropped.contains(name) && !self.replaced.contains_key(name)
+    }
+
+    /// The registrant named `name`, if registered (constant time).
+    pub fn registrant(&self, name: &str) -> Option<&Registrant> {
+        self.registered.get(name).and_then(|&i| self.players.get(i))
+    }
+
+    fn index_players(&mut self) {
+        self.registered = self.players.iter().enumerate().map(|(i, p)| (p.name.clone(), i)).collect();
     }
 
     /// The name of the built-in bot that substitutes for `player` (`heuristic-bot#for-alice`:

@@ -255,7 +255,7 @@ pub fn bracket(g: &Gathering, live: &LiveClasses) -> Bracket {
                         .map(|(seat, name)| CirclePlayer {
                             seat: seat as u8,
                             name: name.clone(),
-                            bot: g.players.iter().find(|p| &p.name == name).and_then(|p| p.bot),
+                            bot: g.registrant(name).and_then(|p| p.bot),
                             class: match r {
                                 Some(r) => r.classes.get(seat).copied().flatten(),
                                 None => live.get(&c.table_id).and_then(|v| v.classes.get(seat).copied().flatten()),

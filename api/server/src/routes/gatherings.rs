@@ -255,7 +255,7 @@ pub async fn register(
     let r = Registrant { name, bot: None, program: role == Role::Bot };
     let (g, _) = append_commuting(&state, &id, &caller.name, |g| {
         not_started(g)?;
-        if g.players.iter().any(|p| p.name == r.name) {
+        if g.registrant(&r.name).is_some() {
             return Err(Problem::conflict(
                 "already-registered",
                 "Already registered",
@@ -329,7 +329,7 @@ pub async fn withdraw(state: Data, caller: Caller, path: web::Path<(String, Stri
                 "after the start a player may only concede at their table (R9.10.2)",
             ));
         }
-        if !g.players.iter().any(|p| p.name == name) {
+        if g.registrant(&name).is_none() {
             return Err(Problem::not_found(format!("{name} is not registered")));
         }
         Ok(vec![GatheringEvent::PlayerWithdrew { name: name.clone() }])
