@@ -172,6 +172,7 @@ mod tests {
         let mut g = Gathering::empty("g");
         g.settings = settings;
         g.players = names.iter().map(|n| Registrant { name: n.to_string(), bot: None, program: false }).collect();
+        g.index_players();
         g
     }
 
@@ -184,6 +185,7 @@ mod tests {
         assert_eq!(start(&g).unwrap(), vec![GatheringEvent::GatheringStarted], "no check-in: nobody removed");
         g.settings.check_in = true;
         g.players.push(Registrant { name: "random-bot#01".into(), bot: Some(BotKind::Random), program: false });
+        g.index_players();
         assert_eq!(check_in(&g, "cat"), Err(GatheringRefusal::NotRegistered("cat".into())));
         assert_eq!(check_in(&g, "ann").unwrap(), vec![GatheringEvent::PlayerCheckedIn { name: "ann".into() }]);
         g.checked_in.insert("ann".into());
@@ -217,6 +219,7 @@ mod tests {
         assert_eq!(drop_player(&g, "ann", "org"), Err(GatheringRefusal::NotStarted));
         g.status = Status::Running;
         g.players.push(Registrant { name: "random-bot#01".into(), bot: Some(BotKind::Random), program: false });
+        g.index_players();
         let draw = |c: u32, p: &[&str]| CircleDraw {
             circle: c,
             table_id: format!("t{c}"),

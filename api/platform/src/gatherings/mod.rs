@@ -578,7 +578,8 @@ impl Gathering {
         self.registered.get(name).and_then(|&i| self.players.get(i))
     }
 
-    fn index_players(&mut self) {
+    /// Rebuilds the name index after `players` was changed directly (tests).
+    pub(crate) fn index_players(&mut self) {
         self.registered = self.players.iter().enumerate().map(|(i, p)| (p.name.clone(), i)).collect();
     }
 
