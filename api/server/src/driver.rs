@@ -268,9 +268,11 @@ async fn watch_store(app: web::Data<AppState>) {
             check_store(&app).await;
             continue;
         };
-        // The outage ends when the store answers again; then it takes the outage's record.
-        let to = app.clock.now().max(from);
+        // The outage ends when the store answers again (the moment its answer came: a probe
+        // sent while it was down may wait up to PROBE_TIMEOUT for it); then it takes the
+        // outage's record.
         let answers = matches!(tokio::time::timeout(PROBE_TIMEOUT, app.store.ping()).await, Ok(Ok(())));
+        let to = app.clock.now().max(from);
         match if answers {
             record_outage(&app, from, to).await
         } else {
