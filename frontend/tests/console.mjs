@@ -21,7 +21,7 @@ assert.equal(progressText(summary({ progress: { stage: 2, circles_ended: 4, circ
 assert.equal(progressText(summary({ status: 'finished', end_reason: 'final_ritual', progress: { stage: 2, circles_ended: 5, circles_expected: 5 } })), 'stage 2: 4/4 circles ended · the Final Ritual has ended');
 // One table for everybody: the only circle is the Final Ritual.
 assert.equal(progressText(summary({ progress: { stage: 1, circles_ended: 0, circles_expected: 1 } })), 'stage 1: the Final Ritual is being played');
-assert.equal(progressText(summary({ status: 'registering', players: [{ name: 'a' }, { name: 'b' }] })), '2 registered');
+assert.equal(progressText(summary({ status: 'registering', registered: 2, players: [{ name: 'a' }, { name: 'b' }] })), '2 registered');
 
 const row = (/** @type {string} */ name, /** @type {any} */ o) => ({ name, stage: 1, circle: 1, placing: null, rank: null, status: 'playing', ...o });
 const ranked = rankStandings([

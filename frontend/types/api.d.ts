@@ -144,7 +144,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The bracket: each stage's circles, tables, players, Last Lit, and the winner (public). */
+        /**
+         * The bracket: each stage's circles, tables, players, Last Lit, and the winner (public). A
+         *     window of each stage's circles (the first 64 by default; `stage`, `offset`, `limit`,
+         *     `player` choose others); `circle_count` gives each stage's total.
+         */
         get: operations["get_bracket"];
         put?: never;
         post?: never;
@@ -181,7 +185,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The circles of the stage being played (public): where to watch. */
+        /** The circles of the stage being played (public): where to watch; windowed as the bracket. */
         get: operations["get_circles"];
         put?: never;
         post?: never;
@@ -280,7 +284,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Reads one registration (public): whether `name` is registered, checked in, still playing. */
+        get: operations["get_registration"];
         put?: never;
         post?: never;
         /** Withdraws a registration before the start (R9.10.2): the player themself, or the organiser. */
@@ -328,6 +333,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gatherings/{id}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Registers many existing accounts at once (organiser), all or nothing: a JSON
+         *     `{"names": [...]}`, or `text/csv` (one name a line, or a `name` column under a header).
+         *     Refused rows are all listed in a 422 `roster-refused` (`refused`: row, name, reason), and
+         *     nothing is registered. For people without an account yet, each creates their own (a
+         *     password is theirs to choose).
+         */
+        post: operations["register_roster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gatherings/{id}/settings": {
         parameters: {
             query?: never;
@@ -352,7 +380,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** R9.9: standings across stages, best first, readable at any time (public). */
+        /**
+         * R9.9: standings across stages, best first, readable at any time (public): a page of them
+         *     (the first 100 by default), with their total in `X-Total-Count`.
+         */
         get: operations["get_standings"];
         put?: never;
         post?: never;
@@ -457,6 +488,26 @@ export interface paths {
          *     token (with its scopes).
          */
         get: operations["get_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/gatherings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's registration at a gathering (`registration: null` when not registered): what
+         *     a player's page shows, without a 404 for the unregistered.
+         */
+        get: operations["my_registration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3665,8 +3716,13 @@ export interface components {
         };
         /** @description A gathering as anyone may read it. */
         GatheringSummary: {
-            /** @description Players who checked in (a gathering with `check_in`), in name order. */
+            /**
+             * @description The first [`SUMMARY_LIST`] players who checked in, in name order;
+             *     `GET /api/v1/gatherings/{id}/registrations/{name}` tells for any one name.
+             */
             checked_in?: string[];
+            /** @description How many players checked in (a gathering with `check_in`). */
+            checked_in_count?: number;
             /**
              * Format: date-time
              * @description Created (RFC 3339).
@@ -3687,10 +3743,16 @@ export interface components {
             name: string;
             /** @description Organiser's account. */
             organiser: string;
-            /** @description Registered players, in registration order. */
+            /**
+             * @description The first [`SUMMARY_LIST`] registered players, in registration order (all of them in a
+             *     gathering of up to that many); `GET /api/v1/gatherings/{id}/registrations` pages
+             *     through them all.
+             */
             players: components["schemas"]["Registrant"][];
             /** @description Progress. */
             progress: components["schemas"]["Progress"];
+            /** @description How many players are registered. */
+            registered: number;
             /** @description Players the organiser replaced by a substitute bot, in name order. */
             replaced?: string[];
             /** @description Settings. */
@@ -3797,6 +3859,12 @@ export interface components {
          * @enum {string}
          */
         MediumMode: "search" | "depths";
+        /** @description `GET /api/v1/me/gatherings/{id}`: the caller's registration at a gathering, if any. */
+        MyRegistration: {
+            /** @description The gathering. */
+            gathering_id: string;
+            registration?: components["schemas"]["RegistrationStatus"] | null;
+        };
         /** @description One of the caller's tables that has not ended. */
         MyTable: {
             /** @description Those of them whose prompt awaits an answer now (`GET /api/v1/tables/{id}/prompt?seat=`). */
@@ -3877,6 +3945,8 @@ export interface components {
         Problem: {
             /** @description What went wrong in this case (names only what the caller may see). */
             detail: string;
+            /** @description For a refused roster (`roster-refused`): every refused row, in row order. */
+            refused?: components["schemas"]["RefusedRow"][] | null;
             /** @description For a rule violation: the rule broken (an R-id of RULES.md). */
             rule?: string | null;
             /**
@@ -4242,6 +4312,15 @@ export interface components {
             /** @description The refresh token (each works once). */
             refresh_token: string;
         };
+        /** @description A refused row of a roster. */
+        RefusedRow: {
+            /** @description The name as given. */
+            name: string;
+            /** @description Why. */
+            reason: components["schemas"]["RowReason"];
+            /** @description The 1-based index in the JSON list, or the CSV line number. */
+            row: number;
+        };
         /**
          * @description Body of `POST /api/v1/accounts`.
          * @example {
@@ -4296,6 +4375,33 @@ export interface components {
              *     registers themself.
              */
             name?: string | null;
+        };
+        /**
+         * @description One registration, `GET /api/v1/gatherings/{id}/registrations/{name}` (public).
+         * @example {
+         *       "checked_in": true,
+         *       "gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11",
+         *       "playing": false,
+         *       "position": 12,
+         *       "registration": {
+         *         "name": "alice"
+         *       }
+         *     }
+         */
+        RegistrationStatus: {
+            /** @description The player checked in (a gathering with `check_in`). */
+            checked_in: boolean;
+            /** @description The gathering. */
+            gathering_id: string;
+            /**
+             * @description The player is still playing for the gathering: at a circle of the current stage that has
+             *     not ended, or one of its Last Lit waiting for the next stage (false before the start).
+             */
+            playing: boolean;
+            /** @description Its 1-based place in registration order. */
+            position: number;
+            /** @description The registration. */
+            registration: components["schemas"]["Registrant"];
         };
         /**
          * @description A page of a gathering's registrations.
@@ -4439,6 +4545,42 @@ export interface components {
          */
         Role: "organiser" | "player" | "bot" | "spectator";
         /**
+         * @description The answer to a roster: every row registered.
+         * @example {
+         *       "added": 3,
+         *       "gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11",
+         *       "registered": 15
+         *     }
+         */
+        RosterAnswer: {
+            /** @description How many players the roster registered (its rows). */
+            added: number;
+            /** @description The gathering. */
+            gathering_id: string;
+            /** @description How many players are registered now. */
+            registered: number;
+        };
+        /**
+         * @description Body of `POST /api/v1/gatherings/{id}/roster` as JSON (the route also takes `text/csv`: one
+         *     name a line, or a `name` column under a header row).
+         * @example {
+         *       "names": [
+         *         "alice",
+         *         "bob",
+         *         "carol"
+         *       ]
+         *     }
+         */
+        RosterBody: {
+            /** @description Existing player or bot accounts, 1 to 10,000, registered in this order. */
+            names: string[];
+        };
+        /**
+         * @description Why a row is refused (stable, kebab-case).
+         * @enum {string}
+         */
+        RowReason: "invalid-name" | "unknown-account" | "not-a-player" | "already-registered" | "duplicate";
+        /**
          * @description The ruleset a game is played under (R10.1.3). Games keep the ruleset id and version they were
          *     created with, so older games keep replaying when the rules change later.
          */
@@ -4524,7 +4666,12 @@ export interface components {
         };
         /** @description A stage in the bracket. */
         StageView: {
-            /** @description Its circles. */
+            /** @description How many circles the stage has. */
+            circle_count?: number;
+            /**
+             * @description Its circles in the window asked for ([`CircleWindow`]; all of them in a stage of up
+             *     to [`CircleWindow::DEFAULT_LIMIT`] circles).
+             */
             circles: components["schemas"]["CircleView"][];
             /** @description R9.4: a single circle: the Final Ritual. */
             final_ritual: boolean;
@@ -6012,7 +6159,16 @@ export interface operations {
     };
     get_bracket: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this stage's circles (other stages are listed without circles). */
+                stage?: number;
+                /** @description Circles skipped in each stage (default 0). */
+                offset?: number;
+                /** @description At most this many circles a stage, 1-1250 (default 64). */
+                limit?: number;
+                /** @description Only the circles that seat this player. */
+                player?: string;
+            };
             header?: never;
             path: {
                 /** @description gathering id */
@@ -6028,6 +6184,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Bracket"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -6132,7 +6296,16 @@ export interface operations {
     };
     get_circles: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this stage's circles (other stages are listed without circles). */
+                stage?: number;
+                /** @description Circles skipped in each stage (default 0). */
+                offset?: number;
+                /** @description At most this many circles a stage, 1-1250 (default 64). */
+                limit?: number;
+                /** @description Only the circles that seat this player. */
+                player?: string;
+            };
             header?: never;
             path: {
                 /** @description gathering id */
@@ -6148,6 +6321,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CircleView"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -6563,6 +6744,50 @@ export interface operations {
             };
         };
     };
+    get_registration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+                /** @description player name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationStatus"];
+                };
+            };
+            /** @description no such gathering, or `name` is not registered */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     withdraw: {
         parameters: {
             query?: never;
@@ -6725,6 +6950,124 @@ export interface operations {
             };
         };
     };
+    register_roster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description the names, as JSON or CSV */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RosterBody"];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RosterAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `gathering-started`, `gathering-full` or `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `roster-refused`: the rows refused (`refused`), nothing registered */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     configure: {
         parameters: {
             query?: never;
@@ -6835,7 +7178,14 @@ export interface operations {
     };
     get_standings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows skipped, best first (default 0). */
+                offset?: number;
+                /** @description At most this many rows, 1-1000 (default 100). `X-Total-Count` gives how many there are. */
+                limit?: number;
+                /** @description Only this player's row. */
+                player?: string;
+            };
             header?: never;
             path: {
                 /** @description gathering id */
@@ -6847,10 +7197,20 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description rows in all */
+                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Standing"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -7177,6 +7537,65 @@ export interface operations {
             };
             /** @description The token lacks a scope, or the account may not do this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    my_registration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyRegistration"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks a scope, or the account may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no such gathering */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -183,7 +183,16 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
     }
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
     let standings = api.send(routes::standings(&id)).map_err(explain)?;
-    println!("standings:");
+    if standings.len() < summary.registered {
+        println!(
+            "standings (the first {} of {}; all of them: {}/api/v1/gatherings/{id}/results.csv):",
+            standings.len(),
+            summary.registered,
+            api.base()
+        );
+    } else {
+        println!("standings:");
+    }
     for s in &standings {
         let rank = s.rank.map_or("-".to_string(), |r| r.to_string());
         let placing = s.placing.map_or("-".to_string(), |p| p.to_string());
@@ -218,6 +227,13 @@ fn print_bracket(b: &Bracket) {
             println!("  circle {} [{}]: {}", c.circle, c.table_id, players.join(", "));
             let last_lit = &c.last_lit;
             println!("    last lit: {}", if last_lit.is_empty() { "none".to_string() } else { last_lit.join(", ") });
+        }
+        if s.circle_count > s.circles.len() {
+            println!(
+                "  ... and {} more circles (the bracket pages them: ?stage={}&offset=N)",
+                s.circle_count - s.circles.len(),
+                s.stage
+            );
         }
     }
 }

@@ -79,7 +79,51 @@ pub fn bracket(id: &str) -> Call<Bracket> {
     Call::new(Method::GET, format!("/api/v1/gatherings/{id}/bracket"))
 }
 
-/// `GET /api/v1/gatherings/{id}/standings`.
+/// `GET /api/v1/gatherings/{id}/standings`: the first 100 rows.
 pub fn standings(id: &str) -> Call<Vec<Standing>> {
     Call::new(Method::GET, format!("/api/v1/gatherings/{id}/standings"))
+}
+
+/// `GET /api/v1/gatherings/{id}/standings?offset&limit&player`: a page of the standings.
+pub fn standings_page(id: &str, q: &StandingsQuery) -> Call<Vec<Standing>> {
+    let mut query = Vec::new();
+    push(&mut query, "offset", q.offset);
+    push(&mut query, "limit", q.limit);
+    push(&mut query, "player", q.player.as_deref());
+    Call::new(Method::GET, format!("/api/v1/gatherings/{id}/standings{}", joined(&query)))
+}
+
+/// `GET /api/v1/gatherings/{id}/bracket?stage&offset&limit&player`: the bracket with a window
+/// of each stage's circles.
+pub fn bracket_window(id: &str, q: &BracketQuery) -> Call<Bracket> {
+    let mut query = Vec::new();
+    push(&mut query, "stage", q.stage);
+    push(&mut query, "offset", q.offset);
+    push(&mut query, "limit", q.limit);
+    push(&mut query, "player", q.player.as_deref());
+    Call::new(Method::GET, format!("/api/v1/gatherings/{id}/bracket{}", joined(&query)))
+}
+
+/// `POST /api/v1/gatherings/{id}/roster`: registers existing accounts, all or nothing (201;
+/// 422 `roster-refused` lists the refused rows).
+pub fn roster(id: &str, body: &RosterBody) -> Call<RosterAnswer> {
+    Call::new(Method::POST, format!("/api/v1/gatherings/{id}/roster")).json(body)
+}
+
+/// `GET /api/v1/gatherings/{id}/registrations/{name}`: one registration (404 when `name` is
+/// not registered).
+pub fn registration(id: &str, name: &str) -> Call<RegistrationStatus> {
+    Call::new(Method::GET, format!("/api/v1/gatherings/{id}/registrations/{name}"))
+}
+
+/// Adds `key=value` to a query when there is a value (account names and numbers need no
+/// escaping).
+fn push(query: &mut Vec<String>, key: &str, value: Option<impl std::fmt::Display>) {
+    if let Some(v) = value {
+        query.push(format!("{key}={v}"));
+    }
+}
+
+fn joined(query: &[String]) -> String {
+    if query.is_empty() { String::new() } else { format!("?{}", query.join("&")) }
 }

@@ -31,10 +31,19 @@ pub struct Problem {
     /// For a rule violation: the rule broken (an R-id of RULES.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// For a refused roster (`roster-refused`): every refused row, in row order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<flicker_platform::gatherings::roster::RefusedRow>>)]
+    pub refused: Option<Box<Refused>>,
     /// Seconds to wait before trying again, sent as the `Retry-After` header (not in the body).
     #[serde(skip)]
-    pub retry_after: Option<u64>,
+    pub retry_after: Option<u32>,
 }
+
+/// The refused rows of a roster (boxed in [`Problem`], which most answers send without them).
+#[derive(Debug, Clone, Serialize)]
+#[serde(transparent)]
+pub struct Refused(pub Vec<flicker_platform::gatherings::roster::RefusedRow>);
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -51,13 +60,14 @@ impl Problem {
             status: status.as_u16(),
             detail: detail.into(),
             rule: None,
+            refused: None,
             retry_after: None,
         }
     }
 
     /// This problem with a `Retry-After` of `secs` seconds.
     pub fn retry_after(mut self, secs: u64) -> Self {
-        self.retry_after = Some(secs);
+        self.retry_after = Some(u32::try_from(secs).unwrap_or(u32::MAX));
         self
     }
 

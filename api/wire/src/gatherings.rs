@@ -182,3 +182,79 @@ pub struct ResultsExport {
     /// Every stage's circles with their results.
     pub stages: Vec<flicker_platform::gatherings::views::StageView>,
 }
+
+/// Body of `POST /api/v1/gatherings/{id}/roster` as JSON (the route also takes `text/csv`: one
+/// name a line, or a `name` column under a header row).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"names": ["alice", "bob", "carol"]}))]
+pub struct RosterBody {
+    /// Existing player or bot accounts, 1 to 10,000, registered in this order.
+    pub names: Vec<String>,
+}
+
+/// The answer to a roster: every row registered.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "added": 3, "registered": 15}))]
+pub struct RosterAnswer {
+    /// The gathering.
+    pub gathering_id: String,
+    /// How many players the roster registered (its rows).
+    pub added: usize,
+    /// How many players are registered now.
+    pub registered: usize,
+}
+
+/// One registration, `GET /api/v1/gatherings/{id}/registrations/{name}` (public).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "registration": {"name": "alice"}, "position": 12, "checked_in": true, "playing": false}))]
+pub struct RegistrationStatus {
+    /// The gathering.
+    pub gathering_id: String,
+    /// The registration.
+    pub registration: Registrant,
+    /// Its 1-based place in registration order.
+    pub position: usize,
+    /// The player checked in (a gathering with `check_in`).
+    pub checked_in: bool,
+    /// The player is still playing for the gathering: at a circle of the current stage that has
+    /// not ended, or one of its Last Lit waiting for the next stage (false before the start).
+    pub playing: bool,
+}
+
+/// Query of `GET /api/v1/gatherings/{id}/bracket` and `.../circles`: which circles to show.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct BracketQuery {
+    /// Only this stage's circles (other stages are listed without circles).
+    pub stage: Option<u32>,
+    /// Circles skipped in each stage (default 0).
+    pub offset: Option<usize>,
+    /// At most this many circles a stage, 1-1250 (default 64).
+    #[param(minimum = 1, maximum = 1250)]
+    pub limit: Option<usize>,
+    /// Only the circles that seat this player.
+    pub player: Option<String>,
+}
+
+/// Query of `GET /api/v1/gatherings/{id}/standings`: a page of the ranked standings.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct StandingsQuery {
+    /// Rows skipped, best first (default 0).
+    pub offset: Option<usize>,
+    /// At most this many rows, 1-1000 (default 100). `X-Total-Count` gives how many there are.
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<usize>,
+    /// Only this player's row.
+    pub player: Option<String>,
+}
+
+/// `GET /api/v1/me/gatherings/{id}`: the caller's registration at a gathering, if any.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MyRegistration {
+    /// The gathering.
+    pub gathering_id: String,
+    /// The caller's registration; `null` when not registered.
+    pub registration: Option<RegistrationStatus>,
+}

@@ -146,10 +146,10 @@ export async function accessToken() {
 }
 
 /**
- * Calls the API. Bodies are JSON; errors are thrown as {@link ApiError}.
+ * Calls the API. Bodies are JSON (`body`) or CSV text (`csv`); errors are thrown as {@link ApiError}.
  * @param {string} method
  * @param {string} path under /api/v1
- * @param {{ body?: any, headers?: Record<string, string>, anonymous?: boolean }} [opts]
+ * @param {{ body?: any, csv?: string, headers?: Record<string, string>, anonymous?: boolean }} [opts]
  * @returns {Promise<any>}
  */
 export async function api(method, path, opts = {}) {
@@ -159,10 +159,11 @@ export async function api(method, path, opts = {}) {
     const token = opts.anonymous ? null : await accessToken();
     if (token) headers.authorization = `Bearer ${token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    if (opts.csv !== undefined) headers['content-type'] = 'text/csv; charset=utf-8';
     const res = await fetch(API + path, {
       method,
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.csv !== undefined ? opts.csv : opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
     if (res.status === 401 && token && attempt === 0 && (await refresh())) continue;
     const text = await res.text();

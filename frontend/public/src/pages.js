@@ -1,6 +1,6 @@
 // Home, sign in, practice tables, the organiser console and the gathering page.
 import {
-  api, errorText, html, MY_TABLES, navigate, rememberTable, setSession, signIn, signUp, useData, useSession,
+  ApiError, api, errorText, html, MY_TABLES, navigate, rememberTable, setSession, signIn, signUp, useData, useSession,
   useStored, useStream,
 } from './lib.js';
 import { useState } from 'preact/hooks';
@@ -35,7 +35,7 @@ function StatusBadge({ status }) {
  */
 export function progressText(g) {
   const p = g.progress || { stage: 0, circles_ended: 0, circles_expected: 0 };
-  if (g.status === 'registering') return `${g.players.length} registered`;
+  if (g.status === 'registering') return `${g.registered} registered`;
   const qualifying = Math.max(0, p.circles_expected - 1);
   const ended = Math.min(p.circles_ended, qualifying);
   const finalDone = g.status === 'finished' && g.end_reason === 'final_ritual';
@@ -124,7 +124,7 @@ export function HomePage() {
   const done = all.filter((g) => g.status === 'finished' || g.status === 'cancelled');
   /** @param {GatheringSummary} g */
   const row = (g) => html`<li class="gathering-row"><a href=${`/gatherings/${g.gathering_id}`}>${g.name}</a>
-    <${StatusBadge} status=${g.status} /> <span class="muted">${g.players.length} players · by ${g.organiser}${(g.status === 'finished' || g.status === 'cancelled') ? ''
+    <${StatusBadge} status=${g.status} /> <span class="muted">${g.registered} players · by ${g.organiser}${(g.status === 'finished' || g.status === 'cancelled') ? ''
       : html` · <span data-testid="gathering-spectators">${g.spectators ?? 0} watching</span>`}</span>
     ${g.winner && html`<span class="winner-chip"><${Icon} name="trophy" size=${14} /> ${g.winner}</span>`}</li>`;
   return html`<main class="page home">
@@ -276,7 +276,7 @@ export function OrganiserPage() {
       <section><h3>Your gatherings</h3>
         ${mine.length === 0 ? html`<p class="muted">None yet.</p>` : html`<ul class="list">${mine.map((g) => html`<li>
           <button type="button" class=${`linklike${g.gathering_id === current ? ' current' : ''}`} onClick=${() => setSelected(g.gathering_id)}>${g.name}</button>
-          <${StatusBadge} status=${g.status} /> <span class="muted">${g.players.length} players</span></li>`)}</ul>`}
+          <${StatusBadge} status=${g.status} /> <span class="muted">${g.registered ?? g.players.length} players</span></li>`)}</ul>`}
       </section>
     </div>
     ${current && html`<${Console} id=${current} onChange=${() => list.reload()} />`}
@@ -393,6 +393,42 @@ function SettingsSummary({ s }) {
   </dl>`;
 }
 
+/**
+ * A roster: many existing accounts registered at once, all or nothing, from a CSV file (a
+ * `name` column, or one name a line) or names pasted one a line. Every refused row is listed.
+ * @param {{ id: string, busy: boolean, onDone: () => void }} props
+ */
+function RosterForm({ id, busy, onDone }) {
+  const [text, setText] = useState('');
+  const [report, setReport] = useState(/** @type {{ ok?: string, error?: string, rows?: any[] } | null} */ (null));
+  const [sending, setSending] = useState(false);
+  const send = async () => {
+    setSending(true);
+    setReport(null);
+    try {
+      const a = await api('POST', `/gatherings/${id}/roster`, { csv: text });
+      setReport({ ok: `${a.added} registered (${a.registered} in all)` });
+      setText('');
+      onDone();
+    } catch (e) {
+      const rows = e instanceof ApiError ? e.problem?.refused : null;
+      setReport({ error: errorText(e), rows: rows || [] });
+    } finally {
+      setSending(false);
+    }
+  };
+  return html`<form class="inline roster" data-testid="roster" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); send(); }}>
+    <label>Register a roster (CSV with a <code>name</code> column, or one name a line)
+      <textarea rows="3" value=${text} name="roster" placeholder="alice\nbob\ncarol" onInput=${(/** @type {any} */ e) => setText(e.target.value)}></textarea></label>
+    <input type="file" accept=".csv,text/csv,text/plain" aria-label="roster file" onChange=${async (/** @type {any} */ e) => { const f = e.target.files?.[0]; if (f) setText(await f.text()); }} />
+    <button type="submit" disabled=${busy || sending || !text.trim()} data-testid="roster-send">Register all</button>
+    ${report?.ok && html`<p class="muted" role="status" data-testid="roster-ok">${report.ok}</p>`}
+    ${report?.error && html`<div class="error" role="alert" data-testid="roster-refused"><p>${report.error}</p>
+      ${report.rows && report.rows.length > 0 && html`<ul class="small">${report.rows.slice(0, 50).map((r) => html`<li>line ${r.row}: ${r.name || '(empty)'}: ${r.reason.replace(/-/g, ' ')}</li>`)}
+        ${report.rows.length > 50 && html`<li>and ${report.rows.length - 50} more</li>`}</ul>`}</div>`}
+  </form>`;
+}
+
 /** One gathering's controls. @param {{ id: string, onChange: () => void }} props */
 function Console({ id, onChange }) {
   const g = useData(() => /** @type {Promise<GatheringSummary>} */ (api('GET', `/gatherings/${id}`, { anonymous: true })), [id]);
@@ -432,7 +468,7 @@ function Console({ id, onChange }) {
       <button type="button" class="small" onClick=${() => { navigator.clipboard?.writeText(`${location.origin}/gatherings/${id}`).then(() => setCopied(true), () => {}); }}>${copied ? 'Copied' : 'Copy link'}</button></p>
     ${st === 'registering' && preview.data && html`<p class="muted" data-testid="preview">${preview.data.stages.length
       ? `A start now: ${preview.data.players} players, circles ${preview.data.sizes.join(' → ')} (R9.2)`
-      : `A start now: ${preview.data.players} player(s), no circle to draw`}${d.settings.check_in ? ` · ${d.checked_in?.length || 0} checked in` : ''}${d.settings.registration_cap ? ` · cap ${d.settings.registration_cap}` : ''}</p>`}
+      : `A start now: ${preview.data.players} player(s), no circle to draw`}${d.settings.check_in ? ` · ${d.checked_in_count || 0} checked in` : ''}${d.settings.registration_cap ? ` · cap ${d.settings.registration_cap}` : ''}</p>`}
     ${d.winner && html`<p class="winner-banner" data-testid="console-winner"><${Icon} name="trophy" /> Winner: <strong>${d.winner}</strong></p>`}
     ${d.end_reason && !d.winner && html`<p class="muted">Ended: ${d.end_reason}</p>`}
     ${err && html`<p class="error" role="alert">${err}</p>`}
@@ -440,13 +476,14 @@ function Console({ id, onChange }) {
       <form class="inline" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); act('POST', '/registrations', { name: player }).then(() => setPlayer('')); }}>
         <label>Register a player <input value=${player} required placeholder="account name" onInput=${(/** @type {any} */ e) => setPlayer(e.target.value)} /></label>
         <button type="submit" disabled=${busy}>Register</button></form>
+      <${RosterForm} id=${id} busy=${busy} onDone=${() => { g.reload(); preview.reload(); onChange(); }} />
       <form class="inline" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); act('POST', '/bots', { count: bots, kind }); }}>
         <label>Fill with bots <input type="number" min="1" max="500" value=${bots} name="bots" onInput=${(/** @type {any} */ e) => setBots(Number(e.target.value))} /></label>
         <select value=${kind} aria-label="bot kind" onChange=${(/** @type {any} */ e) => setKind(e.target.value)}><option value="heuristic">heuristic</option><option value="random">random</option></select>
         <button type="submit" disabled=${busy} data-testid="add-bots">Add bots</button></form>
     </div>`}
     <div class="actions">
-      ${st === 'registering' && html`<button type="button" disabled=${busy || d.players.length === 0} data-testid="start" onClick=${() => act('POST', '/start')}>Start</button>`}
+      ${st === 'registering' && html`<button type="button" disabled=${busy || d.registered === 0} data-testid="start" onClick=${() => act('POST', '/start')}>Start</button>`}
       ${st === 'running' && html`<button type="button" disabled=${busy} data-testid="pause" onClick=${() => act('POST', '/pause')}>Pause</button>`}
       ${st === 'paused' && html`<button type="button" disabled=${busy} data-testid="resume" onClick=${() => act('POST', '/resume')}>Resume</button>`}
       ${(st === 'registering' || st === 'running' || st === 'paused') && html`<button type="button" class="danger" disabled=${busy}
@@ -460,8 +497,9 @@ function Console({ id, onChange }) {
     ${(d.dropped?.length || d.replaced?.length) ? html`<p class="muted" data-testid="dropped">Dropped: ${(d.dropped || []).join(', ') || '—'} · replaced: ${(d.replaced || []).join(', ') || '—'}</p>` : ''}
     ${st !== 'registering' && html`<p class="export">Results: <a href=${`/api/v1/gatherings/${id}/results.csv`} download data-testid="export-csv">CSV</a> · <a href=${`/api/v1/gatherings/${id}/results.json`} download data-testid="export-json">JSON</a></p>`}
     ${st !== 'registering' && html`<details class="console-standings" open><summary>Standings</summary><${StandingsTable} rows=${standings.data || []} /></details>`}
-    <details><summary>${d.players.length} registered</summary><ul class="names">${d.players.map((p) => html`<li>${p.name}${p.bot ? html` <span class="badge bot">bot</span>` : ''}
-      ${st === 'registering' && html` <button type="button" class="linklike" aria-label=${`withdraw ${p.name}`} onClick=${() => act('DELETE', `/registrations/${encodeURIComponent(p.name)}`)}>✕</button>`}</li>`)}</ul></details>
+    <details><summary>${d.registered} registered</summary><ul class="names">${d.players.map((p) => html`<li>${p.name}${p.bot ? html` <span class="badge bot">bot</span>` : ''}
+      ${st === 'registering' && html` <button type="button" class="linklike" aria-label=${`withdraw ${p.name}`} onClick=${() => act('DELETE', `/registrations/${encodeURIComponent(p.name)}`)}>✕</button>`}</li>`)}</ul>
+      ${d.registered > d.players.length && html`<p class="muted small">and ${d.registered - d.players.length} more (<a href=${`/api/v1/gatherings/${id}/registrations?limit=1000`}>the full list</a>)</p>`}</details>
   </section>`;
 }
 
@@ -498,35 +536,48 @@ function ClassLegend({ b }) {
 /** @param {{ id: string }} props */
 export function GatheringPage({ id }) {
   const me = useSession();
+  const [limit, setLimit] = useState(64);
   const data = useData(async () => {
-    const [g, b, s] = await Promise.all([
+    const [g, b, s, reg] = await Promise.all([
       /** @type {Promise<GatheringSummary>} */ (api('GET', `/gatherings/${id}`, { anonymous: true })),
-      /** @type {Promise<Bracket>} */ (api('GET', `/gatherings/${id}/bracket`, { anonymous: true })),
+      /** @type {Promise<Bracket>} */ (api('GET', `/gatherings/${id}/bracket?limit=${limit}`, { anonymous: true })),
       /** @type {Promise<Standing[]>} */ (api('GET', `/gatherings/${id}/standings`, { anonymous: true })),
+      me ? api('GET', `/me/gatherings/${id}`).then((r) => r.registration).catch(() => null) : Promise.resolve(null),
     ]);
-    return { g, b, s };
-  }, [id]);
+    // A player's own circles are shown even outside the bracket's window.
+    const own = reg && g.status !== 'registering'
+      ? /** @type {Bracket} */ (await api('GET', `/gatherings/${id}/bracket?player=${encodeURIComponent(reg.registration.name)}`, { anonymous: true }).catch(() => null))
+      : null;
+    if (own) {
+      for (const st of b.stages) {
+        const extra = (own.stages.find((o) => o.stage === st.stage)?.circles || []).filter((c) => !st.circles.some((x) => x.circle === c.circle));
+        st.circles = [...extra, ...st.circles];
+      }
+    }
+    return { g, b, s, reg };
+  }, [id, limit, me?.name]);
   const ended = data.data && (data.data.g.status === 'finished' || data.data.g.status === 'cancelled');
   const live = useStream(ended ? null : `/gatherings/${id}/stream`, () => data.reload());
   if (data.error) return html`<main class="page"><p class="error">${errorText(data.error)}</p></main>`;
   if (!data.data) return html`<main class="page"><p class="loading">Loading the gathering…</p></main>`;
-  const { g, b, s } = data.data;
+  const { g, b, s, reg } = data.data;
   const mine = (/** @type {CircleView} */ c) => !!me && c.players.some((p) => p.name === me.name);
   return html`<main class="page gathering" data-testid="gathering-page" data-status=${g.status}>
     <div class="table-head"><h2>${g.name} <${StatusBadge} status=${g.status} /></h2>
       <div class="head-meta">${!ended && html`<span class=${`live-dot ${live}`}>${live === 'live' ? 'live' : live}</span>`}<span class="muted">organised by ${g.organiser}</span></div></div>
     ${g.status === 'paused' && html`<p class="pause-banner" role="status" data-testid="pause-banner">The organiser has paused this gathering: clocks and bots are stopped until it resumes.</p>`}
     <${Progress} g=${g} />
-    ${g.status === 'registering' && me && !g.players.some((p) => p.name === me.name) && html`<div class="actions">
+    ${g.status === 'registering' && me && !reg && html`<div class="actions">
       <button type="button" onClick=${async () => { try { await api('POST', `/gatherings/${id}/registrations`, { body: {} }); data.reload(); } catch (e) { alert(errorText(e)); } }}>Register as ${me.name}</button></div>`}
-    ${g.status === 'registering' && me && g.settings.check_in && g.players.some((p) => p.name === me.name) && html`<div class="actions">
-      ${(g.checked_in || []).includes(me.name) ? html`<span class="badge" data-testid="checked-in">checked in</span>`
+    ${g.status === 'registering' && me && g.settings.check_in && reg && html`<div class="actions">
+      ${reg.checked_in ? html`<span class="badge" data-testid="checked-in">checked in</span>`
         : html`<button type="button" data-testid="check-in" onClick=${async () => { try { await api('POST', `/gatherings/${id}/check-ins`, { body: {} }); data.reload(); } catch (e) { alert(errorText(e)); } }}>Check in</button>`}</div>`}
     ${g.winner && html`<p class="winner-banner" data-testid="winner"><${Icon} name="trophy" /> <strong>${g.winner}</strong> wins the gathering</p>`}
     <${ClassLegend} b=${b} />
     <div class="bracket" data-testid="bracket">
       <section class="stage reg"><h3>Registration</h3><p class="muted">${b.registered} players</p>
-        <ul class="names small">${g.players.map((p) => html`<li>${p.name}${p.bot ? html` <${Icon} name="bot" size=${12} label="bot" />` : ''}</li>`)}</ul></section>
+        <ul class="names small">${g.players.map((p) => html`<li>${p.name}${p.bot ? html` <${Icon} name="bot" size=${12} label="bot" />` : ''}</li>`)}</ul>
+        ${g.registered > g.players.length && html`<p class="muted small">and ${g.registered - g.players.length} more</p>`}</section>
       ${b.stages.map((st) => html`<section class="stage" data-testid="stage">
         <h3>${st.final_ritual ? 'Final Ritual' : `Stage ${st.stage}`}</h3>
         <p class="muted">${st.final_ritual ? 'one circle' : `circle sizes ${st.sizes}`}</p>
@@ -543,6 +594,8 @@ export function GatheringPage({ id }) {
           ${c.last_lit.length > 0 && html`<p class="lastlit-line">${st.final_ritual ? 'Winner' : 'Sent on'}: ${c.last_lit.join(', ')}</p>`}
           ${circleNote(c) && html`<p class="circle-note" data-testid="circle-note">${circleNote(c)}</p>`}
         </article>`)}
+        ${(st.circle_count || 0) > st.circles.length && html`<p class="muted small" data-testid="more-circles">${(st.circle_count || 0) - st.circles.length} more circles
+          ${limit < 1250 && html` <button type="button" class="linklike" onClick=${() => setLimit(1250)}>show all</button>`}</p>`}
       </section>`)}
       <section class="stage champion"><h3>Winner</h3>${b.winner ? html`<p class="trophy"><${Icon} name="trophy" size=${40} /><br /><strong>${b.winner}</strong></p>`
         : html`<p class="muted">${b.end_reason ? b.end_reason.replace(/_/g, ' ') : 'to be decided'}</p>`}</section>

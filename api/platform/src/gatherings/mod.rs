@@ -9,6 +9,7 @@ pub use circle::{CircleGame, CircleSpec};
 pub mod commands;
 pub use commands::{CirclePreview, GatheringRefusal};
 pub mod manager;
+pub mod roster;
 pub mod standings;
 pub mod views;
 
@@ -576,6 +577,11 @@ impl Gathering {
     /// The registrant named `name`, if registered (constant time).
     pub fn registrant(&self, name: &str) -> Option<&Registrant> {
         self.registered.get(name).and_then(|&i| self.players.get(i))
+    }
+
+    /// The 0-based place of `name` in registration order, if registered (constant time).
+    pub fn registrant_position(&self, name: &str) -> Option<usize> {
+        self.registered.get(name).copied().filter(|&i| self.players.get(i).is_some_and(|p| p.name == name))
     }
 
     /// Rebuilds the name index after `players` was changed directly (tests).

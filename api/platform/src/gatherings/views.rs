@@ -1,6 +1,6 @@
 //! Public read models of a gathering: the summary, the bracket (stages and circles).
 
-use super::{Gathering, GatheringSettings, Registrant, Status};
+use super::{CircleDraw, Gathering, GatheringSettings, Registrant, Stage, Status};
 use crate::bots::BotKind;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -18,6 +18,10 @@ pub struct Progress {
     pub circles_expected: u32,
 }
 
+/// How many names a summary's lists hold at most, so that reading a summary (which clients poll)
+/// costs the same at 10,000 players as at 10.
+pub const SUMMARY_LIST: usize = 100;
+
 /// A gathering as anyone may read it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct GatheringSummary {
@@ -31,13 +35,21 @@ pub struct GatheringSummary {
     pub status: Status,
     /// Settings.
     pub settings: GatheringSettings,
-    /// Registered players, in registration order.
+    /// How many players are registered.
+    pub registered: usize,
+    /// The first [`SUMMARY_LIST`] registered players, in registration order (all of them in a
+    /// gathering of up to that many); `GET /api/v1/gatherings/{id}/registrations` pages
+    /// through them all.
     pub players: Vec<Registrant>,
     /// Winner, once ended with one.
     pub winner: Option<String>,
     /// Why it ended: `final_ritual`, `walkover`, `no_winner`, `no_players`, `cancelled`.
     pub end_reason: Option<String>,
-    /// Players who checked in (a gathering with `check_in`), in name order.
+    /// How many players checked in (a gathering with `check_in`).
+    #[serde(default)]
+    pub checked_in_count: usize,
+    /// The first [`SUMMARY_LIST`] players who checked in, in name order;
+    /// `GET /api/v1/gatherings/{id}/registrations/{name}` tells for any one name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checked_in: Vec<String>,
     /// Players the organiser dropped after the start (R10.10), in name order.
@@ -150,8 +162,58 @@ pub struct StageView {
     pub final_ritual: bool,
     /// Circle sizes, e.g. `7+7+6`.
     pub sizes: String,
-    /// Its circles.
+    /// How many circles the stage has.
+    #[serde(default)]
+    pub circle_count: usize,
+    /// Its circles in the window asked for ([`CircleWindow`]; all of them in a stage of up
+    /// to [`CircleWindow::DEFAULT_LIMIT`] circles).
     pub circles: Vec<CircleView>,
+}
+
+/// Which circles a bracket shows, so that reading a bracket costs the same at 10,000
+/// players as at 20: a window of each stage's circles in circle order, or the circles of one
+/// player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CircleWindow {
+    /// Only this stage (others are listed with no circles).
+    pub stage: Option<u32>,
+    /// Circles skipped in each stage.
+    pub offset: usize,
+    /// At most this many circles a stage.
+    pub limit: usize,
+    /// Only the circles that seat this player (the window then applies to those).
+    pub player: Option<String>,
+}
+
+impl CircleWindow {
+    /// The circles a stage shows by default.
+    pub const DEFAULT_LIMIT: usize = 64;
+    /// The most circles a stage shows.
+    pub const MAX_LIMIT: usize = 1_250;
+
+    /// Every circle of every stage (the results export).
+    pub fn all() -> Self {
+        CircleWindow { stage: None, offset: 0, limit: usize::MAX, player: None }
+    }
+
+    /// The circles of `stage` it shows, with their index in the stage.
+    pub fn select<'a>(&'a self, stage: &'a Stage) -> impl Iterator<Item = (usize, &'a CircleDraw)> + 'a {
+        let wanted = self.stage.is_none_or(|n| n == stage.stage);
+        stage
+            .circles
+            .iter()
+            .map(|(c, _)| c)
+            .enumerate()
+            .filter(move |(_, c)| wanted && self.player.as_ref().is_none_or(|p| c.players.contains(p)))
+            .skip(self.offset)
+            .take(self.limit)
+    }
+}
+
+impl Default for CircleWindow {
+    fn default() -> Self {
+        CircleWindow { stage: None, offset: 0, limit: Self::DEFAULT_LIMIT, player: None }
+    }
 }
 
 /// The bracket: from registration to each stage's circles and the winner.
@@ -181,10 +243,12 @@ pub fn summary(g: &Gathering) -> GatheringSummary {
         organiser: g.organiser.clone(),
         status: g.status,
         settings: g.settings.clone(),
-        players: g.players.clone(),
+        registered: g.players.len(),
+        players: g.players.iter().take(SUMMARY_LIST).cloned().collect(),
         winner: g.winner.clone(),
         end_reason: g.end_reason.map(|r| r.as_str().to_string()),
-        checked_in: g.checked_in.iter().cloned().collect(),
+        checked_in_count: g.checked_in.len(),
+        checked_in: g.checked_in.iter().take(SUMMARY_LIST).cloned().collect(),
         dropped: g.dropped.iter().cloned().collect(),
         replaced: g.replaced.keys().cloned().collect(),
         progress: progress(g),
@@ -228,8 +292,9 @@ pub struct LiveCircle {
 /// The tables of circles still playing, by table id.
 pub type LiveClasses = std::collections::HashMap<String, LiveCircle>;
 
-/// The bracket of `g`; `live` gives the classes at tables still playing and whom they wait for.
-pub fn bracket(g: &Gathering, live: &LiveClasses) -> Bracket {
+/// The bracket of `g`, each stage's circles in `window`; `live` gives the classes at tables
+/// still playing and whom they wait for.
+pub fn bracket(g: &Gathering, live: &LiveClasses, window: &CircleWindow) -> Bracket {
     let stages = g
         .stages
         .iter()
@@ -237,9 +302,10 @@ pub fn bracket(g: &Gathering, live: &LiveClasses) -> Bracket {
             stage: s.stage,
             final_ritual: s.circles.len() == 1,
             sizes: s.circles.iter().map(|(c, _)| c.players.len().to_string()).collect::<Vec<_>>().join("+"),
-            circles: s
-                .circles
-                .iter()
+            circle_count: s.circles.len(),
+            circles: window
+                .select(s)
+                .map(|(i, _)| &s.circles[i])
                 .map(|(c, r)| CircleView {
                     circle: c.circle,
                     table_id: c.table_id.clone(),

@@ -8,7 +8,7 @@ use crate::auth::Caller;
 use crate::game::Settings;
 use crate::gatherings::CirclePreview;
 use crate::gatherings::standings::{Standing, standings};
-use crate::gatherings::views::{Bracket, CircleView, GatheringSummary, bracket};
+use crate::gatherings::views::{Bracket, CircleView, CircleWindow, GatheringSummary, bracket};
 use crate::gatherings::{
     self, Gathering, GatheringEvent, GatheringRefusal, GatheringSettings, Registrant, Status, commands,
 };
@@ -275,6 +275,153 @@ pub async fn register(
     }))
 }
 
+/// The largest roster body taken (10,000 names of up to 32 characters, as JSON or CSV).
+pub const ROSTER_BODY_LIMIT: usize = 1024 * 1024;
+
+/// Reads a roster body of at most [`ROSTER_BODY_LIMIT`] bytes (413 past it).
+async fn roster_body(mut payload: web::Payload) -> Result<web::BytesMut, Problem> {
+    use futures_util::StreamExt;
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| Problem::malformed(e.to_string()))?;
+        if body.len() + chunk.len() > ROSTER_BODY_LIMIT {
+            return Err(Problem::new(
+                actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
+                "too-large",
+                "Body too large",
+                format!("a roster is at most {} KiB", ROSTER_BODY_LIMIT / 1024),
+            ));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// The names of a CSV roster with their line numbers: the first column, or the column headed
+/// `name` when the first line is a header naming it.
+fn csv_names(body: &[u8]) -> Result<Vec<(usize, String)>, Problem> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).trim(csv::Trim::All).from_reader(body);
+    let mut rows = Vec::new();
+    let mut column = 0;
+    for (i, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| Problem::invalid(format!("the CSV roster cannot be read: {e}")))?;
+        let line = record.position().map_or(i + 1, |p| p.line() as usize);
+        if i == 0
+            && let Some(c) = record.iter().position(|f| f.eq_ignore_ascii_case("name"))
+        {
+            column = c;
+            continue;
+        }
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
+        rows.push((line, record.get(column).unwrap_or_default().to_string()));
+    }
+    Ok(rows)
+}
+
+/// Registers many existing accounts at once (organiser), all or nothing: a JSON
+/// `{"names": [...]}`, or `text/csv` (one name a line, or a `name` column under a header).
+/// Refused rows are all listed in a 422 `roster-refused` (`refused`: row, name, reason), and
+/// nothing is registered. For people without an account yet, each creates their own (a
+/// password is theirs to choose).
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
+    request_body(content((RosterBody = "application/json"), (String = "text/csv")), description = "the names, as JSON or CSV"),
+    responses((status = 201, body = RosterAnswer), (status = 400, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem),
+        (status = 409, description = "`gathering-started`, `gathering-full` or `conflict`", body = Problem), (status = 413, body = Problem),
+        (status = 422, description = "`roster-refused`: the rows refused (`refused`), nothing registered", body = Problem)))]
+#[post("/api/v1/gatherings/{id}/roster")]
+pub async fn register_roster(
+    state: Data,
+    caller: Caller,
+    id: web::Path<String>,
+    req: actix_web::HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    use crate::gatherings::roster::{self, RosterRefusal, RosterRow};
+    use futures_util::StreamExt;
+    let g = get(&state, &id).await?;
+    organiser_of(&caller, &g)?;
+    not_started(&g)?;
+    let body = roster_body(payload).await?;
+    let csv = req
+        .headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(';').next().is_some_and(|m| m.trim().eq_ignore_ascii_case("text/csv")));
+    let given: Vec<(usize, String)> = if csv {
+        csv_names(&body)?
+    } else {
+        let b: RosterBody = serde_json::from_slice(&body).map_err(|e| {
+            if e.to_string().contains("unknown field") {
+                Problem::unknown_field(e.to_string())
+            } else if e.is_data() || e.is_eof() {
+                Problem::invalid(e.to_string())
+            } else {
+                Problem::malformed(e.to_string())
+            }
+        })?;
+        b.names.into_iter().enumerate().map(|(i, n)| (i + 1, n.trim().to_string())).collect()
+    };
+    if given.len() > roster::MAX_ROWS {
+        return Err(Problem::invalid(format!("a roster has at most {} rows, not {}", roster::MAX_ROWS, given.len())));
+    }
+    // Each account read once, a few at a time.
+    let store = state.store.as_ref();
+    let rows: Vec<RosterRow> = futures_util::stream::iter(given)
+        .map(|(row, name)| async move {
+            let account = if crate::accounts::valid_name(&name) {
+                crate::accounts::load(store, &name).await?.map(|a| (a.name.clone(), a.role.unwrap_or(Role::Player)))
+            } else {
+                None
+            };
+            Ok::<_, StoreError>(RosterRow { row, name, account })
+        })
+        .buffered(16)
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .collect::<Result<_, _>>()?;
+    let (g, events) = append_commuting(&state, &id, &caller.name, |g| {
+        roster::register_roster(g, &rows).map_err(|r| match r {
+            RosterRefusal::Started => {
+                Problem::conflict("gathering-started", "Gathering started", "the gathering has already started")
+            }
+            RosterRefusal::Empty => Problem::invalid("the roster names nobody"),
+            RosterRefusal::TooLong(n) => {
+                Problem::invalid(format!("a roster has at most {} rows, not {n}", roster::MAX_ROWS))
+            }
+            RosterRefusal::Full { capacity, registered, adding } => Problem::conflict(
+                "gathering-full",
+                "Gathering full",
+                format!(
+                    "the gathering takes at most {capacity} players and holds {registered}: the roster adds {adding}"
+                ),
+            ),
+            RosterRefusal::Rows(refused) => {
+                let mut p = Problem::new(
+                    actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    "roster-refused",
+                    "Roster refused",
+                    format!(
+                        "{} of {} rows are refused (see `refused`); nobody was registered",
+                        refused.len(),
+                        rows.len()
+                    ),
+                );
+                p.refused = Some(Box::new(crate::problem::Refused(refused)));
+                p
+            }
+        })
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(RosterAnswer {
+        gathering_id: g.id.clone(),
+        added: events.len(),
+        registered: g.players.len() + events.len(),
+    }))
+}
+
 /// Pages through a gathering's registrations, in registration order (public).
 #[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id"), RegistrationsQuery),
     responses((status = 200, body = RegistrationsPage), (status = 400, body = Problem), (status = 404, body = Problem),
@@ -293,7 +440,7 @@ pub async fn list_registrations(
     // An empty `after` is the start of the list, like no `after`.
     let start = match q.after.as_deref().filter(|a| !a.is_empty()) {
         None => 0,
-        Some(name) => match g.players.iter().position(|p| p.name == name) {
+        Some(name) => match g.registrant_position(name) {
             Some(i) => i + 1,
             None => {
                 return Err(Problem::new(
@@ -308,6 +455,43 @@ pub async fn list_registrations(
     let page: Vec<Registrant> = g.players.iter().skip(start).take(limit).cloned().collect();
     let next = (start + page.len() < g.players.len()).then(|| page.last().map(|p| p.name.clone())).flatten();
     Ok(HttpResponse::Ok().json(RegistrationsPage { registrations: page, registered: g.players.len(), next }))
+}
+
+/// Reads one registration (public): whether `name` is registered, checked in, still playing.
+#[utoipa::path(tag = "gatherings",
+    params(("id" = String, Path, description = "gathering id"), ("name" = String, Path, description = "player name")),
+    responses((status = 200, body = RegistrationStatus), (status = 404, description = "no such gathering, or `name` is not registered", body = Problem)))]
+#[get("/api/v1/gatherings/{id}/registrations/{name}")]
+pub async fn get_registration(state: Data, path: web::Path<(String, String)>) -> Result<HttpResponse, Problem> {
+    let (id, name) = path.into_inner();
+    let g = get(&state, &id).await?;
+    let status =
+        registration_status(&g, &name).ok_or_else(|| Problem::not_found(format!("{name} is not registered")))?;
+    Ok(HttpResponse::Ok().json(status))
+}
+
+/// `name`'s registration at `g`, if registered.
+fn registration_status(g: &Gathering, name: &str) -> Option<RegistrationStatus> {
+    let position = g.registrant_position(name)?;
+    let registration = g.players[position].clone();
+    Some(RegistrationStatus {
+        gathering_id: g.id.clone(),
+        checked_in: g.checked_in.contains(&registration.name),
+        playing: g.status != Status::Registering && commands::still_playing(g, &registration.name),
+        registration,
+        position: position + 1,
+    })
+}
+
+/// The caller's registration at a gathering (`registration: null` when not registered): what
+/// a player's page shows, without a 404 for the unregistered.
+#[utoipa::path(tag = "gatherings", security(("bearer" = [])), params(("id" = String, Path, description = "gathering id")),
+    responses((status = 200, body = MyRegistration), (status = 401, body = Problem), (status = 404, description = "no such gathering", body = Problem)))]
+#[get("/api/v1/me/gatherings/{id}")]
+pub async fn my_registration(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let g = get(&state, &id).await?;
+    Ok(HttpResponse::Ok()
+        .json(MyRegistration { gathering_id: g.id.clone(), registration: registration_status(&g, &caller.name) }))
 }
 
 /// Withdraws a registration before the start (R9.10.2): the player themself, or the organiser.
@@ -431,10 +615,12 @@ pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Contr
 
 /// The tables of the circles still playing as a spectator sees them (the spectator delay holds
 /// here too, R10.8): the classes chosen (public, R2.7.5) and whom each waits for (R10.6.2).
-async fn live_circles(state: &AppState, g: &Gathering) -> crate::gatherings::views::LiveClasses {
+/// Only the circles `window` shows are read.
+async fn live_circles(state: &AppState, g: &Gathering, window: &CircleWindow) -> crate::gatherings::views::LiveClasses {
     let mut live = crate::gatherings::views::LiveClasses::new();
     for s in &g.stages {
-        for (c, r) in &s.circles {
+        for (i, _) in window.select(s) {
+            let (c, r) = &s.circles[i];
             if r.is_none()
                 && let Ok(snap) = state.tables.load(state.store.as_ref(), &c.table_id).await
             {
@@ -443,6 +629,15 @@ async fn live_circles(state: &AppState, g: &Gathering) -> crate::gatherings::vie
         }
     }
     live
+}
+
+/// The circle window of a bracket query (400 for a limit out of range).
+fn window_of(q: BracketQuery) -> Result<CircleWindow, Problem> {
+    let limit = q.limit.unwrap_or(CircleWindow::DEFAULT_LIMIT);
+    if !(1..=CircleWindow::MAX_LIMIT).contains(&limit) {
+        return Err(Problem::invalid(format!("limit is 1 to {}", CircleWindow::MAX_LIMIT)));
+    }
+    Ok(CircleWindow { stage: q.stage, offset: q.offset.unwrap_or(0), limit, player: q.player })
 }
 
 /// One circle's table as a spectator sees it (see [`live_circles`]).
@@ -463,31 +658,62 @@ async fn live_circle(state: &AppState, snap: &crate::game::Snapshot) -> crate::g
     }
 }
 
-/// The bracket: each stage's circles, tables, players, Last Lit, and the winner (public).
-#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
-    responses((status = 200, body = Bracket), (status = 404, body = Problem)))]
+/// The bracket: each stage's circles, tables, players, Last Lit, and the winner (public). A
+/// window of each stage's circles (the first 64 by default; `stage`, `offset`, `limit`,
+/// `player` choose others); `circle_count` gives each stage's total.
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id"), BracketQuery),
+    responses((status = 200, body = Bracket), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[get("/api/v1/gatherings/{id}/bracket")]
-pub async fn get_bracket(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+pub async fn get_bracket(
+    state: Data,
+    id: web::Path<String>,
+    q: web::Query<BracketQuery>,
+) -> Result<HttpResponse, Problem> {
+    let window = window_of(q.into_inner())?;
     let g = get(&state, &id).await?;
-    Ok(HttpResponse::Ok().json(bracket(&g, &live_circles(&state, &g).await)))
+    Ok(HttpResponse::Ok().json(bracket(&g, &live_circles(&state, &g, &window).await, &window)))
 }
 
-/// The circles of the stage being played (public): where to watch.
-#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
-    responses((status = 200, body = Vec<CircleView>), (status = 404, body = Problem)))]
+/// The circles of the stage being played (public): where to watch; windowed as the bracket.
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id"), BracketQuery),
+    responses((status = 200, body = Vec<CircleView>), (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[get("/api/v1/gatherings/{id}/circles")]
-pub async fn get_circles(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
+pub async fn get_circles(
+    state: Data,
+    id: web::Path<String>,
+    q: web::Query<BracketQuery>,
+) -> Result<HttpResponse, Problem> {
+    let mut window = window_of(q.into_inner())?;
     let g = get(&state, &id).await?;
-    let b = bracket(&g, &live_circles(&state, &g).await);
+    window.stage = g.stages.last().map(|s| s.stage);
+    let b = bracket(&g, &live_circles(&state, &g, &window).await, &window);
     Ok(HttpResponse::Ok().json(b.stages.last().map(|s| s.circles.clone()).unwrap_or_default()))
 }
 
-/// R9.9: standings across stages, best first, readable at any time (public).
-#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
-    responses((status = 200, body = Vec<Standing>), (status = 404, body = Problem)))]
+/// R9.9: standings across stages, best first, readable at any time (public): a page of them
+/// (the first 100 by default), with their total in `X-Total-Count`.
+#[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id"), StandingsQuery),
+    responses((status = 200, body = Vec<Standing>, headers(("X-Total-Count" = usize, description = "rows in all"))),
+        (status = 400, body = Problem), (status = 404, body = Problem)))]
 #[get("/api/v1/gatherings/{id}/standings")]
-pub async fn get_standings(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
-    Ok(HttpResponse::Ok().json(standings(&*get(&state, &id).await?)))
+pub async fn get_standings(
+    state: Data,
+    id: web::Path<String>,
+    q: web::Query<StandingsQuery>,
+) -> Result<HttpResponse, Problem> {
+    let limit = q.limit.unwrap_or(100);
+    if !(1..=1000).contains(&limit) {
+        return Err(Problem::invalid("limit is 1 to 1000"));
+    }
+    let all = standings(&*get(&state, &id).await?);
+    let total = all.len();
+    let page: Vec<Standing> = all
+        .into_iter()
+        .filter(|s| q.player.as_ref().is_none_or(|p| &s.name == p))
+        .skip(q.offset.unwrap_or(0))
+        .take(limit)
+        .collect();
+    Ok(HttpResponse::Ok().insert_header(("X-Total-Count", total.to_string())).json(page))
 }
 
 /// Checks the caller in before the start (a gathering with `check_in`); checking in twice
@@ -644,7 +870,7 @@ pub async fn results_csv(state: Data, id: web::Path<String>) -> Result<HttpRespo
 #[get("/api/v1/gatherings/{id}/results.json")]
 pub async fn results_json(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     let g = get(&state, &id).await?;
-    let b = bracket(&g, &Default::default());
+    let b = bracket(&g, &Default::default(), &CircleWindow::all());
     let file = format!("attachment; filename=\"gathering-{}-results.json\"", g.id);
     Ok(HttpResponse::Ok().insert_header((actix_web::http::header::CONTENT_DISPOSITION, file)).json(ResultsExport {
         gathering_id: g.id.clone(),
@@ -668,6 +894,9 @@ pub(super) fn routes(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) 
         .service(configure)
         .service(register)
         .service(list_registrations)
+        .service(register_roster)
+        .service(get_registration)
+        .service(my_registration)
         .service(withdraw)
         .service(add_bots)
         .service(get_bracket)

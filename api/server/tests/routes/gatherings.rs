@@ -162,3 +162,67 @@ fn registration_withdrawal_settings_cancel_and_permissions() {
     assert_eq!(all_events(&s, &org, &table).len(), before, "bots played on at a cancelled gathering");
     assert_eq!(summary(&s, &id)["status"], "cancelled");
 }
+
+/// The reads that clients poll cost the same at any size: the summary lists at most 100
+/// registrants beside the count, the bracket shows a window of each stage's circles (or one
+/// player's), the standings come a page at a time with `X-Total-Count`, and one registration
+/// is read by name.
+#[test]
+fn summaries_brackets_and_standings_are_windowed() {
+    let s = Server::start();
+    let org = organiser(&s);
+    let big = create(&s, &org, "big", json!({}));
+    add_bots(&s, &org, &big, 120, "random");
+    let g = summary(&s, &big);
+    assert_eq!(
+        (g["registered"].as_u64(), g["players"].as_array().map(Vec::len)),
+        (Some(120), Some(100)),
+        "{}",
+        g["registered"]
+    );
+    let id = create(&s, &org, "windowed", json!({"bot_delay_ms": 0}));
+    add_bots(&s, &org, &id, 20, "random");
+    control(&s, &org, &id, "start");
+    wait_over(&s, &id, Duration::from_secs(120));
+    let b = public(&s, &format!("/api/v1/gatherings/{id}/bracket?limit=1"));
+    let first = &b["stages"][0];
+    assert_eq!(
+        (first["circle_count"].as_u64(), first["circles"].as_array().map(Vec::len)),
+        (Some(3), Some(1)),
+        "{first}"
+    );
+    assert_eq!(first["sizes"], "7+7+6");
+    let b = public(&s, &format!("/api/v1/gatherings/{id}/bracket?offset=2&limit=5"));
+    assert_eq!(b["stages"][0]["circles"][0]["circle"], 3, "{b}");
+    let b = public(&s, &format!("/api/v1/gatherings/{id}/bracket?stage=2"));
+    assert_eq!(b["stages"][0]["circles"], json!([]), "only stage 2's circles");
+    assert_eq!(b["stages"][1]["circles"].as_array().map(Vec::len), Some(1), "{b}");
+    let name = "random-bot#07";
+    let b = public(&s, &format!("/api/v1/gatherings/{id}/bracket?player=random-bot%2307"));
+    let seated: Vec<bool> = b["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|st| st["circles"].as_array().unwrap().iter().map(|c| circle_players(c).contains(&name.to_string())))
+        .collect();
+    assert!(!seated.is_empty() && seated.iter().all(|x| *x), "{b}");
+    for bad in ["limit=0", "limit=1251", "nope=1"] {
+        let (st, v, _) = get_public(&s, &format!("/api/v1/gatherings/{id}/bracket?{bad}"));
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}: {v}");
+    }
+    // Standings a page at a time; the total in a header.
+    let r = send(client().get(s.url(&format!("/api/v1/gatherings/{id}/standings?limit=5&offset=3"))));
+    assert_eq!(r.headers()["x-total-count"], "20");
+    let page: Vec<serde_json::Value> = r.json().unwrap();
+    let all = standings(&s, &id);
+    assert_eq!(all.len(), 20);
+    assert_eq!(page, all[3..8].to_vec());
+    let one = public(&s, &format!("/api/v1/gatherings/{id}/standings?player=random-bot%2307"));
+    assert_eq!(one.as_array().map(Vec::len), Some(1), "{one}");
+    // One registration by name.
+    let r = public(&s, &format!("/api/v1/gatherings/{id}/registrations/random-bot%2307"));
+    assert_eq!((r["position"].as_u64(), r["registration"]["name"].as_str()), (Some(7), Some(name)), "{r}");
+    assert_eq!(r["playing"], false, "the gathering is over");
+    let (st, v, _) = get_public(&s, &format!("/api/v1/gatherings/{id}/registrations/nobody"));
+    assert_eq!((st, v["type"].as_str()), (StatusCode::NOT_FOUND, Some("/problems/not-found")), "{v}");
+}

@@ -3,6 +3,8 @@
 //! the results export (CSV and JSON).
 
 use super::*;
+use flicker_client::routes;
+use flicker_client::types::{RegisterBody, Role};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -259,4 +261,97 @@ fn r9_10_2_no_shows_dropped_and_replaced_give_time_and_export() {
     assert_eq!(v["stages"].as_array().unwrap().len(), 2, "{v}");
     let (st, v, ct) = get_public(&s, "/api/v1/gatherings/nope/results.csv");
     problem(st, &v, &ct, StatusCode::NOT_FOUND, "not-found");
+}
+
+/// Creates the account `name` with `role` (no login).
+fn make_account(s: &Server, name: &str, role: Role) {
+    let body = RegisterBody { name: name.to_string(), password: "password-1".to_string(), role };
+    let key = (role == Role::Organiser).then_some(ORGANISER_KEY);
+    s.api().send(routes::register(&body, key)).unwrap_or_else(|e| panic!("registering {name}: {e}"));
+}
+
+/// A roster registers many existing accounts at once, all or nothing: as JSON and as CSV (a
+/// `name` column under a header); every refused row is reported with its line and reason and
+/// nobody is registered; only the organiser sends one, before the start, within the cap.
+#[test]
+fn a_roster_registers_existing_accounts_all_or_nothing() {
+    let s = Server::start();
+    let org = organiser(&s);
+    let tag = &uuid()[..6];
+    let names: Vec<String> = (0..4).map(|i| format!("r{tag}{i}")).collect();
+    for n in &names[..3] {
+        make_account(&s, n, Role::Player);
+    }
+    make_account(&s, &names[3], Role::Bot);
+    let staff = format!("o{tag}");
+    make_account(&s, &staff, Role::Organiser);
+    let id = create(&s, &org, "rostered", json!({"registration_cap": 5}));
+    let path = format!("/api/v1/gatherings/{id}/roster");
+    // Refused rows, all reported; nothing registered.
+    let body = json!({"names": [names[0], "nobody-here", staff, "no", names[0].to_uppercase()]});
+    let (st, v, ct) = post(&s, &org, &path, body);
+    problem(st, &v, &ct, StatusCode::UNPROCESSABLE_ENTITY, "roster-refused");
+    let reasons: Vec<(u64, &str)> = v["refused"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["row"].as_u64().unwrap(), r["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![(2, "unknown-account"), (3, "not-a-player"), (4, "invalid-name"), (5, "duplicate")],
+        "{v}"
+    );
+    assert_eq!(summary(&s, &id)["registered"], 0, "all or nothing");
+    // Only the organiser.
+    let (_, player) = account(&s, "player");
+    let (st, v, ct) = post(&s, &player, &path, json!({"names": [names[0]]}));
+    problem(st, &v, &ct, StatusCode::FORBIDDEN, "forbidden");
+    // JSON: two rows.
+    let (st, v, _) = post(&s, &org, &path, json!({"names": [names[0], names[1]]}));
+    assert_eq!((st, &v["added"], &v["registered"]), (StatusCode::CREATED, &json!(2), &json!(2)), "{v}");
+    // CSV with a header: line numbers count the header; a name registered already is refused.
+    let csv = format!("email,name\nx@y,{}\nz@w,{}\n", names[0], names[2]);
+    let r = send(client().post(s.url(&path)).bearer_auth(&org).header("Content-Type", "text/csv").body(csv));
+    let (st, v, ct) = json_of(r);
+    problem(st, &v, &ct, StatusCode::UNPROCESSABLE_ENTITY, "roster-refused");
+    assert_eq!(v["refused"], json!([{"row": 2, "name": names[0], "reason": "already-registered"}]), "{v}");
+    // CSV of bare names; the bot account registers as a program.
+    let csv = format!("{}\n\n{}\n", names[2], names[3]);
+    let r =
+        send(client().post(s.url(&path)).bearer_auth(&org).header("Content-Type", "text/csv; charset=utf-8").body(csv));
+    let (st, v, _) = json_of(r);
+    assert_eq!((st, &v["registered"]), (StatusCode::CREATED, &json!(4)), "{v}");
+    let page = public(&s, &format!("/api/v1/gatherings/{id}/registrations"));
+    let got: Vec<(&str, bool)> = page["registrations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap(), r["program"].as_bool().unwrap_or(false)))
+        .collect();
+    let want: Vec<(&str, bool)> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i == 3)).collect();
+    assert_eq!(got, want, "{page}");
+    // A player reads their own registration; an unregistered one reads none (no 404).
+    let token = login(&s, &names[1], "password-1");
+    let (st, mine, _) = get(&s, &token, &format!("/api/v1/me/gatherings/{id}"));
+    assert_eq!((st, &mine["registration"]["position"]), (StatusCode::OK, &json!(2)), "{mine}");
+    let (st, none, _) = get(&s, &player, &format!("/api/v1/me/gatherings/{id}"));
+    assert_eq!((st, &none["registration"]), (StatusCode::OK, &Value::Null), "{none}");
+    // The cap: 4 registered of 5, two more are refused whole.
+    let (a, b) = (format!("s{tag}a"), format!("s{tag}b"));
+    make_account(&s, &a, Role::Player);
+    make_account(&s, &b, Role::Player);
+    let (st, v, ct) = post(&s, &org, &path, json!({"names": [a, b]}));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-full");
+    // Bad bodies: empty, malformed, unknown field; after the start, refused.
+    let (st, v, ct) = post(&s, &org, &path, json!({"names": []}));
+    problem(st, &v, &ct, StatusCode::BAD_REQUEST, "invalid-request");
+    let (st, v, ct) = post(&s, &org, &path, json!({"names": [a], "extra": 1}));
+    problem(st, &v, &ct, StatusCode::BAD_REQUEST, "unknown-field");
+    let r = send(client().post(s.url(&path)).bearer_auth(&org).header("Content-Type", "application/json").body("{"));
+    let (st, v, ct) = json_of(r);
+    assert_eq!((st, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"), "{v}");
+    control(&s, &org, &id, "start");
+    let (st, v, ct) = post(&s, &org, &path, json!({"names": [a]}));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-started");
 }
