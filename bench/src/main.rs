@@ -16,6 +16,7 @@ mod gathering;
 mod load;
 mod report;
 mod restart;
+mod roster;
 mod server;
 
 use clap::{Parser, Subcommand};
@@ -85,6 +86,17 @@ enum Cmd {
         /// Players.
         #[arg(long, default_value_t = 1000)]
         players: usize,
+    },
+    /// N existing accounts registered in one gathering with one roster request.
+    Roster {
+        #[command(flatten)]
+        common: Common,
+        /// Accounts.
+        #[arg(long, default_value_t = 10_000)]
+        players: usize,
+        /// `sqlite` or `postgres`.
+        #[arg(long, default_value = "sqlite")]
+        storage: String,
     },
     /// Start-to-ready time of a restarted server against the store's size.
     Restart {
@@ -241,6 +253,13 @@ fn run(cli: Cli) -> Result<(), String> {
             let r = gathering::run(&common.flicker, &storage, players);
             discard(&storage, None);
             println!("{}", report::gathering_table(&r?));
+        }
+        Cmd::Roster { common, players, storage } => {
+            let st = fresh(&storage, common.postgres.as_deref())?;
+            eprintln!("roster: {players} accounts on {}", st.label());
+            let r = roster::run(&common.flicker, &st, players);
+            discard(&st, common.postgres.as_deref());
+            println!("{}", roster::table(&[r?]));
         }
         Cmd::Restart { common, events, storage } => {
             let mut rs = Vec::new();

@@ -223,6 +223,53 @@ test('organiser runs a 20-player bot gathering from the console and sees its win
   return `${winner.trim()}; ${stages} stages`;
 });
 
+test('an organiser registers a roster and invites a newcomer, who joins from a phone', async () => {
+  const known = `rosa-${RUN}`;
+  await account(known);
+  const { context, page, errors } = await newPage();
+  await uiSignUp(page, `org-ivy-${RUN}`, 'organiser');
+  await page.click('nav >> text=Organiser');
+  await page.fill('[data-testid=create-gathering] input[name=name]', 'Invited Flicker');
+  await page.click('[data-testid=create-gathering] button[type=submit]');
+  await page.getByTestId('console').waitFor();
+  // A roster with one refused row registers nobody and names the row.
+  await page.fill('[data-testid=roster] textarea', `name\n${known}\nnobody-${RUN}\n`);
+  await page.getByTestId('roster-send').click();
+  await page.getByTestId('roster-refused').filter({ hasText: 'line 3' }).waitFor();
+  await page.fill('[data-testid=roster] textarea', `name\n${known}\n`);
+  await page.getByTestId('roster-send').click();
+  await page.getByTestId('roster-ok').filter({ hasText: '1 registered' }).waitFor();
+  // One invitation link.
+  await page.fill('[data-testid=invite] input[name=invitations]', '1');
+  await page.getByTestId('invite-send').click();
+  const link = (await page.locator('[data-testid=invite-links] textarea').inputValue()).trim();
+  if (!link.includes('/join#code=inv-')) throw new Error(`not an invitation link: ${link}`);
+  await shot(page, 'console-roster-invite');
+  // The newcomer, on a phone: the link, a name and password, and the gathering page.
+  const phone = await newPage({ width: 390, height: 844 });
+  await phone.page.goto(link);
+  await phone.page.getByTestId('join-page').waitFor();
+  await phone.page.fill('input[name=name]', `newt-${RUN}`);
+  await phone.page.fill('input[name=password]', 'correct-horse');
+  await shot(phone.page, 'join-phone');
+  await phone.page.getByTestId('join').click();
+  await phone.page.getByTestId('gathering-page').waitFor();
+  await phone.page.locator('.stage.reg', { hasText: `newt-${RUN}` }).waitFor();
+  if (await phone.page.locator('button', { hasText: 'Register as' }).count()) throw new Error('the newcomer is offered to register again');
+  const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  if (wide) throw new Error('the gathering page scrolls sideways on a phone');
+  await page.reload();
+  await page.getByTestId('console').waitFor();
+  await page.locator('[data-testid=console] summary', { hasText: '2 registered' }).waitFor();
+  await page.getByTestId('invite-state').filter({ hasText: '1 claimed' }).waitFor();
+  // The refused roster's 422 is the one failed request expected.
+  const all = [...errors, ...phone.errors].filter((e) => !e.includes('status of 422'));
+  if (all.length) throw new Error(`page errors: ${all.join('; ')}`);
+  await phone.context.close();
+  await context.close();
+  return 'roster of 1, one invitation claimed';
+});
+
 test('a spectator follows a live table', async () => {
   const token = await account(`host-sam-${RUN}`);
   const id = await botTable(token, 5, 250);

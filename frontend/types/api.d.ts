@@ -195,6 +195,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gatherings/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invitations issued and claimed (organiser). */
+        get: operations["list_invitations"];
+        put?: never;
+        /** Issues invitation codes (organiser, before the start): each shown once, in the answer. */
+        post: operations["issue_invitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/gatherings/{id}/players/{name}/drop": {
         parameters: {
             query?: never;
@@ -448,6 +466,28 @@ export interface paths {
          *     `resume` or `cancel`.
          */
         post: operations["control"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claims an invitation (no token): creates the player account `name` with `password`,
+         *     registers it in the gathering and answers a session for it. Nothing is created when the
+         *     code is unknown (404 `unknown-invitation`) or used (409 `invitation-used`), the name taken
+         *     (409 `name-taken`) or the gathering started or full (409).
+         */
+        post: operations["claim_invitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2385,6 +2425,46 @@ export interface components {
             /** @description Its winner, if it played to one. */
             winner?: string | null;
         };
+        /** @description The answer to a claim: the account created, registered, and signed in. */
+        ClaimAnswer: {
+            /** @description The gathering. */
+            gathering_id: string;
+            /** @description The account (lower-case). */
+            name: string;
+            /** @description How many players are registered now. */
+            registered: number;
+            /** @description A session for the new account. */
+            tokens: components["schemas"]["TokenPair"];
+        };
+        /**
+         * @description Body of `POST /api/v1/invitations/claim`.
+         * @example {
+         *       "code": "inv-0123456789abcdef0123456789abcdef",
+         *       "gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11",
+         *       "name": "dora",
+         *       "password": "a long secret"
+         *     }
+         */
+        ClaimBody: {
+            /** @description The invitation code. */
+            code: string;
+            /** @description The gathering invited to. */
+            gathering_id: string;
+            /** @description The new account's name: 3 to 32 characters of letters, digits, `_` or `-`. */
+            name: string;
+            /** @description Its password, at least 8 characters. */
+            password: string;
+        };
+        /** @description One claimed invitation. */
+        ClaimedInvitation: {
+            /**
+             * Format: date-time
+             * @description When.
+             */
+            claimed_at: string;
+            /** @description The account created with it. */
+            name: string;
+        };
         /** @description A class Ritual action that plays no card (R8.33.2). */
         ClassActionOption: {
             /** @enum {string} */
@@ -3805,6 +3885,38 @@ export interface components {
          * @enum {string}
          */
         Half: "left" | "right" | "middle";
+        /** @description Codes just issued: shown this once (only their hashes are kept). */
+        InvitationsIssued: {
+            /** @description The codes (`inv-` and 32 hex digits), one a person. */
+            codes: string[];
+            /** @description The gathering. */
+            gathering_id: string;
+            /**
+             * @description Each code's page in the web UI, from the server's root
+             *     (`/gatherings/{id}/join#code=inv-…`: the code stays in the fragment, never sent to a
+             *     server).
+             */
+            links: string[];
+        };
+        /** @description A gathering's invitations, for its organiser. */
+        InvitationsState: {
+            /** @description Claims, oldest first. */
+            claimed: components["schemas"]["ClaimedInvitation"][];
+            /** @description Codes issued. */
+            issued: number;
+            /** @description Codes not claimed yet. */
+            open: number;
+        };
+        /**
+         * @description Body of `POST /api/v1/gatherings/{id}/invitations`.
+         * @example {
+         *       "count": 20
+         *     }
+         */
+        IssueInvitationsBody: {
+            /** @description Codes to issue, 1 to 10,000. */
+            count: number;
+        };
         /** @description A table that has not ended, as the table list shows it (public facts only). */
         LiveTable: {
             gathering?: components["schemas"]["TableGathering"] | null;
@@ -6352,6 +6464,172 @@ export interface operations {
             };
         };
     };
+    list_invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationsState"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    issue_invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description gathering id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueInvitationsBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationsIssued"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `gathering-started` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     drop_player: {
         parameters: {
             query?: never;
@@ -7449,6 +7727,95 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    claim_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not-found` (no such gathering) or `unknown-invitation` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invitation-used`, `name-taken`, `gathering-started` or `gathering-full` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

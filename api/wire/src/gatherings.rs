@@ -258,3 +258,73 @@ pub struct MyRegistration {
     /// The caller's registration; `null` when not registered.
     pub registration: Option<RegistrationStatus>,
 }
+
+/// Body of `POST /api/v1/gatherings/{id}/invitations`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"count": 20}))]
+pub struct IssueInvitationsBody {
+    /// Codes to issue, 1 to 10,000.
+    pub count: usize,
+}
+
+/// Codes just issued: shown this once (only their hashes are kept).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct InvitationsIssued {
+    /// The gathering.
+    pub gathering_id: String,
+    /// The codes (`inv-` and 32 hex digits), one a person.
+    pub codes: Vec<String>,
+    /// Each code's page in the web UI, from the server's root
+    /// (`/gatherings/{id}/join#code=inv-…`: the code stays in the fragment, never sent to a
+    /// server).
+    pub links: Vec<String>,
+}
+
+/// A gathering's invitations, for its organiser.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct InvitationsState {
+    /// Codes issued.
+    pub issued: usize,
+    /// Codes not claimed yet.
+    pub open: usize,
+    /// Claims, oldest first.
+    pub claimed: Vec<ClaimedInvitation>,
+}
+
+/// One claimed invitation.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ClaimedInvitation {
+    /// The account created with it.
+    pub name: String,
+    /// When.
+    pub claimed_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Body of `POST /api/v1/invitations/claim`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"gathering_id": "6f1c0c1e-7f4b-4a59-9a53-8f3f2f0b5a11", "code": "inv-0123456789abcdef0123456789abcdef", "name": "dora", "password": "a long secret"}))]
+pub struct ClaimBody {
+    /// The gathering invited to.
+    pub gathering_id: String,
+    /// The invitation code.
+    pub code: String,
+    /// The new account's name: 3 to 32 characters of letters, digits, `_` or `-`.
+    pub name: String,
+    /// Its password, at least 8 characters.
+    pub password: String,
+}
+
+/// The answer to a claim: the account created, registered, and signed in.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ClaimAnswer {
+    /// The gathering.
+    pub gathering_id: String,
+    /// The account (lower-case).
+    pub name: String,
+    /// How many players are registered now.
+    pub registered: usize,
+    /// A session for the new account.
+    pub tokens: crate::accounts::TokenPair,
+}

@@ -180,6 +180,11 @@ export async function api(method, path, opts = {}) {
   throw new ApiError(401, { detail: 'signed out' });
 }
 
+/** Keeps a token pair the API answered (an invitation's claim) as the session. @param {any} pair @param {string} name @param {string} role */
+export function adoptSession(pair, name, role) {
+  setSession(toSession(pair, name, role));
+}
+
 /** Signs in and keeps the session. @param {string} name @param {string} password */
 export async function signIn(name, password) {
   const pair = await api('POST', '/auth/token', { body: { name, password }, anonymous: true });

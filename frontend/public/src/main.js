@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { html, linkClick, setSession, useLocation, useSession, useStored } from './lib.js';
-import { GatheringPage, HomePage, OrganiserPage, PracticePage, SignInPage } from './pages.js';
+import { GatheringPage, HomePage, JoinPage, OrganiserPage, PracticePage, SignInPage } from './pages.js';
 import { TablePage } from './table.js';
 import { ReplayPage } from './replay.js';
 import { RulesPage } from './rules.js';
@@ -15,6 +15,7 @@ function route(path, search) {
   if (path === '/practice') return html`<${PracticePage} />`;
   if (path === '/organiser') return html`<${OrganiserPage} />`;
   if (path === '/rules') return html`<${RulesPage} />`;
+  if ((m = path.match(/^\/gatherings\/([^/]+)\/join\/?$/))) return html`<${JoinPage} id=${decodeURIComponent(m[1])} />`;
   if ((m = path.match(/^\/gatherings\/([^/]+)\/?$/))) return html`<${GatheringPage} id=${decodeURIComponent(m[1])} />`;
   if ((m = path.match(/^\/tables\/([^/]+)\/replay\/?$/))) return html`<${ReplayPage} id=${decodeURIComponent(m[1])} />`;
   if ((m = path.match(/^\/tables\/([^/]+)\/?$/))) return html`<${TablePage} id=${decodeURIComponent(m[1])} search=${search} />`;

@@ -1,6 +1,6 @@
 // Home, sign in, practice tables, the organiser console and the gathering page.
 import {
-  ApiError, api, errorText, html, MY_TABLES, navigate, rememberTable, setSession, signIn, signUp, useData, useSession,
+  ApiError, adoptSession, api, errorText, html, MY_TABLES, navigate, rememberTable, setSession, signIn, signUp, useData, useSession,
   useStored, useStream,
 } from './lib.js';
 import { useState } from 'preact/hooks';
@@ -429,6 +429,77 @@ function RosterForm({ id, busy, onDone }) {
   </form>`;
 }
 
+/**
+ * Invitations for people without an account: codes issued here are shown once, as links to
+ * copy or download; each person claims one on the join page with a password of their own.
+ * @param {{ id: string }} props
+ */
+function InviteForm({ id }) {
+  const [count, setCount] = useState(10);
+  const [links, setLinks] = useState(/** @type {string[]} */ ([]));
+  const [err, setErr] = useState('');
+  const state = useData(() => api('GET', `/gatherings/${id}/invitations`), [id]);
+  const issue = async () => {
+    setErr('');
+    try {
+      const r = await api('POST', `/gatherings/${id}/invitations`, { body: { count } });
+      setLinks(r.links.map((/** @type {string} */ l) => `${location.origin}${l}`));
+      state.reload();
+    } catch (e) {
+      setErr(errorText(e));
+    }
+  };
+  const csv = `data:text/csv;charset=utf-8,${encodeURIComponent(`link\n${links.join('\n')}\n`)}`;
+  return html`<form class="inline invite" data-testid="invite" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); issue(); }}>
+    <label>Invite people without an account <input type="number" min="1" max="10000" value=${count} name="invitations" onInput=${(/** @type {any} */ e) => setCount(Number(e.target.value))} /></label>
+    <button type="submit" data-testid="invite-send">Create invitation links</button>
+    ${state.data && html`<p class="muted small" data-testid="invite-state">${state.data.issued} issued · ${state.data.claimed.length} claimed · ${state.data.open} open</p>`}
+    ${err && html`<p class="error" role="alert">${err}</p>`}
+    ${links.length > 0 && html`<div data-testid="invite-links"><p class="muted small">Shown once: send each person one link. They choose their own name and password.</p>
+      <textarea readonly rows="4" aria-label="invitation links" value=${links.join('\n')}></textarea>
+      <a href=${csv} download=${`invitations-${id}.csv`}>Download as CSV</a></div>`}
+  </form>`;
+}
+
+/**
+ * The join page of an invitation link: the code is in the fragment (never sent to a server);
+ * a name and password make the account, registered in the gathering and signed in.
+ * @param {{ id: string }} props
+ */
+export function JoinPage({ id }) {
+  const code = new URLSearchParams(location.hash.replace(/^#/, '')).get('code') || '';
+  const g = useData(() => /** @type {Promise<GatheringSummary>} */ (api('GET', `/gatherings/${id}`, { anonymous: true })), [id]);
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [err, setErr] = useState('');
+  const [busy, setBusy] = useState(false);
+  /** @param {Event} e */
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    setErr('');
+    try {
+      const r = await api('POST', '/invitations/claim', { body: { gathering_id: id, code, name, password }, anonymous: true });
+      adoptSession(r.tokens, r.name, 'player');
+      navigate(`/gatherings/${id}`);
+    } catch (x) {
+      setErr(errorText(x));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<main class="page narrow" data-testid="join-page"><h2>Join ${g.data ? g.data.name : 'the gathering'}</h2>
+    ${!code ? html`<p class="error">This link holds no invitation code: ask the organiser for your link.</p>` : html`
+    <p class="muted">You are invited. Choose the name you will play under and a password (at least 8 characters): the account is yours, and you are registered at once.</p>
+    <form class="stack" onSubmit=${submit}>
+      <label>Name <input name="name" autocomplete="username" required minlength="3" maxlength="32" pattern="[\\w\\-]+" value=${name} onInput=${(/** @type {any} */ e) => setName(e.target.value)} /></label>
+      <label>Password <input name="password" type="password" autocomplete="new-password" required minlength="8" value=${password} onInput=${(/** @type {any} */ e) => setPassword(e.target.value)} /></label>
+      ${err && html`<p class="error" role="alert">${err}</p>`}
+      <button type="submit" disabled=${busy} data-testid="join">Create my account and register</button>
+    </form>`}
+  </main>`;
+}
+
 /** One gathering's controls. @param {{ id: string, onChange: () => void }} props */
 function Console({ id, onChange }) {
   const g = useData(() => /** @type {Promise<GatheringSummary>} */ (api('GET', `/gatherings/${id}`, { anonymous: true })), [id]);
@@ -477,6 +548,7 @@ function Console({ id, onChange }) {
         <label>Register a player <input value=${player} required placeholder="account name" onInput=${(/** @type {any} */ e) => setPlayer(e.target.value)} /></label>
         <button type="submit" disabled=${busy}>Register</button></form>
       <${RosterForm} id=${id} busy=${busy} onDone=${() => { g.reload(); preview.reload(); onChange(); }} />
+      <${InviteForm} id=${id} />
       <form class="inline" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); act('POST', '/bots', { count: bots, kind }); }}>
         <label>Fill with bots <input type="number" min="1" max="500" value=${bots} name="bots" onInput=${(/** @type {any} */ e) => setBots(Number(e.target.value))} /></label>
         <select value=${kind} aria-label="bot kind" onChange=${(/** @type {any} */ e) => setKind(e.target.value)}><option value="heuristic">heuristic</option><option value="random">random</option></select>

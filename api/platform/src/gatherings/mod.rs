@@ -8,6 +8,7 @@ pub mod circle;
 pub use circle::{CircleGame, CircleSpec};
 pub mod commands;
 pub use commands::{CirclePreview, GatheringRefusal};
+pub mod invitations;
 pub mod manager;
 pub mod roster;
 pub mod standings;

@@ -68,7 +68,7 @@ const COMMUTING_ATTEMPTS: usize = 64;
 /// (registration, withdrawal, bots added): each attempt decides afresh, so a refusal (already
 /// registered, full, started) still holds against the latest state. Gives the gathering the
 /// events were appended to and the events; 409 `busy` after [`COMMUTING_ATTEMPTS`] conflicts.
-async fn append_commuting(
+pub(super) async fn append_commuting(
     state: &AppState,
     id: &str,
     actor: &str,

@@ -11,12 +11,14 @@
 //! | `tables` | practice tables, reading a table, seats, the start |
 //! | `play` | prompts, answers, conceding, each viewer's events |
 //! | `replays` | replay steps, the signed export, the replay key |
-//! | `gatherings` | gatherings: registration, circles, stages, standings, organiser controls |
+//! | `gatherings` | gatherings: registration, rosters, circles, stages, standings, organiser controls |
+//! | `invitations` | invitation codes to a gathering, claimed with a new account |
 //! | `streams` | live Server-Sent Event streams of tables and gatherings |
 //! | `operations` | health, readiness, metrics |
 
 mod accounts;
 pub(crate) mod gatherings;
+mod invitations;
 mod me;
 mod operations;
 mod play;
@@ -55,6 +57,8 @@ pub fn register(cfg: &mut ServiceConfig) {
         .configure(tables::routes)
         .configure(play::routes)
         .configure(replays::routes)
+        // Before `gatherings`, whose `POST …/{id}/{action}` would take `…/invitations`.
+        .configure(invitations::routes)
         .configure(gatherings::routes)
         .configure(streams::routes)
         .configure(operations::routes);

@@ -355,3 +355,61 @@ fn a_roster_registers_existing_accounts_all_or_nothing() {
     let (st, v, ct) = post(&s, &org, &path, json!({"names": [a]}));
     problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-started");
 }
+
+/// Invitations: the organiser issues codes (shown once); a person claims one with a name and
+/// password of their own, which creates the account, registers it and signs it in. A code is
+/// claimed once; an unknown code, a taken name, a started gathering create nothing.
+#[test]
+fn an_invitation_creates_an_account_and_registers_it() {
+    let s = Server::start();
+    let org = organiser(&s);
+    let id = create(&s, &org, "invited", json!({}));
+    let path = format!("/api/v1/gatherings/{id}/invitations");
+    let (_, player) = account(&s, "player");
+    let (st, v, ct) = post(&s, &player, &path, json!({"count": 2}));
+    problem(st, &v, &ct, StatusCode::FORBIDDEN, "forbidden");
+    let (st, v, ct) = post(&s, &org, &path, json!({"count": 0}));
+    problem(st, &v, &ct, StatusCode::BAD_REQUEST, "invalid-request");
+    let (st, issued, _) = post(&s, &org, &path, json!({"count": 2}));
+    assert_eq!(st, StatusCode::CREATED, "{issued}");
+    let codes = strs(&issued["codes"]);
+    assert_eq!(codes.len(), 2);
+    assert_eq!(issued["links"][0], format!("/gatherings/{id}/join#code={}", codes[0]));
+    let tag = &uuid()[..6];
+    let claim = |code: &str, name: &str| {
+        json_of(send(client().post(s.url("/api/v1/invitations/claim")).json(&json!({
+            "gathering_id": id, "code": code, "name": name, "password": "password-1"
+        }))))
+    };
+    // An unknown code creates no account.
+    let ghost = format!("g{tag}");
+    let (st, v, ct) = claim("inv-00000000000000000000000000000000", &ghost);
+    problem(st, &v, &ct, StatusCode::NOT_FOUND, "unknown-invitation");
+    let (st, _, _) = json_of(send(
+        client().post(s.url("/api/v1/auth/token")).json(&json!({"name": ghost, "password": "password-1"})),
+    ));
+    assert_eq!(st, StatusCode::UNAUTHORIZED, "no account was made");
+    // A claim: account, registration, session.
+    let dora = format!("d{tag}");
+    let (st, v, _) = claim(&codes[0], &dora);
+    assert_eq!((st, &v["name"], &v["registered"]), (StatusCode::CREATED, &json!(dora), &json!(1)), "{v}");
+    let token = v["tokens"]["access_token"].as_str().unwrap().to_string();
+    let (st, mine, _) = get(&s, &token, &format!("/api/v1/me/gatherings/{id}"));
+    assert_eq!((st, &mine["registration"]["registration"]["name"]), (StatusCode::OK, &json!(dora)), "{mine}");
+    // Once only; a taken name consumes nothing.
+    let (st, v, ct) = claim(&codes[0], &format!("e{tag}"));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "invitation-used");
+    let (st, v, ct) = claim(&codes[1], &dora);
+    problem(st, &v, &ct, StatusCode::CONFLICT, "name-taken");
+    let (st, state, _) = get(&s, &org, &path);
+    assert_eq!((st, &state["issued"], &state["open"]), (StatusCode::OK, &json!(2), &json!(1)), "{state}");
+    assert_eq!(state["claimed"][0]["name"], json!(dora), "{state}");
+    let (st, _, _) = get(&s, &player, &path);
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    // After the start: no claim, no new codes.
+    control(&s, &org, &id, "start");
+    let (st, v, ct) = claim(&codes[1], &format!("f{tag}"));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-started");
+    let (st, v, ct) = post(&s, &org, &path, json!({"count": 1}));
+    problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-started");
+}
