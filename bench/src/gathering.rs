@@ -51,7 +51,12 @@ pub fn run(flicker: &Path, storage: &Storage, players: usize) -> Result<Gatherin
         return Err(format!("the gathering ended without a winner: {winner}"));
     }
     let stages = text.lines().filter(|l| l.starts_with("stage ")).map(str::to_string).collect();
-    let tables = text.lines().filter(|l| l.trim_start().starts_with("circle ")).count();
+    // The bracket prints a window of each stage's circles and how many more there are.
+    let more: usize = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("... and ")?.split_whitespace().next()?.parse::<usize>().ok())
+        .sum();
+    let tables = text.lines().filter(|l| l.trim_start().starts_with("circle ")).count() + more;
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
     let (events, _, _) = rt.block_on(crate::storage_size(storage))?;
     Ok(GatheringResult { players, wall_s, server_cpu_s, stages, winner, tables, events, rss_end })

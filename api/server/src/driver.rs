@@ -158,8 +158,17 @@ async fn run(app: &web::Data<AppState>, follow: &mut Option<Follow>) -> Result<b
         resume(app);
     }
     let mut progressed = false;
-    let mut sub = store::subscribe(app.store.clone(), f.after);
-    while let Some(e) = sub.recv().await {
+    // Heads only (no JSON parsed): the follower acts on which stream changed and its event
+    // type; an outage record, whose span it needs, is read whole.
+    let mut sub = app.store.clone().subscribe_heads(f.after);
+    while let Some(mut e) = sub.recv().await {
+        if e.stream_id == OUTAGES && e.payload.is_null() {
+            let whole = app.store.read_stream(OUTAGES, e.stream_version).await.map_err(|err| (progressed, err))?;
+            match whole.into_iter().next() {
+                Some(w) if w.position == e.position => e = w,
+                _ => tracing::warn!(position = %e.position, "driver: an outage record could not be read back"),
+            }
+        }
         progressed = true;
         f.after = e.position;
         f.since_checkpoint += 1;

@@ -37,6 +37,7 @@ pub async fn run_all(store: Arc<dyn EventStore>) {
     reads_past_the_head(store.clone()).await;
     concurrent_appends(store.clone()).await;
     subscriptions(store.clone()).await;
+    heads(store.clone()).await;
     metadata(store.clone()).await;
     health(store.clone()).await;
     chain(store.clone()).await;
@@ -250,6 +251,33 @@ pub async fn subscriptions(store: Arc<dyn EventStore>) {
     let note = tokio::time::timeout(Duration::from_secs(10), notes.recv()).await;
     assert!(note.is_ok(), "no notification followed the appends");
     assert!(late.position > early.position);
+}
+
+/// A heads read and a heads subscription give the same events as the whole ones, in the same
+/// order, with the same position, stream, version, type, schema and time.
+pub async fn heads(store: Arc<dyn EventStore>) {
+    let s = fresh("heads");
+    let first = store.append(&s, ExpectedVersion::NO_STREAM, vec![ev("one", None), ev("two", None)]).await.unwrap();
+    let after = Position::new(first.position.get() - 2);
+    let head = |e: &crate::StoredEvent| {
+        (e.position, e.stream_id.clone(), e.stream_version, e.event_type.clone(), e.schema_version, e.recorded_at)
+    };
+    let whole: Vec<_> = store.read_all(after, 100).await.unwrap().iter().map(head).collect();
+    let light: Vec<_> = store.read_all_heads(after, 100).await.unwrap().iter().map(head).collect();
+    assert_eq!(light, whole, "heads and whole events agree");
+    assert!(whole.iter().any(|h| h.1 == s && h.3 == "two"), "the events were read");
+    let mut sub = store.clone().subscribe_heads(after);
+    store.append(&s, at(2), vec![ev("three", None)]).await.unwrap();
+    let mut seen = Vec::new();
+    while let Ok(Some(e)) = tokio::time::timeout(Duration::from_secs(10), sub.recv()).await {
+        if e.stream_id == s {
+            seen.push(e.event_type.clone());
+            if seen.len() == 3 {
+                break;
+            }
+        }
+    }
+    assert_eq!(seen, ["one", "two", "three"], "the heads subscription delivers every event in order");
 }
 
 /// Metadata comes back as it was written, the domain's own keys included.

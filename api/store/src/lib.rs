@@ -388,6 +388,14 @@ pub trait EventStore: Send + Sync + 'static {
     async fn read_stream(&self, stream: &str, from: StreamVersion) -> Result<Vec<StoredEvent>, StoreError>;
     /// Up to `limit` events of all streams with position > `after`, in position order.
     async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<StoredEvent>, StoreError>;
+    /// [`EventStore::read_all`] with only each event's head read: `position`, `stream_id`,
+    /// `stream_version`, `event_type`, `schema_version` and `recorded_at` are filled; `payload` is
+    /// `null`, `payload_text` empty, `metadata` default and `hash` `None`. For followers that
+    /// act on which stream changed, not on what it says (no JSON is parsed). An adapter may
+    /// answer whole events instead (the default).
+    async fn read_all_heads(&self, after: Position, limit: usize) -> Result<Vec<StoredEvent>, StoreError> {
+        self.read_all(after, limit).await
+    }
     /// The last event of `stream` (its highest version), `None` for an empty stream; one
     /// indexed row whatever the stream's length.
     async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError>;
@@ -405,6 +413,11 @@ pub trait EventStore: Send + Sync + 'static {
     /// log can show a gap that later fills (a PostgreSQL transaction still in flight) and waits
     /// for it accordingly ([`catch_up`]). Ends when the receiver is dropped.
     fn subscribe(self: Arc<Self>, after: Position) -> Subscription;
+    /// [`EventStore::subscribe`] over [`EventStore::read_all_heads`]: the same events in the
+    /// same order, with only their heads filled (the default: whole events).
+    fn subscribe_heads(self: Arc<Self>, after: Position) -> Subscription {
+        self.subscribe(after)
+    }
     /// Checks that the database answers (readiness).
     async fn ping(&self) -> Result<(), StoreError>;
     /// Whether the store accepts writes now (readiness). `Ok(())` while the last write
@@ -475,6 +488,15 @@ pub enum Gaps {
 /// (or 2 s) and reads again. Gaps are handled as `gaps` says. Runs on a tokio task until the
 /// receiver is dropped or the notifications end.
 pub fn catch_up(store: Arc<dyn EventStore>, after: Position, gaps: Gaps) -> Subscription {
+    catch_up_reading(store, after, gaps, false)
+}
+
+/// [`catch_up`] over [`EventStore::read_all_heads`].
+pub fn catch_up_heads(store: Arc<dyn EventStore>, after: Position, gaps: Gaps) -> Subscription {
+    catch_up_reading(store, after, gaps, true)
+}
+
+fn catch_up_reading(store: Arc<dyn EventStore>, after: Position, gaps: Gaps, heads: bool) -> Subscription {
     let (tx, rx) = mpsc::channel(1024);
     let mut notes = store.notifications();
     tokio::spawn(async move {
@@ -486,7 +508,8 @@ pub fn catch_up(store: Arc<dyn EventStore>, after: Position, gaps: Gaps) -> Subs
         let mut missing: std::collections::HashMap<u64, tokio::time::Instant> = Default::default();
         loop {
             let mut waiting = false;
-            match store.read_all(last, 500).await {
+            let read = if heads { store.read_all_heads(last, 500).await } else { store.read_all(last, 500).await };
+            match read {
                 Ok(batch) => {
                     // A short batch read everything committed so far: wait for the next
                     // notification rather than read again (an append meanwhile has queued one).

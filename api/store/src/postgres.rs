@@ -143,6 +143,22 @@ fn row_to_event(r: &sqlx::postgres::PgRow) -> Result<StoredEvent, StoreError> {
     })
 }
 
+/// An event's head (see [`EventStore::read_all_heads`]).
+fn row_to_head(r: &sqlx::postgres::PgRow) -> StoredEvent {
+    StoredEvent {
+        position: position_of(r.get("position")),
+        stream_id: r.get("stream_id"),
+        stream_version: version_of(r.get("stream_version")),
+        event_type: r.get("event_type"),
+        schema_version: r.get("schema_version"),
+        payload: serde_json::Value::Null,
+        payload_text: String::new(),
+        hash: None,
+        metadata: Metadata::default(),
+        recorded_at: r.get::<DateTime<Utc>, _>("recorded_at"),
+    }
+}
+
 /// The body of an append inside `tx` (the caller commits or rolls back): the new version, the
 /// last position and the time recorded.
 async fn append_in(
@@ -329,6 +345,18 @@ impl EventStore for PgStore {
         rows.iter().map(row_to_event).collect()
     }
 
+    async fn read_all_heads(&self, after: Position, limit: usize) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT position, stream_id, stream_version, event_type, schema_version, recorded_at FROM events \
+             WHERE position > $1 ORDER BY position LIMIT $2",
+        )
+        .bind(i64::from(after))
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(row_to_head).collect())
+    }
+
     async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError> {
         let row = sqlx::query(
             "SELECT *, payload::text AS payload_text FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1",
@@ -381,6 +409,10 @@ impl EventStore for PgStore {
     /// transaction still in flight, waited for up to 1.5 s before it is taken to be rolled back.
     fn subscribe(self: Arc<Self>, after: Position) -> Subscription {
         catch_up(self, after, Gaps::WaitUpTo(std::time::Duration::from_millis(1500)))
+    }
+
+    fn subscribe_heads(self: Arc<Self>, after: Position) -> Subscription {
+        crate::catch_up_heads(self, after, Gaps::WaitUpTo(std::time::Duration::from_millis(1500)))
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -553,6 +553,25 @@ fn row_to_event(r: &sqlx::sqlite::SqliteRow) -> Result<StoredEvent, StoreError> 
     })
 }
 
+/// An event's head (see [`EventStore::read_all_heads`]).
+fn row_to_head(r: &sqlx::sqlite::SqliteRow) -> Result<StoredEvent, StoreError> {
+    let recorded: String = r.get("recorded_at");
+    Ok(StoredEvent {
+        position: crate::position_of(r.get("position")),
+        stream_id: r.get("stream_id"),
+        stream_version: crate::version_of(r.get("stream_version")),
+        event_type: r.get("event_type"),
+        schema_version: r.get("schema_version"),
+        payload: serde_json::Value::Null,
+        payload_text: String::new(),
+        hash: None,
+        metadata: Metadata::default(),
+        recorded_at: DateTime::parse_from_rfc3339(&recorded)
+            .map_err(|e| StoreError::Other(format!("stored time: {e}")))?
+            .with_timezone(&Utc),
+    })
+}
+
 #[async_trait]
 impl EventStore for SqliteStore {
     async fn append(
@@ -649,6 +668,25 @@ impl EventStore for SqliteStore {
         Ok(events)
     }
 
+    async fn read_all_heads(&self, after: Position, limit: usize) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT position, stream_id, stream_version, event_type, schema_version, recorded_at FROM events \
+             WHERE position > $1 ORDER BY position LIMIT $2",
+        )
+        .bind(i64::from(after))
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .fetch_all(&self.readers)
+        .await?;
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_head).collect::<Result<_, _>>()?;
+        // As in `read_all`: the heads are raised for what the subscriber saw.
+        let mut heads = self.heads.lock().expect("heads");
+        for e in &events {
+            raise_in(&mut heads, &e.stream_id, i64::from(e.stream_version));
+        }
+        drop(heads);
+        Ok(events)
+    }
+
     async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError> {
         let row = sqlx::query("SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1")
             .bind(stream)
@@ -687,6 +725,10 @@ impl EventStore for SqliteStore {
     /// One writer takes positions in commit order: a gap is a rolled-back append, for good.
     fn subscribe(self: Arc<Self>, after: Position) -> Subscription {
         catch_up(self, after, Gaps::Final)
+    }
+
+    fn subscribe_heads(self: Arc<Self>, after: Position) -> Subscription {
+        crate::catch_up_heads(self, after, Gaps::Final)
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
