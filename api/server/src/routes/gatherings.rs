@@ -285,11 +285,9 @@ async fn roster_body(mut payload: web::Payload) -> Result<web::BytesMut, Problem
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| Problem::malformed(e.to_string()))?;
         if body.len() + chunk.len() > ROSTER_BODY_LIMIT {
-            return Err(Problem::new(
+            return Err(crate::problem::for_status(
                 actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
-                "too-large",
-                "Body too large",
-                format!("a roster is at most {} KiB", ROSTER_BODY_LIMIT / 1024),
+                Some(format!("a roster is at most {} KiB", ROSTER_BODY_LIMIT / 1024)),
             ));
         }
         body.extend_from_slice(&chunk);
@@ -340,10 +338,11 @@ pub async fn register_roster(
 ) -> Result<HttpResponse, Problem> {
     use crate::gatherings::roster::{self, RosterRefusal, RosterRow};
     use futures_util::StreamExt;
+    // The body first: one too large is refused whatever it is sent to.
+    let body = roster_body(payload).await?;
     let g = get(&state, &id).await?;
     organiser_of(&caller, &g)?;
     not_started(&g)?;
-    let body = roster_body(payload).await?;
     let csv = req
         .headers()
         .get(actix_web::http::header::CONTENT_TYPE)
