@@ -26,7 +26,7 @@ const INDEX: &str = "index-gatherings";
 
 pub use crate::gatherings::MAX_PLAYERS;
 
-async fn get(state: &AppState, id: &str) -> Result<Arc<Gathering>, Problem> {
+pub(super) async fn get(state: &AppState, id: &str) -> Result<Arc<Gathering>, Problem> {
     state
         .gatherings
         .get(state.store.as_ref(), id)
@@ -34,7 +34,7 @@ async fn get(state: &AppState, id: &str) -> Result<Arc<Gathering>, Problem> {
         .ok_or_else(|| Problem::not_found(format!("no gathering {id}")))
 }
 
-fn organiser_of(caller: &Caller, g: &Gathering) -> Result<(), Problem> {
+pub(super) fn organiser_of(caller: &Caller, g: &Gathering) -> Result<(), Problem> {
     caller.require("play")?;
     if caller.name != g.organiser {
         return Err(Problem::forbidden("only the gathering's organiser may do this"));

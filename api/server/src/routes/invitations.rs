@@ -2,6 +2,7 @@
 //! person claims one with a name and password of their own (one password hash each, by
 //! design), which creates the account, registers it and signs it in.
 
+use super::gatherings::{get as gathering, organiser_of};
 use super::*;
 use crate::gatherings::invitations::{self, ClaimRefusal, InvitationEvent, Invitations, MAX_CODES};
 use crate::gatherings::{GatheringEvent, Registrant, Status};
@@ -9,22 +10,6 @@ use flicker_wire::gatherings::*;
 
 /// How many times an invitations append is tried against concurrent claims.
 const ATTEMPTS: usize = 64;
-
-async fn gathering(state: &AppState, id: &str) -> Result<std::sync::Arc<crate::gatherings::Gathering>, Problem> {
-    state
-        .gatherings
-        .get(state.store.as_ref(), id)
-        .await?
-        .ok_or_else(|| Problem::not_found(format!("no gathering {id}")))
-}
-
-fn organiser_of(caller: &Caller, g: &crate::gatherings::Gathering) -> Result<(), Problem> {
-    caller.require("play")?;
-    if caller.name != g.organiser {
-        return Err(Problem::forbidden("only the gathering's organiser may do this"));
-    }
-    Ok(())
-}
 
 fn started() -> Problem {
     Problem::conflict("gathering-started", "Gathering started", "the gathering has already started")
