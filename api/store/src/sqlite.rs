@@ -553,6 +553,18 @@ fn row_to_event(r: &sqlx::sqlite::SqliteRow) -> Result<StoredEvent, StoreError> 
     })
 }
 
+impl SqliteStore {
+    /// Raises the known heads to the events a log read saw: a subscriber may see a commit
+    /// before the writer has raised its heads, and raising them here keeps a table loaded on
+    /// its notification from being taken as current when it is not.
+    fn raise_seen(&self, events: &[StoredEvent]) {
+        let mut heads = self.heads.lock().expect("heads");
+        for e in events {
+            raise_in(&mut heads, &e.stream_id, i64::from(e.stream_version));
+        }
+    }
+}
+
 /// An event's head (see [`EventStore::read_all_heads`]).
 fn row_to_head(r: &sqlx::sqlite::SqliteRow) -> Result<StoredEvent, StoreError> {
     let recorded: String = r.get("recorded_at");
@@ -657,14 +669,7 @@ impl EventStore for SqliteStore {
             .fetch_all(&self.readers)
             .await?;
         let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
-        // A subscriber may see a commit before the writer has raised its heads; raising them
-        // here keeps a table loaded on its notification from being taken as current when it
-        // is not.
-        let mut heads = self.heads.lock().expect("heads");
-        for e in &events {
-            raise_in(&mut heads, &e.stream_id, i64::from(e.stream_version));
-        }
-        drop(heads);
+        self.raise_seen(&events);
         Ok(events)
     }
 
@@ -678,12 +683,7 @@ impl EventStore for SqliteStore {
         .fetch_all(&self.readers)
         .await?;
         let events: Vec<StoredEvent> = rows.iter().map(row_to_head).collect::<Result<_, _>>()?;
-        // As in `read_all`: the heads are raised for what the subscriber saw.
-        let mut heads = self.heads.lock().expect("heads");
-        for e in &events {
-            raise_in(&mut heads, &e.stream_id, i64::from(e.stream_version));
-        }
-        drop(heads);
+        self.raise_seen(&events);
         Ok(events)
     }
 
