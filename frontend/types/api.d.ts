@@ -485,7 +485,8 @@ export interface paths {
          * Claims an invitation (no token): creates the player account `name` with `password`,
          *     registers it in the gathering and answers a session for it. Nothing is created when the
          *     code is unknown (404 `unknown-invitation`) or used (409 `invitation-used`), the name taken
-         *     (409 `name-taken`) or the gathering started or full (409).
+         *     (409 `name-taken`) or the gathering started or full (409). The same claim sent again (the
+         *     same code, name and password, after a fault) finishes it instead of being refused.
          */
         post: operations["claim_invitation"];
         delete?: never;

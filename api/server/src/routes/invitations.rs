@@ -91,7 +91,8 @@ fn refused(r: ClaimRefusal) -> Problem {
 /// Claims an invitation (no token): creates the player account `name` with `password`,
 /// registers it in the gathering and answers a session for it. Nothing is created when the
 /// code is unknown (404 `unknown-invitation`) or used (409 `invitation-used`), the name taken
-/// (409 `name-taken`) or the gathering started or full (409).
+/// (409 `name-taken`) or the gathering started or full (409). The same claim sent again (the
+/// same code, name and password, after a fault) finishes it instead of being refused.
 #[utoipa::path(tag = "gatherings", request_body = ClaimBody,
     responses((status = 201, body = ClaimAnswer), (status = 400, body = Problem),
         (status = 404, description = "`not-found` (no such gathering) or `unknown-invitation`", body = Problem),
@@ -102,39 +103,34 @@ pub async fn claim_invitation(state: Data, body: web::Json<ClaimBody>) -> Result
     let g = gathering(&state, &id).await?;
     let full = |g: &crate::gatherings::Gathering| g.players.len() >= g.settings.capacity();
     let inv = invitations::load(state.store.as_ref(), &id).await?;
-    inv.check(&body.code).map_err(refused)?;
-    if g.status != Status::Registering {
-        return Err(started());
-    }
-    if full(&g) {
-        return Err(crate::gatherings::GatheringRefusal::Full(g.settings.capacity()).into());
-    }
-    let account = crate::accounts::register(state.store.as_ref(), &body.name, &body.password, Role::Player).await?;
-    // The claim, then the registration. A claim raced by another loses here, with the account
-    // made but nothing registered.
-    let mut inv: Invitations = inv;
-    let mut claimed = false;
-    for _ in 0..ATTEMPTS {
-        let hash = inv.check(&body.code).map_err(|r| {
-            let mut p = refused(r);
-            p.detail = format!("{}; the account {} was created: register it yourself", p.detail, account.name);
-            p
-        })?;
-        let ev = InvitationEvent::InvitationClaimed { hash, name: account.name.clone() };
-        match invitations::append(state.store.as_ref(), &id, &inv, &ev, &account.name).await {
-            Ok(()) => {
-                claimed = true;
-                break;
-            }
-            Err(StoreError::Conflict { .. }) => inv = invitations::load(state.store.as_ref(), &id).await?,
-            Err(e) => return Err(e.into()),
+    let lower = body.name.to_ascii_lowercase();
+    let resumed =
+        inv.codes.get(&invitations::hash_of(&body.code)).is_some_and(|c| c.as_deref() == Some(lower.as_str()));
+    let name = if resumed {
+        // The same person again after a fault between the claim and the registration: their
+        // password proves it, and the claim finishes.
+        crate::accounts::load(state.store.as_ref(), &lower)
+            .await?
+            .filter(|a| crate::accounts::verify_hash(&a.password_hash, &body.password))
+            .ok_or_else(|| refused(ClaimRefusal::Used))?
+            .name
+    } else {
+        inv.check(&body.code).map_err(refused)?;
+        if g.status != Status::Registering {
+            return Err(started());
         }
-    }
-    if !claimed {
-        return Err(Problem::conflict("busy", "Busy", "the invitations kept changing meanwhile; try again"));
-    }
-    let r = Registrant { name: account.name.clone(), bot: None, program: false };
-    let (g, _) = super::gatherings::append_commuting(&state, &id, &account.name, |g| {
+        if full(&g) {
+            return Err(crate::gatherings::GatheringRefusal::Full(g.settings.capacity()).into());
+        }
+        let account = crate::accounts::register(state.store.as_ref(), &body.name, &body.password, Role::Player).await?;
+        claim(&state, &id, inv, &body.code, &account.name).await?;
+        account.name
+    };
+    let r = Registrant { name: name.clone(), bot: None, program: false };
+    let (g, events) = super::gatherings::append_commuting(&state, &id, &name, |g| {
+        if g.registrant(&name).is_some() {
+            return Ok(Vec::new());
+        }
         if g.status != Status::Registering {
             return Err(started());
         }
@@ -147,10 +143,29 @@ pub async fn claim_invitation(state: Data, body: web::Json<ClaimBody>) -> Result
     let chain = uuid::Uuid::new_v4().to_string();
     Ok(HttpResponse::Created().json(ClaimAnswer {
         gathering_id: id,
-        name: account.name.clone(),
-        registered: g.players.len() + 1,
-        tokens: super::accounts::pair(&state, &account.name, Role::Player, &chain),
+        registered: g.players.len() + events.len(),
+        tokens: super::accounts::pair(&state, &name, Role::Player, &chain),
+        name,
     }))
+}
+
+/// Records the claim of `code` by the account `name` just created. A claim raced by another
+/// loses here, with the account made but nothing registered.
+async fn claim(state: &AppState, id: &str, mut inv: Invitations, code: &str, name: &str) -> Result<(), Problem> {
+    for _ in 0..ATTEMPTS {
+        let hash = inv.check(code).map_err(|r| {
+            let mut p = refused(r);
+            p.detail = format!("{}; the account {name} was created: register it yourself", p.detail);
+            p
+        })?;
+        let ev = InvitationEvent::InvitationClaimed { hash, name: name.to_string() };
+        match invitations::append(state.store.as_ref(), id, &inv, &ev, name).await {
+            Ok(()) => return Ok(()),
+            Err(StoreError::Conflict { .. }) => inv = invitations::load(state.store.as_ref(), id).await?,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Problem::conflict("busy", "Busy", "the invitations kept changing meanwhile; try again"))
 }
 
 /// Registers this group's routes.

@@ -396,9 +396,16 @@ fn an_invitation_creates_an_account_and_registers_it() {
     let token = v["tokens"]["access_token"].as_str().unwrap().to_string();
     let (st, mine, _) = get(&s, &token, &format!("/api/v1/me/gatherings/{id}"));
     assert_eq!((st, &mine["registration"]["registration"]["name"]), (StatusCode::OK, &json!(dora)), "{mine}");
+    // The same claim again (a retry after a fault) finishes it and registers nobody twice.
+    let (st, v, _) = claim(&codes[0], &dora);
+    assert_eq!((st, &v["name"], &v["registered"]), (StatusCode::CREATED, &json!(dora), &json!(1)), "{v}");
     // Once only; a taken name consumes nothing.
     let (st, v, ct) = claim(&codes[0], &format!("e{tag}"));
     problem(st, &v, &ct, StatusCode::CONFLICT, "invitation-used");
+    let wrong = json_of(send(client().post(s.url("/api/v1/invitations/claim")).json(&json!({
+        "gathering_id": id, "code": codes[0], "name": dora, "password": "not-her-password"
+    }))));
+    problem(wrong.0, &wrong.1, &wrong.2, StatusCode::CONFLICT, "invitation-used");
     let (st, v, ct) = claim(&codes[1], &dora);
     problem(st, &v, &ct, StatusCode::CONFLICT, "name-taken");
     let (st, state, _) = get(&s, &org, &path);
