@@ -79,13 +79,20 @@ enum Cmd {
         #[arg(long)]
         rate: Option<f64>,
     },
-    /// An N-player bot gathering from start to winner, on SQLite.
+    /// An N-player bot gathering from start to winner, on SQLite or on PostgreSQL with one or
+    /// more API processes.
     Gathering {
         #[command(flatten)]
         common: Common,
         /// Players.
         #[arg(long, default_value_t = 1000)]
         players: usize,
+        /// `sqlite` or `postgres`.
+        #[arg(long, default_value = "sqlite")]
+        storage: String,
+        /// API processes sharing the store (PostgreSQL only for more than 1).
+        #[arg(long, default_value_t = 1)]
+        processes: usize,
     },
     /// N existing accounts registered in one gathering with one roster request.
     Roster {
@@ -118,9 +125,16 @@ enum Cmd {
         /// Table counts to run, comma-separated.
         #[arg(long, default_value = "100,200,1000", value_delimiter = ',')]
         tables: Vec<usize>,
-        /// Players of the gathering run (0: skip it).
-        #[arg(long, default_value_t = 1000)]
-        gathering_players: usize,
+        /// Players of the gathering runs on SQLite, comma-separated (0: skip them).
+        #[arg(long, default_value = "1000,10000", value_delimiter = ',')]
+        gathering_players: Vec<usize>,
+        /// Players of the gathering run on PostgreSQL with `--gathering-processes` API
+        /// processes (0: skip it).
+        #[arg(long, default_value_t = 10_000)]
+        gathering_postgres_players: usize,
+        /// API processes of the PostgreSQL gathering run.
+        #[arg(long, default_value_t = 2)]
+        gathering_processes: usize,
         /// Criterion's output folder (from `cargo bench -p final-flicker`).
         #[arg(long, default_value = "target/criterion")]
         criterion: PathBuf,
@@ -248,11 +262,12 @@ fn run(cli: Cli) -> Result<(), String> {
             let r = load_once(&common, &load, tables, rate, &storage)?;
             println!("{}", report::load_table(&[r]));
         }
-        Cmd::Gathering { common, players } => {
-            let storage = fresh("sqlite", None)?;
-            let r = gathering::run(&common.flicker, &storage, players);
-            discard(&storage, None);
-            println!("{}", report::gathering_table(&r?));
+        Cmd::Gathering { common, players, storage, processes } => {
+            let st = fresh(&storage, common.postgres.as_deref())?;
+            eprintln!("gathering: {players} players on {} ({processes} API process(es))", st.label());
+            let r = gathering::run(&common.flicker, &st, players, processes);
+            discard(&st, common.postgres.as_deref());
+            println!("{}", report::gathering_table(&[r?]));
         }
         Cmd::Roster { common, players, storage } => {
             let st = fresh(&storage, common.postgres.as_deref())?;
@@ -276,7 +291,16 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             println!("{}", restart::table(&rs));
         }
-        Cmd::All { common, load, tables, gathering_players, criterion, out } => {
+        Cmd::All {
+            common,
+            load,
+            tables,
+            gathering_players,
+            gathering_postgres_players,
+            gathering_processes,
+            criterion,
+            out,
+        } => {
             let machine = server::machine();
             eprintln!("machine: {machine}");
             let engine = report::engine_figures(&criterion);
@@ -292,16 +316,23 @@ fn run(cli: Cli) -> Result<(), String> {
                     loads.push(r);
                 }
             }
-            let g = if gathering_players > 0 {
-                let storage = fresh("sqlite", None)?;
-                eprintln!("gathering: {gathering_players} players on SQLite");
-                let r = gathering::run(&common.flicker, &storage, gathering_players);
-                discard(&storage, None);
-                Some(r?)
-            } else {
-                None
-            };
-            let doc = report::document(&machine, &engine, &loads, g.as_ref(), &load);
+            let mut g = Vec::new();
+            let runs = gathering_players.iter().filter(|&&n| n > 0).map(|&n| ("sqlite", n, 1));
+            let pg = (gathering_postgres_players > 0).then_some((
+                "postgres",
+                gathering_postgres_players,
+                gathering_processes,
+            ));
+            for (kind, players, processes) in runs.chain(pg) {
+                let storage = fresh(kind, common.postgres.as_deref())?;
+                eprintln!("gathering: {players} players on {} ({processes} API process(es))", storage.label());
+                let r = gathering::run(&common.flicker, &storage, players, processes);
+                discard(&storage, common.postgres.as_deref());
+                let r = r?;
+                eprintln!("{}", report::gathering_table(std::slice::from_ref(&r)));
+                g.push(r);
+            }
+            let doc = report::document(&machine, &engine, &loads, &g, &load);
             println!("{doc}");
             if let Some(dir) = out.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;

@@ -155,30 +155,69 @@ fn storage_table(loads: &[LoadResult]) -> String {
     s
 }
 
-/// The gathering run as a Markdown table.
-pub fn gathering_table(g: &GatheringResult) -> String {
-    let stages: Vec<String> = g
-        .stages
-        .iter()
-        .map(|l| {
-            let (head, sizes) = l.split_once(": ").unwrap_or((l, ""));
-            let circles = sizes.split('+').filter(|x| !x.trim().is_empty()).count();
-            format!("{head}: {circles} circle{}", if circles == 1 { "" } else { "s" })
-        })
-        .collect();
-    format!(
-        "| players | wall time, start to winner | server CPU | tables | events stored | server memory at the end | stages |\n\
-         |---:|---:|---:|---:|---:|---:|---|\n\
-         | {} | {:.1} s | {:.1} s | {} | {} | {:.0} MiB | {} |\n\n{}\n",
-        g.players,
-        g.wall_s,
-        g.server_cpu_s,
-        g.tables,
-        g.events,
-        g.rss_end as f64 / 1024.0 / 1024.0,
-        stages.join("; "),
-        g.winner
-    )
+/// The gathering runs as Markdown tables: one row a run, then one row an API process.
+pub fn gathering_table(runs: &[GatheringResult]) -> String {
+    let mib = |b: u64| b as f64 / 1024.0 / 1024.0;
+    let mut s = String::from(
+        "| storage | players | API processes | wall time, start to winner | server CPU | CPU per player | database CPU | tables | events stored | peak server memory | per 1,000 players | stages |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+    );
+    for g in runs {
+        let stages: Vec<String> = g
+            .stages
+            .iter()
+            .map(|l| {
+                let (head, sizes) = l.split_once(": ").unwrap_or((l, ""));
+                let circles = sizes.split('+').filter(|x| !x.trim().is_empty()).count();
+                format!("{head}: {circles} circle{}", if circles == 1 { "" } else { "s" })
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.1} s | {:.1} s | {:.1} ms | {} | {} | {} | {:.0} MiB | {:.0} MiB | {} |",
+            g.storage,
+            g.players,
+            g.processes.len(),
+            g.wall_s,
+            g.server_cpu_s,
+            g.cpu_ms_per_player(),
+            g.database_cpu_s.map_or("-".to_string(), |c| format!("{c:.1} s")),
+            g.tables,
+            g.events,
+            g.processes.iter().map(|p| mib(p.rss_peak)).fold(0.0, f64::max),
+            g.peak_mib_per_1000(),
+            stages.join("; "),
+        );
+    }
+    let shared: Vec<&GatheringResult> =
+        runs.iter().filter(|g| g.processes.len() > 1 || g.database_cpu_s.is_some()).collect();
+    if !shared.is_empty() {
+        s.push_str(
+            "\nEach API process of the runs that share a database: its CPU, the table driver's actions it stored \
+             (bot chains, clock actions, auto-passes) and those it computed for nothing (another process had acted \
+             first).\n\n| storage | players | process | CPU | actions stored | actions per second | computed twice |\n\
+             |---|---:|---:|---:|---:|---:|---:|\n",
+        );
+        for g in shared {
+            for (i, p) in g.processes.iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {:.1} s | {} | {:.0} | {} |",
+                    g.storage,
+                    g.players,
+                    i + 1,
+                    p.cpu_s,
+                    p.actions,
+                    p.actions as f64 / g.wall_s.max(1e-9),
+                    p.conflicts
+                );
+            }
+        }
+    }
+    for g in runs {
+        let _ = writeln!(s, "\n{} players on {}: {}", g.players, g.storage, g.winner);
+    }
+    s
 }
 
 /// The whole report (Markdown).
@@ -186,7 +225,7 @@ pub fn document(
     machine: &str,
     engine: &[Estimate],
     loads: &[LoadResult],
-    gathering: Option<&GatheringResult>,
+    gatherings: &[GatheringResult],
     plan: &LoadArgs,
 ) -> String {
     let mut s = String::new();
@@ -212,13 +251,13 @@ pub fn document(
         load_table(loads)
     );
     let _ = writeln!(s, "### Memory and storage\n\n{}", storage_table(loads));
-    if let Some(g) = gathering {
+    if !gatherings.is_empty() {
         let _ = writeln!(
             s,
-            "## A {}-player gathering\n\nBuilt-in heuristic bots, classes on, started by `flicker gathering run`; \
-             wall time from the command's start (registrations included) to its winner.\n\n{}",
-            g.players,
-            gathering_table(g)
+            "## Gatherings\n\nBuilt-in heuristic bots, classes on, started by `flicker gathering run`; wall time from the \
+             command's start (registrations included) to its winner. Server CPU is every API process's; database CPU \
+             is the PostgreSQL processes' on the same machine. Peak memory is the largest process's `VmHWM`.\n\n{}",
+            gathering_table(gatherings)
         );
     }
     s

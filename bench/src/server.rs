@@ -100,6 +100,11 @@ impl Server {
         rss_bytes(self.pid())
     }
 
+    /// The server's peak resident memory so far (`VmHWM`), in bytes.
+    pub fn rss_peak_bytes(&self) -> u64 {
+        status_kib(self.pid(), "VmHWM:") * 1024
+    }
+
     /// Stops the server (SIGKILL; every acknowledged append is already durable).
     pub fn stop(mut self) {
         let _ = self.child.kill();
@@ -138,15 +143,19 @@ pub fn cpu_seconds(pid: u32) -> f64 {
 
 /// Resident set size of process `pid` in bytes (`VmRSS` of `/proc/<pid>/status`).
 pub fn rss_bytes(pid: u32) -> u64 {
+    status_kib(pid, "VmRSS:") * 1024
+}
+
+/// A `kB` field of `/proc/<pid>/status` (0 when unreadable).
+fn status_kib(pid: u32, field: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
+                .find(|l| l.starts_with(field))
                 .and_then(|l| l.split_whitespace().nth(1))
                 .and_then(|kb| kb.parse::<u64>().ok())
         })
-        .map(|kb| kb * 1024)
         .unwrap_or(0)
 }
 

@@ -86,6 +86,9 @@ impl Backoff {
 /// and the follower of the global log, restarted with backoff whenever it fails.
 pub fn spawn(app: web::Data<AppState>) {
     actix_web::rt::spawn(watch_store(app.clone()));
+    if app.leases.shared() {
+        actix_web::rt::spawn(sweep_leases(app.clone()));
+    }
     actix_web::rt::spawn(async move {
         let mut follow = None;
         let mut backoff = Backoff::default();
@@ -239,6 +242,10 @@ async fn follow_event(app: &web::Data<AppState>, e: &StoredEvent) {
             "gathering_started" | "stage_drawn" | "gathering_resumed" | "player_dropped" | "player_replaced"
         ) {
             trigger_reconcile(app.clone(), g.to_string());
+        }
+        if matches!(e.event_type.as_str(), "gathering_ended" | "gathering_cancelled") {
+            app.driver.reconciling.lock().expect("runs").remove(g);
+            app.leases.release(&gathering_lease(g)).await;
         }
     } else if e.stream_id == OUTAGES {
         // Another process recorded an outage: its clocks move for every table here too.
@@ -410,28 +417,83 @@ fn ensure_task(app: &web::Data<AppState>, table: &str) {
     });
 }
 
-/// Runs the gathering process manager for `id`, one run at a time per gathering and process;
-/// a failed run is retried with backoff until it succeeds (a gathering finishes
-/// after a store outage without a restart).
+/// Runs the gathering process manager for `id` over every circle table of its current stage
+/// ([`trigger_reconcile_after`] when one table ended).
 pub fn trigger_reconcile(app: web::Data<AppState>, id: String) {
+    request_run(app, id, None);
+}
+
+/// Runs the gathering process manager for `id` once circle table `table` has ended: the run
+/// reads that table and those it does not know to be playing, not the whole stage.
+pub fn trigger_reconcile_after(app: web::Data<AppState>, id: String, table: String) {
+    request_run(app, id, Some(table));
+}
+
+/// The lease of gathering `id` ([`crate::store::leases`]).
+fn gathering_lease(id: &str) -> String {
+    format!("gathering-{id}")
+}
+
+/// The lease of table `id`.
+fn table_lease(id: &str) -> String {
+    format!("table-{id}")
+}
+
+/// One run at a time per gathering and process, and only in the process that holds the
+/// gathering's lease (the others leave it to that one; [`sweep_leases`] takes it over if that
+/// process goes away). Triggers that come while a run waits join it. A failed run is retried
+/// with backoff until it succeeds (a gathering finishes after a store outage without a
+/// restart).
+fn request_run(app: web::Data<AppState>, id: String, ended: Option<String>) {
+    let runs = app.driver.reconciling.lock().expect("runs").entry(id.clone()).or_default().clone();
+    {
+        let mut asked = runs.asked.lock().expect("asked");
+        match ended {
+            Some(t) => asked.ended.push(t),
+            None => asked.all = true,
+        }
+    }
+    if runs.queued.swap(true, Ordering::SeqCst) {
+        return;
+    }
     let driver = app.clone();
     driver.driver.workers.spawn(async move {
         let mut backoff = Backoff::default();
         loop {
-            let lock = app.driver.reconciling.lock().expect("locks").entry(id.clone()).or_default().clone();
             let r = {
-                let _guard = lock.lock().await;
+                let mut known = runs.known.lock().await;
+                runs.queued.store(false, Ordering::SeqCst);
+                let asked = std::mem::take(&mut *runs.asked.lock().expect("asked"));
+                if asked.all {
+                    known.forget();
+                }
+                for t in asked.ended {
+                    known.look_at(t);
+                }
+                if !app.leases.hold(&gathering_lease(&id)).await {
+                    return;
+                }
                 manager::reconcile(
                     app.store.as_ref(),
                     &app.tables,
                     &app.gatherings,
                     &id,
+                    &mut known,
                     &mut rand::make_rng::<rand::rngs::StdRng>(),
                 )
                 .await
             };
             match r {
-                Ok(()) => return,
+                Ok(()) => {
+                    // A run after the end (a late trigger) took the lease again: give it back.
+                    if app.leases.shared()
+                        && let Ok(Some(g)) = app.gatherings.get(app.store.as_ref(), &id).await
+                        && g.over()
+                    {
+                        app.leases.release(&gathering_lease(&id)).await;
+                    }
+                    return;
+                }
                 Err(e) => {
                     tracing::warn!(gathering = %id, error = %e, "gathering manager failed; retrying");
                     check_store(&app).await;
@@ -440,6 +502,31 @@ pub fn trigger_reconcile(app: web::Data<AppState>, id: String) {
             }
         }
     });
+}
+
+/// How often [`sweep_leases`] looks for live gatherings whose lease is free.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
+/// How long a table task that may not act (another process holds its lease) waits before it
+/// asks again, unless the table changes first.
+const LEASE_RETRY: Duration = Duration::from_secs(1);
+
+/// With several processes on one store: takes over the lease of every live gathering whose
+/// process went away (or never claimed it), and runs its manager. Tables need no sweep: a table
+/// task with an action due claims its table's lease itself.
+async fn sweep_leases(app: web::Data<AppState>) {
+    loop {
+        tokio::time::sleep(SWEEP_EVERY).await;
+        if !app.driver.caught_up.load(Ordering::SeqCst) {
+            continue;
+        }
+        for g in app.driver.live().gatherings {
+            let lease = gathering_lease(&g);
+            if !app.leases.holds(&lease) && app.leases.hold(&lease).await {
+                tracing::info!(gathering = %g, "driver: took the gathering's lease");
+                trigger_reconcile(app.clone(), g);
+            }
+        }
+    }
 }
 
 /// Waits `d`, or less if the table changes; false when the driver dropped the table.
@@ -452,12 +539,21 @@ async fn wait_or_change(changed: &mut watch::Receiver<()>, d: Duration) -> bool 
 
 /// Drives one table until its game ends (or its gathering is over). A failed read is retried
 /// with backoff, never the end of the task.
-async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch::Receiver<()>) {
+async fn table_task(app: web::Data<AppState>, table: String, changed: watch::Receiver<()>) {
+    drive_table(&app, &table, changed).await;
+    app.leases.release(&table_lease(&table)).await;
+}
+
+/// [`table_task`]'s loop. Acts only while this process holds the table's lease (taken when an
+/// action is due; a process that may not act waits for the table to change, or
+/// [`LEASE_RETRY`]).
+async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch::Receiver<()>) {
     let store = app.store.as_ref();
     let mut backoff = Backoff::default();
+    let lease = table_lease(table);
     loop {
         changed.mark_unchanged();
-        let loaded = match app.tables.load(store, &table).await {
+        let loaded = match app.tables.load(store, table).await {
             Ok(snap) => match &snap.info.gathering {
                 Some(g) => match app.gatherings.get(store, &g.gathering_id).await {
                     Ok(gathering) => Ok((snap, gathering)),
@@ -472,7 +568,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
             Ok(l) => l,
             Err(e) => {
                 tracing::warn!(%table, error = %e, "driver: reading the table failed; retrying");
-                check_store(&app).await;
+                check_store(app).await;
                 if !wait_or_change(&mut changed, backoff.next()).await {
                     return;
                 }
@@ -482,7 +578,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
         backoff.reset();
         if snap.finished() {
             if let Some(g) = &snap.info.gathering {
-                trigger_reconcile(app.clone(), g.gathering_id.clone());
+                trigger_reconcile_after(app.clone(), g.gathering_id.clone(), table.to_string());
             }
             return;
         }
@@ -491,21 +587,33 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
         }
         let paused = gathering.as_ref().is_some_and(|g| g.status == Status::Paused);
         let pauses = app.driver.with_outages(gathering.as_ref().map(|g| g.pauses.as_slice()).unwrap_or_default());
-        if !paused && !snap.events.is_empty() && auto_pass(&app, &snap).await {
+        let due = if paused || snap.events.is_empty() { None } else { next_due(&snap, &pauses, app.clock.now()) };
+        let act_now = due.as_ref().is_some_and(|(at, _)| *at <= app.clock.now());
+        let may_pass = !paused && !snap.events.is_empty() && wants_auto_pass(&snap);
+        if (act_now || may_pass) && !app.leases.holds(&lease) {
+            if !app.leases.hold(&lease).await {
+                // Another process drives this table: it acts, and the change wakes this task.
+                if !wait_or_change(&mut changed, LEASE_RETRY).await {
+                    return;
+                }
+            }
+            // Just taken: the table as read before may be behind what its last holder stored.
             continue;
         }
-        let due = if paused || snap.events.is_empty() { None } else { next_due(&snap, &pauses, app.clock.now()) };
+        if may_pass && auto_pass(app, &snap).await {
+            continue;
+        }
         if let Some((at, what)) = due {
-            if at <= app.clock.now() {
+            if act_now {
                 // A clock runs out only on a store known to answer now: a deadline that passed
                 // during an outage not yet noticed waits for the outage's record.
-                if matches!(what, Due::Timeout | Due::Abandon(_)) && !check_store(&app).await {
+                if matches!(what, Due::Timeout | Due::Abandon(_)) && !check_store(app).await {
                     if !wait_or_change(&mut changed, backoff.next()).await {
                         return;
                     }
                     continue;
                 }
-                if !act(&app, &snap, what, &pauses).await {
+                if !act(app, &snap, what, &pauses).await {
                     // Refused (logged): wait for a change or a second before trying again.
                     if !wait_or_change(&mut changed, Duration::from_secs(1)).await {
                         return;
@@ -528,8 +636,7 @@ async fn table_task(app: web::Data<AppState>, table: String, mut changed: watch:
 /// stored); true when it was taken. Auto-pass is read from the seat holders' accounts, and
 /// only at tables that hold their windows.
 pub(crate) async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
-    use flicker_game::Game;
-    if !Served::decision_point(&snap.state).hold_windows || !crate::clocks::is_reaction::<Served>(&snap.state) {
+    if !wants_auto_pass(snap) {
         return false;
     }
     let mut on = std::collections::HashSet::new();
@@ -548,22 +655,65 @@ pub(crate) async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
     let version = snap.version;
     let key = uuid::Uuid::new_v4().to_string();
     let hash = format!("auto-pass:{seat}");
+    let tried = Tried::default();
     let r = app
         .tables
         .command_from(Some(snap.clone()), app.store.as_ref(), &snap.info.table_id, &holder, Some((&key, &hash)), |s| {
-            if s.version != version {
-                return Ok(Vec::new());
-            }
-            tables::decide(s, &cmd, &mut rand::rng())
+            tried.decide(s.version == version, || tables::decide(s, &cmd, &mut rand::rng()))
         })
         .await;
     match r {
-        Ok((after, _)) => after.version != version,
+        Ok(_) => tried.count(app, "auto_pass"),
         Err(e) => {
             tracing::debug!(table = %snap.info.table_id, seat, error = %e, "auto-pass refused");
             false
         }
     }
+}
+
+/// Whether a driver command planned at one version was stored: the command is decided only on
+/// the table at that version (an append that meets another writer's reads the table again,
+/// finds it moved on, and decides nothing).
+#[derive(Default)]
+struct Tried {
+    /// Decided at least once.
+    computed: std::sync::atomic::AtomicBool,
+    /// The last decision was on the planned version (so, once the command returns, stored).
+    last: std::sync::atomic::AtomicBool,
+}
+
+impl Tried {
+    fn decide<E>(
+        &self,
+        planned: bool,
+        decide: impl FnOnce() -> Result<Vec<store::NewEvent>, E>,
+    ) -> Result<Vec<store::NewEvent>, E> {
+        self.last.store(planned, Ordering::Relaxed);
+        if !planned {
+            return Ok(Vec::new());
+        }
+        self.computed.store(true, Ordering::Relaxed);
+        decide()
+    }
+
+    /// After the command returned `Ok`: counts it as stored or as computed for nothing
+    /// (`kind`, [`crate::metrics::Metrics::driver_actions`]); true when stored.
+    fn count(&self, app: &AppState, kind: &str) -> bool {
+        let stored = self.last.load(Ordering::Relaxed);
+        if stored {
+            app.metrics.driver_actions.with_label_values(&[kind]).inc();
+        } else if self.computed.load(Ordering::Relaxed) {
+            app.metrics.driver_conflicts.with_label_values(&[kind]).inc();
+        }
+        stored
+    }
+}
+
+/// Whether an auto-pass may be due at `snap` (a held reaction window), before any account is
+/// read.
+fn wants_auto_pass(snap: &Snapshot) -> bool {
+    use flicker_game::Game;
+    Served::decision_point(&snap.state).hold_windows && crate::clocks::is_reaction::<Served>(&snap.state)
 }
 
 /// Takes the due action at the version it was planned from (skipped if the table moved on).
@@ -611,11 +761,16 @@ async fn bot_chain(app: &AppState, planned: &Arc<Snapshot>, pauses: &Pauses) -> 
         })
         .await;
     match r {
-        Ok(after) => {
-            if let Some(a) = &after {
-                tracing::debug!(table = %planned.info.table_id, events = a.version - planned.version, "bot chain");
-            }
-            after.is_some()
+        Ok(tables::Chained::Appended(a)) => {
+            tracing::debug!(table = %planned.info.table_id, events = a.version - planned.version, "bot chain");
+            app.metrics.driver_actions.with_label_values(&["bot_chain"]).inc();
+            true
+        }
+        Ok(tables::Chained::Nothing) => false,
+        Ok(tables::Chained::Conflict) => {
+            tracing::debug!(table = %planned.info.table_id, "bot chain not stored: another writer appended first");
+            app.metrics.driver_conflicts.with_label_values(&["bot_chain"]).inc();
+            false
         }
         Err(e) => {
             tracing::warn!(table = %planned.info.table_id, problem = %e, "bot answers not stored");
@@ -635,21 +790,21 @@ async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due) -> bool {
         Due::Timeout => ("system:clock".to_string(), Served::timeout_command(&planned.state)),
         Due::Abandon(seat) => ("system:clock".to_string(), Served::concede_command(*seat)),
     };
+    let tried = Tried::default();
     let r = app
         .tables
         .command_from(Some(planned.clone()), app.store.as_ref(), &planned.info.table_id, &actor, None, |snap| {
-            if snap.version != version {
-                return Ok(Vec::new());
-            }
-            tables::decide(snap, &cmd, &mut rand::rng())
+            tried.decide(snap.version == version, || tables::decide(snap, &cmd, &mut rand::rng()))
         })
         .await;
     match r {
-        Ok((after, _)) if after.version == version => {
-            tracing::debug!(table = %planned.info.table_id, ?what, "driver action changed nothing (another process acted first)");
-            false
+        Ok(_) => {
+            let stored = tried.count(app, "clock");
+            if !stored {
+                tracing::debug!(table = %planned.info.table_id, ?what, "driver action changed nothing (another process acted first)");
+            }
+            stored
         }
-        Ok(_) => true,
         Err(p) => {
             tracing::warn!(table = %planned.info.table_id, ?what, problem = %p, "driver action refused");
             false

@@ -15,7 +15,8 @@ use tokio::sync::watch;
 #[derive(Default)]
 pub struct Driver {
     pub(crate) tasks: Mutex<HashMap<String, watch::Sender<()>>>,
-    pub(crate) reconciling: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Each gathering's manager runs in this process ([`GatheringRuns`]).
+    pub(crate) reconciling: Mutex<HashMap<String, Arc<GatheringRuns>>>,
     /// The tables still playing and the gatherings still running, as of the log read so far.
     pub(crate) live: Mutex<Live>,
     /// the driver has caught up with the log and drives every live table.
@@ -23,6 +24,28 @@ pub struct Driver {
     pub(crate) outages: Mutex<Outages>,
     /// The threads the table tasks and gathering runs use ([`Workers`]).
     pub(crate) workers: Workers,
+}
+
+/// One gathering's manager runs in this process: one at a time, what the manager remembers
+/// between them, and what the runs asked for meanwhile (the next run takes them all, so triggers
+/// that come while one waits add no run).
+#[derive(Default)]
+pub(crate) struct GatheringRuns {
+    /// Held by the run in progress.
+    pub(crate) known: tokio::sync::Mutex<flicker_platform::gatherings::manager::Known>,
+    /// Asked for since the last run began.
+    pub(crate) asked: Mutex<Asked>,
+    /// A run is spawned and has not yet taken [`GatheringRuns::asked`].
+    pub(crate) queued: AtomicBool,
+}
+
+/// What triggers asked of a gathering's next manager run.
+#[derive(Debug, Default)]
+pub(crate) struct Asked {
+    /// Read every circle table of the current stage.
+    pub(crate) all: bool,
+    /// Circle tables whose game ended.
+    pub(crate) ended: Vec<String>,
 }
 
 /// A multi-threaded runtime of its own for the driver's table tasks and gathering runs, one

@@ -1,6 +1,6 @@
 //! Prometheus metrics served at `/metrics`.
 
-use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder};
+use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder};
 
 /// The process's metrics.
 pub struct Metrics {
@@ -9,6 +9,16 @@ pub struct Metrics {
     pub requests: IntCounterVec,
     /// Request durations by method and route, seconds.
     pub durations: HistogramVec,
+    /// The table driver's actions stored by this process, by kind (`bot_chain`: built-in bots'
+    /// answers in one append; `clock`: a window's close, a time-out's defaults or an
+    /// abandonment; `auto_pass`).
+    pub driver_actions: IntCounterVec,
+    /// The driver's actions this process computed but the store refused because another writer
+    /// had appended first (work done twice), by kind as above.
+    pub driver_conflicts: IntCounterVec,
+    /// Leases this process holds (tables and gatherings it drives; 0 on a store one process
+    /// serves, where it drives everything).
+    pub leases_held: IntGauge,
 }
 
 impl Metrics {
@@ -25,9 +35,28 @@ impl Metrics {
             &["method", "route"],
         )
         .expect("metric");
+        let driver_actions = IntCounterVec::new(
+            Opts::new("flicker_driver_actions_total", "Table driver actions stored by this process, by kind"),
+            &["kind"],
+        )
+        .expect("metric");
+        let driver_conflicts = IntCounterVec::new(
+            Opts::new(
+                "flicker_driver_conflicts_total",
+                "Table driver actions computed by this process but refused because another writer appended first",
+            ),
+            &["kind"],
+        )
+        .expect("metric");
+        let leases_held =
+            IntGauge::new("flicker_leases_held", "Leases (tables and gatherings driven) this process holds")
+                .expect("metric");
         registry.register(Box::new(requests.clone())).expect("register");
         registry.register(Box::new(durations.clone())).expect("register");
-        Metrics { registry, requests, durations }
+        registry.register(Box::new(driver_actions.clone())).expect("register");
+        registry.register(Box::new(driver_conflicts.clone())).expect("register");
+        registry.register(Box::new(leases_held.clone())).expect("register");
+        Metrics { registry, requests, durations, driver_actions, driver_conflicts, leases_held }
     }
 
     /// The text exposition format.

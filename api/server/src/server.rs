@@ -73,7 +73,12 @@ impl Application {
             .await
             .map_err(|e| std::io::Error::other(e.to_string()))?
             .into_inner();
-        Arc::get_mut(&mut state).expect("not shared yet").driver_full_catchup = config.driver_full_catchup;
+        {
+            let s = Arc::get_mut(&mut state).expect("not shared yet");
+            s.driver_full_catchup = config.driver_full_catchup;
+            // Several processes may share a PostgreSQL store: each drives the tables it leases.
+            s.leases = crate::store::leases::Leases::for_store(store.kind(), database_url);
+        }
         let data = web::Data::from(state);
         crate::driver::spawn(data.clone());
         if env.organiser.is_none()

@@ -51,6 +51,9 @@ pub struct AppState {
     pub driver_full_catchup: bool,
     /// Open spectator streams per table and gathering (the live lists' counts).
     pub watchers: std::sync::Arc<crate::watchers::Watchers>,
+    /// Which live tables and gatherings this process drives when several share the store
+    /// ([`crate::store::leases`]); a sole process holds them all.
+    pub leases: crate::store::leases::Leases,
 }
 
 /// Builds the shared state on an open store, with the secrets of the environment
@@ -105,5 +108,6 @@ pub(crate) async fn build(
         clock,
         driver_full_catchup: false,
         watchers: Default::default(),
+        leases: crate::store::leases::Leases::sole(),
     }))
 }

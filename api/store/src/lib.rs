@@ -9,6 +9,7 @@
 
 pub mod contract;
 pub mod hash;
+pub mod leases;
 pub mod memory;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod migrations;

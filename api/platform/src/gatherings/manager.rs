@@ -10,9 +10,10 @@ use crate::bots::BotKind;
 use crate::tables::{self, SeatHolder, Snapshot, TableEvent, TableGathering, Tables};
 use flicker_game::{Game, RuleError};
 use flicker_store::{EventStore, StoreError};
+use futures_util::StreamExt;
 use rand::Rng;
 use rand::seq::SliceRandom;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// The actor recorded on the manager's events.
@@ -209,13 +210,15 @@ fn seat_changes<G: CircleGame>(g: &Gathering, snap: &Snapshot<G>) -> Vec<SeatCha
 }
 
 /// One step of the manager, decided without I/O: `g` as folded, `tables` the tables of its
-/// current stage's circles that exist (by table id; a circle without one gets it created),
-/// `rng` for the draws and the deals. R9.10.1: nobody registered, or a lone registrant, ends
+/// current stage's circles that were read (by table id), `playing` the ids of circle tables
+/// known to exist whose game is taken to go on without reading them (a circle in neither gets
+/// its table created), `rng` for the draws and the deals. R9.10.1: nobody registered, or a lone registrant, ends
 /// it at once; R9.6: once every circle of a stage has ended, its Last Lit advance to the next
 /// stage, or the Final Ritual's winner (or nobody) ends it.
 pub fn plan<G: CircleGame, R: Rng + ?Sized>(
     g: &Gathering,
     tables: &HashMap<String, Arc<Snapshot<G>>>,
+    playing: &HashSet<String>,
     rng: &mut R,
 ) -> Result<Intent<G>, RuleError> {
     let Some(stage) = g.current_stage() else {
@@ -236,6 +239,7 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
             continue;
         }
         match tables.get(&draw.table_id) {
+            None if playing.contains(&draw.table_id) => {}
             None => missing.push(circle_table(g, stage.stage, qualifying, draw, rng)?),
             Some(snap) => match circle_result(g, snap) {
                 Some(r) => {
@@ -281,16 +285,66 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
     Ok(Intent::Record(vec![ev]))
 }
 
+/// What the manager of one gathering remembers between its runs in one process, so that a run
+/// reads only the circle tables that may have changed, not the whole stage (a stage of 1,250
+/// circles is otherwise read once per circle that ends). Forgetting it is always safe: the
+/// next run reads every table of the stage again.
+#[derive(Debug, Default)]
+pub struct Known {
+    /// The stage `playing` belongs to.
+    stage: u32,
+    /// Circle tables of `stage` that exist and had not ended when last read.
+    playing: HashSet<String>,
+    /// Tables to read on the next run (their game may have ended).
+    look: HashSet<String>,
+}
+
+impl Known {
+    /// The next run reads every table of the current stage.
+    pub fn forget(&mut self) {
+        self.stage = 0;
+        self.playing.clear();
+        self.look.clear();
+    }
+
+    /// The next run reads `table` (its game may have ended).
+    pub fn look_at(&mut self, table: String) {
+        self.look.insert(table);
+    }
+}
+
+/// Circle tables created at once when a stage opens: the store's writer commits them in
+/// shared batches instead of one durable commit after another.
+const CREATE_AT_ONCE: usize = 32;
+
 /// Brings a gathering up to date: draws the first stage once started, creates missing circle
 /// tables, records ended circles, draws the next stage or ends the gathering (R9.6, R9.10),
 /// one [`plan`] at a time, each carried out against `store` (tables through `tables_cache`,
-/// whose clock dates their first decision points). Idempotent; returns once nothing more can
-/// be done now. `rng` draws the stages and deals the tables.
+/// whose clock dates their first decision points). Reads the circle tables `known` does not
+/// take to be playing, those it was told to look at, and those of dropped or replaced players;
+/// updates `known`. Idempotent; returns once nothing more can be done now. `rng` draws the
+/// stages and deals the tables.
 pub async fn reconcile<G: CircleGame, R: Rng + ?Sized>(
     store: &dyn EventStore,
     tables_cache: &Tables<G>,
     gatherings: &super::GatheringCache,
     id: &str,
+    known: &mut Known,
+    rng: &mut R,
+) -> Result<(), GatheringError> {
+    let r = run(store, tables_cache, gatherings, id, known, rng).await;
+    if r.is_err() {
+        known.forget();
+    }
+    r
+}
+
+async fn run<G: CircleGame, R: Rng + ?Sized>(
+    store: &dyn EventStore,
+    tables_cache: &Tables<G>,
+    gatherings: &super::GatheringCache,
+    id: &str,
+    known: &mut Known,
     rng: &mut R,
 ) -> Result<(), GatheringError> {
     for _ in 0..64 {
@@ -302,23 +356,70 @@ pub async fn reconcile<G: CircleGame, R: Rng + ?Sized>(
         }
         let mut current = HashMap::new();
         if let Some(stage) = g.current_stage() {
-            for (draw, result) in &stage.circles {
-                if result.is_none()
-                    && let Ok(snap) = tables_cache.load(store, &draw.table_id).await
-                {
-                    current.insert(draw.table_id.clone(), snap);
-                }
+            if known.stage != stage.stage {
+                known.forget();
+                known.stage = stage.stage;
             }
+            let changed = seat_changes_due(&g, stage);
+            let mut look = std::mem::take(&mut known.look);
+            for (draw, result) in &stage.circles {
+                if result.is_some() {
+                    known.playing.remove(&draw.table_id);
+                    continue;
+                }
+                let id = &draw.table_id;
+                if known.playing.contains(id) && !look.contains(id) && !changed.contains(id.as_str()) {
+                    continue;
+                }
+                match tables_cache.load(store, id).await {
+                    Ok(snap) => {
+                        known.playing.insert(id.clone());
+                        current.insert(id.clone(), snap);
+                    }
+                    Err(tables::TableError::NotFound { .. }) => {
+                        known.playing.remove(id);
+                    }
+                    // Read again on the next run.
+                    Err(_) => {
+                        look.insert(id.clone());
+                    }
+                }
+                look.remove(id);
+            }
+            known.look.extend(look);
         }
-        let intent = plan(&g, &current, rng)?;
+        let intent = plan(&g, &current, &known.playing, rng)?;
+        let created: Vec<String> = match &intent {
+            Intent::CreateTables(t) => t.iter().map(|t| t.table_id.clone()).collect(),
+            _ => Vec::new(),
+        };
         match execute(store, tables_cache, &g, intent, rng).await {
-            Ok(true) => continue,
+            Ok(true) => {
+                known.playing.extend(created);
+                continue;
+            }
             Ok(false) => return Ok(()),
             Err(StoreError::Conflict { .. }) => continue,
             Err(e) => return Err(e.into()),
         }
     }
     Ok(())
+}
+
+/// The circle tables of `stage` that seat a player dropped or replaced by the organiser (they
+/// may need a [`SeatChange`]); none in a gathering without drops.
+fn seat_changes_due<'a>(g: &Gathering, stage: &'a super::Stage) -> HashSet<&'a str> {
+    if g.dropped.is_empty() && g.replaced.is_empty() {
+        return HashSet::new();
+    }
+    stage
+        .circles
+        .iter()
+        .filter(|(draw, result)| {
+            result.is_none() && draw.players.iter().any(|p| g.dropped.contains(p) || g.replaced.contains_key(p))
+        })
+        .map(|(draw, _)| draw.table_id.as_str())
+        .collect()
 }
 
 /// Carries out one intent; `Ok(true)` when another step may follow. A table that exists
@@ -367,16 +468,26 @@ async fn execute<G: CircleGame, R: Rng + ?Sized>(
             Ok(true)
         }
         Intent::CreateTables(tables) => {
-            for t in tables {
-                let now = tables_cache.clock.now();
-                match tables::create_with_game::<G>(store, &t.table_id, &t.created, &t.game, ACTOR, now).await {
-                    // Warm the cache for the driver.
-                    Ok(()) => drop(tables_cache.load(store, &t.table_id).await),
-                    Err(StoreError::Conflict { .. }) => {}
-                    Err(e) => return Err(e),
+            // Several at once, each on its own (a circle's table is played as soon as it
+            // exists); a table another process created meanwhile is skipped.
+            let mut created = futures_util::stream::iter(tables)
+                .map(|t| async move {
+                    let now = tables_cache.clock.now();
+                    match tables::create_with_game::<G>(store, &t.table_id, &t.created, &t.game, ACTOR, now).await {
+                        // Warm the cache for the driver.
+                        Ok(()) => Ok(drop(tables_cache.load(store, &t.table_id).await)),
+                        Err(StoreError::Conflict { .. }) => Ok(()),
+                        Err(e) => Err(e),
+                    }
+                })
+                .buffer_unordered(CREATE_AT_ONCE);
+            let mut failed = None;
+            while let Some(r) = created.next().await {
+                if let Err(e) = r {
+                    failed.get_or_insert(e);
                 }
             }
-            Ok(true)
+            failed.map_or(Ok(true), Err)
         }
     }
 }
@@ -476,7 +587,7 @@ mod tests {
             if g.over() {
                 return g;
             }
-            match plan(&g, &tables, &mut rng).unwrap() {
+            match plan(&g, &tables, &HashSet::new(), &mut rng).unwrap() {
                 Intent::CreateTables(new) => {
                     assert!(!new.is_empty());
                     for t in &new {
@@ -546,7 +657,7 @@ mod tests {
             if g.over() {
                 break;
             }
-            match plan(&g, &tables, &mut rng).unwrap() {
+            match plan(&g, &tables, &HashSet::new(), &mut rng).unwrap() {
                 Intent::CreateTables(new) => {
                     // Everybody is replaced once the Final Ritual's table exists.
                     let replaced: Vec<GatheringEvent> = names

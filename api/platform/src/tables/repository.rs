@@ -250,6 +250,16 @@ impl<G: Game> Tables<G> {
     }
 }
 
+/// What a [`Tables::chain`] did.
+pub enum Chained<G: Game> {
+    /// Nothing was due: nothing appended.
+    Nothing,
+    /// The chain is stored: the table after it.
+    Appended(Arc<Snapshot<G>>),
+    /// Another writer appended first: nothing stored, the chain was computed for nothing.
+    Conflict,
+}
+
 /// One command of a [`Tables::chain`]: who acts and the events it decided.
 pub struct Link {
     /// The actor stored with its events (`bot:…`).
@@ -269,8 +279,9 @@ impl<G: Game> Tables<G> {
     /// bots answering one after another with no delay use it: one append, one wake-up and one
     /// snapshot copy for the chain instead of one per answer.
     ///
-    /// Returns the table after the append; `Ok(None)` when `next` gave nothing or another
-    /// writer appended first (the caller plans again on the table read afresh).
+    /// Returns the table after the append ([`Chained::Appended`]), [`Chained::Nothing`] when
+    /// `next` gave nothing, or [`Chained::Conflict`] when another writer appended first (the
+    /// caller plans again on the table read afresh).
     pub async fn chain<F>(
         &self,
         first: Arc<Snapshot<G>>,
@@ -278,7 +289,7 @@ impl<G: Game> Tables<G> {
         now: chrono::DateTime<chrono::Utc>,
         max_events: usize,
         mut next: F,
-    ) -> Result<Option<Arc<Snapshot<G>>>, TableError>
+    ) -> Result<Chained<G>, TableError>
     where
         F: FnMut(&Snapshot<G>) -> Option<Link>,
     {
@@ -306,7 +317,7 @@ impl<G: Game> Tables<G> {
             batch.extend(events);
         }
         if batch.is_empty() {
-            return Ok(None);
+            return Ok(Chained::Nothing);
         }
         match store.append(&stream_of(&table_id), first.version.try_into()?, batch).await {
             Ok(appended) => {
@@ -314,9 +325,9 @@ impl<G: Game> Tables<G> {
                 for t in &mut scratch.times[times_before..] {
                     *t = appended.recorded_at;
                 }
-                Ok(Some(self.remember(&table_id, Arc::new(scratch))))
+                Ok(Chained::Appended(self.remember(&table_id, Arc::new(scratch))))
             }
-            Err(StoreError::Conflict { .. }) => Ok(None),
+            Err(StoreError::Conflict { .. }) => Ok(Chained::Conflict),
             Err(e) => Err(e.into()),
         }
     }

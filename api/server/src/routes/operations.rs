@@ -54,7 +54,10 @@ pub async fn metrics(state: Data, req: HttpRequest) -> Result<HttpResponse, Prob
     if !same_secret(given, token.as_bytes()) {
         return Err(Problem::unauthenticated("metrics need 'Authorization: Bearer <FLICKER_METRICS_TOKEN>'"));
     }
-    Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render()))
+    Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body({
+        state.metrics.leases_held.set(i64::try_from(state.leases.held_count()).unwrap_or(i64::MAX));
+        state.metrics.render()
+    }))
 }
 
 /// Registers this group's routes (each route is listed here once; the OpenAPI document is
