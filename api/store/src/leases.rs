@@ -217,7 +217,7 @@ mod pg {
             }
         }
 
-        async fn read_peers(&self) -> Result<(), StoreError> {
+        pub(super) async fn read_peers(&self) -> Result<(), StoreError> {
             let (me, peers) = self
                 .on_session(async |c| {
                     let me: i32 = sqlx::query("SELECT pg_backend_pid()").fetch_one(&mut *c).await?.get(0);
