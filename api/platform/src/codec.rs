@@ -6,7 +6,8 @@
 
 use crate::store::{Metadata, NewEvent};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer};
+use serde::de::{DeserializeOwned, DeserializeSeed, MapAccess};
 
 /// `event` as an event to append: its `type` as the stored type, its `payload` (JSON `null` for
 /// an event without one) as the body, with `schema_version` and `metadata`.
@@ -26,7 +27,42 @@ pub fn encode<E: Serialize>(event: &E, schema_version: u32, metadata: Metadata) 
 /// The typed event stored as `event_type` with `payload`. Errors: the stored event is not an
 /// `E` (another aggregate's event, or a payload of another shape).
 pub fn decode<E: DeserializeOwned>(event_type: &str, payload: &serde_json::Value) -> Result<E, serde_json::Error> {
-    E::deserialize(serde_json::json!({ "type": event_type, "payload": payload }))
+    // The adjacently tagged form read straight from its parts: the payload is not copied into
+    // a `{"type", "payload"}` object first.
+    E::deserialize(MapAccessDeserializer::new(Tagged { event_type, payload, next: 0 }))
+}
+
+/// `{"type": event_type, "payload": payload}` as a map to deserialize from, borrowing both.
+struct Tagged<'a> {
+    event_type: &'a str,
+    payload: &'a serde_json::Value,
+    /// Entries given so far.
+    next: u8,
+}
+
+impl<'de> MapAccess<'de> for Tagged<'de> {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
+        let key = match self.next {
+            0 => "type",
+            1 => "payload",
+            _ => return Ok(None),
+        };
+        seed.deserialize(BorrowedStrDeserializer::new(key)).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
+        self.next += 1;
+        match self.next {
+            1 => seed.deserialize(BorrowedStrDeserializer::new(self.event_type)),
+            _ => seed.deserialize(self.payload),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(2 - usize::from(self.next.min(2)))
+    }
 }
 
 #[cfg(test)]
@@ -51,5 +87,6 @@ mod tests {
         }
         assert_eq!(encode(&Sample::Snuffed, 1, Metadata::default()).payload, serde_json::Value::Null);
         assert!(decode::<Sample>("table_created", &serde_json::json!({})).is_err());
+        assert!(decode::<Sample>("lit", &serde_json::json!({"seat": "x"})).is_err());
     }
 }

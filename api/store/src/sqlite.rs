@@ -500,7 +500,15 @@ async fn write_one(
             let text = payload_text(&e.payload);
             let hash = event_hash(&prev, &req.stream, version, &e.event_type, e.schema_version, text.as_bytes());
             let metadata = serde_json::to_string(&e.metadata).expect("json");
-            rows.push((version, &e.event_type, e.schema_version, text, metadata, e.metadata.command_key.as_deref(), to_hex(&hash)));
+            rows.push((
+                version,
+                &e.event_type,
+                e.schema_version,
+                text,
+                metadata,
+                e.metadata.command_key.as_deref(),
+                to_hex(&hash),
+            ));
             prev = hash;
         }
         let rows = serde_json::to_string(&rows).expect("json");

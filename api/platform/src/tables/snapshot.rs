@@ -102,12 +102,17 @@ impl<G: Game> Snapshot<G> {
         if let Some(k) = &metadata.command_key {
             self.idempotency_keys.entry(k.clone()).or_insert(version);
         }
-        if let Ok(t) = codec::decode::<TableEvent<G::Settings>>(event_type, payload) {
-            self.apply_table_event(t);
-            return Ok(());
-        }
-        let ev: G::Event =
-            codec::decode(event_type, payload).map_err(|err| StoreError::Other(format!("table event: {err}")))?;
+        // Game events first: nearly every event of a table is one (a failed decode costs an
+        // error built and formatted).
+        let ev: G::Event = match codec::decode(event_type, payload) {
+            Ok(ev) => ev,
+            Err(err) => {
+                let t = codec::decode::<TableEvent<G::Settings>>(event_type, payload)
+                    .map_err(|_| StoreError::Other(format!("table event: {err}")))?;
+                self.apply_table_event(t);
+                return Ok(());
+            }
+        };
         // R10.7.4: a turn that ends right after its seat's time-out timed out; an action or an
         // end given by hand resets the count.
         let EventFacts { turn, .. } = G::event_facts(self.events.last(), &ev);
