@@ -520,9 +520,12 @@ fn catch_up_reading(store: Arc<dyn EventStore>, after: Position, gaps: Gaps, hea
                             && e.position != last.next()
                         {
                             let now = tokio::time::Instant::now();
+                            // Every missing position is noted at once (no short circuit: with
+                            // `all`, a gap of n positions took n timeouts, one after another,
+                            // e.g. 512 x 1.5 s after a process was killed during a bot chain).
                             let expired = (last.get() + 1..e.position.get())
                                 .map(|p| *missing.entry(p).or_insert(now))
-                                .all(|since| since.elapsed() >= timeout);
+                                .fold(true, |all, since| all & (since.elapsed() >= timeout));
                             if !expired {
                                 waiting = true;
                                 break;
