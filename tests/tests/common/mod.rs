@@ -12,6 +12,7 @@
 mod calls;
 pub use calls::*;
 mod store;
+#[allow(unused_imports)]
 pub use store::*;
 
 use flicker_client::blocking::Client as Api;
@@ -140,7 +141,17 @@ impl Server {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start flicker");
+        // `FLICKER_TEST_SERVER_LOGS=DIR`: each server's log (stderr) goes to a file there,
+        // named by its port, to see what a failing test's servers did.
+        let stderr = match std::env::var_os("FLICKER_TEST_SERVER_LOGS") {
+            Some(dir) => {
+                std::fs::create_dir_all(&dir).unwrap();
+                let path = PathBuf::from(dir).join(format!("flicker-{port}.log"));
+                Stdio::from(std::fs::File::create(path).expect("a server log file"))
+            }
+            None => Stdio::null(),
+        };
+        let child = cmd.stdout(Stdio::null()).stderr(stderr).spawn().expect("start flicker");
         let s = Server { child, base: format!("http://127.0.0.1:{port}"), db };
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
