@@ -135,14 +135,15 @@ impl Server {
         let port = free_port();
         let mut cmd = Command::new(binary());
         cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
-            .env("FLICKER_LOG", "warn")
+            .env("FLICKER_LOG", std::env::var("FLICKER_TEST_SERVER_LOG_FILTER").unwrap_or_else(|_| "warn".into()))
             .env("FLICKER_METRICS_TOKEN", METRICS_TOKEN)
             .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY);
         for (k, v) in env {
             cmd.env(k, v);
         }
         // `FLICKER_TEST_SERVER_LOGS=DIR`: each server's log (stderr) goes to a file there,
-        // named by its port, to see what a failing test's servers did.
+        // named by its port, to see what a failing test's servers did
+        // (`FLICKER_TEST_SERVER_LOG_FILTER`: its `FLICKER_LOG`, `warn` by default).
         let stderr = match std::env::var_os("FLICKER_TEST_SERVER_LOGS") {
             Some(dir) => {
                 std::fs::create_dir_all(&dir).unwrap();
