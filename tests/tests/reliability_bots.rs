@@ -568,12 +568,19 @@ fn sigkill_during_a_bot_gathering(db: Db, name: &str) {
         killed_mid_game += usize::from(playing > 0 && st.ended.is_none());
         acknowledged_tables += seen.views.len();
         println!(
-            "{name}: cycle {cycle}: SIGKILL at {at}+ table events{} (+{pause} ms), {playing} tables mid-game; stored: {}",
+            "{name}: [{:.1} s] cycle {cycle}: SIGKILL at {at}+ table events{} (+{pause} ms), {playing} tables mid-game; stored: {}",
+            started.elapsed().as_secs_f64(),
             if reached { "" } else { " (the gathering ended first)" },
             st.summary()
         );
         println!("  {}", check_acknowledged(&seen, &st));
+        if let Db::Postgres(_) = db {
+            // Evidence that kills cut appends in the middle: rows written and never committed
+            // leave positions without events (once later events are stored past them).
+            println!("  positions left empty by appends cut so far: {}", Reader::open(&db).missing_positions());
+        }
         server = Server::start_with(db, NO_LIMITS);
+        println!("{name}: [{:.1} s] restarted (ready)", started.elapsed().as_secs_f64());
     }
     let g = wait_over(&server, &gid, GATHERING_LIMIT);
     assert_eq!(g["status"], "finished", "{g}");

@@ -116,6 +116,19 @@ impl Reader {
         })
     }
 
+    /// Positions below the last one that hold no event: on PostgreSQL, rows written by appends
+    /// that never committed (a process killed in the middle of one); none on SQLite, where a
+    /// rolled-back append takes no position.
+    pub fn missing_positions(&self) -> i64 {
+        const SQL: &str = "SELECT COALESCE(MAX(position), 0) - COUNT(*) FROM events";
+        self.rt.block_on(async {
+            match self.pool() {
+                Pool::Sqlite(p) => sqlx::query_scalar(SQL).fetch_one(p).await.unwrap(),
+                Pool::Postgres(p) => sqlx::query_scalar(SQL).fetch_one(p).await.unwrap(),
+            }
+        })
+    }
+
     /// How many events the streams whose id starts with `prefix` hold.
     pub fn count(&self, prefix: &str) -> i64 {
         const SQL: &str = "SELECT COUNT(*) FROM events WHERE stream_id LIKE $1";
