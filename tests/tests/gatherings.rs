@@ -57,31 +57,6 @@ fn now_secs() -> f64 {
 }
 
 /// Checks the R9.9 standings of a finished gathering against its bracket.
-/// The gathering's winner, or `None` when it ended with no winner for a reason the rules give:
-/// a Final Ritual that ended with no winner (R7.9.4, a hard end with equal players; R7.8, The
-/// Witness), or a last qualifying stage that sent nobody on (R9.5.3, R9.6.1). Anything else
-/// without a winner fails. With no winner, the standings have no first place (R9.9.2).
-fn winner_or_rule_explained(g: &Value, b: &Value, st: &[Value]) -> Option<String> {
-    if let Some(w) = g["winner"].as_str() {
-        assert_eq!(g["end_reason"], "final_ritual", "{g}");
-        return Some(w.to_string());
-    }
-    assert_eq!(g["end_reason"], "no_winner", "a finished gathering without a winner: {g}");
-    let last = b["stages"].as_array().and_then(|s| s.last()).expect("a stage was drawn");
-    if last["final_ritual"] == true {
-        let c = &last["circles"][0];
-        assert!(c["winner"].is_null(), "{c}");
-        assert!(c["end_reason"] == "guttered" || c["end_reason"] == "witnessed", "R7.7.2: {c}");
-    } else {
-        for c in last["circles"].as_array().unwrap() {
-            assert!(strs(&c["last_lit"]).is_empty(), "R9.6.1: a Last Lit went on to nothing: {c}");
-        }
-    }
-    assert!(st.iter().all(|x| x["rank"] != 1 && x["status"] != "winner"), "R9.9.2: {st:?}");
-    eprintln!("the gathering ended with no winner by the rules: {}", last["circles"][0]["end_reason"]);
-    None
-}
-
 fn check_final_standings(st: &[Value], b: &Value, winner: &str, registered: usize) {
     assert_eq!(st.len(), registered, "{st:?}");
     let names: BTreeSet<&str> = st.iter().map(|x| x["name"].as_str().unwrap()).collect();

@@ -43,7 +43,7 @@ use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Barrier, Condvar, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 const SEATS: u8 = 4;
 /// Tables played at once in the crash test.
@@ -56,24 +56,12 @@ const RACE_CLIENTS: usize = 8;
 /// No game here may take longer (a safety net for a hung test, not a timing assertion).
 const GAME_LIMIT: Duration = Duration::from_secs(600);
 
-/// The environment of every server here: no rate limits.
-const NO_LIMITS: &[(&str, &str)] = &[("FLICKER_RATE_PER_TOKEN", "0"), ("FLICKER_RATE_PER_ADDRESS", "0")];
-
 // ---------- helpers ----------
 
 /// Long clocks: no time-out acts for a client while the server is down or busy. No minimum
 /// window: with one, every reaction point would wait for its (long) deadline (R10.6.5).
 fn table_extra() -> Value {
     json!({"clocks": {"decision_secs": 3600, "reaction_secs": 3600}, "reaction_window_min_ms": 0})
-}
-
-fn seed(test: &str) -> u64 {
-    let seed = match std::env::var("FLICKER_RELIABILITY_SEED") {
-        Ok(v) => v.parse().expect("FLICKER_RELIABILITY_SEED is an unsigned integer"),
-        Err(_) => SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64,
-    };
-    println!("{test}: seed {seed} (FLICKER_RELIABILITY_SEED={seed} repeats it)");
-    seed
 }
 
 /// A response as the clients here keep it.
@@ -108,56 +96,10 @@ fn prompt_in(r: &Reply) -> Option<Prompt> {
     if p.is_null() { None } else { Some(serde_json::from_value(p.clone()).expect("prompt json")) }
 }
 
-/// One row of the `events` table, read straight from the database.
-struct Row {
-    version: i64,
-    event_type: String,
-    payload: Value,
-    metadata: Value,
-}
-
 /// The stored streams of these tables, read from the database (the server may be down).
 fn read_streams(db: &Db, tables: &[String]) -> Vec<Vec<Row>> {
-    use sqlx::Row as _;
-    const SQL: &str = "SELECT stream_version, event_type, CAST(payload AS TEXT), CAST(metadata AS TEXT) \
-                       FROM events WHERE stream_id = $1 ORDER BY stream_version";
-    fn row(version: i64, event_type: String, payload: String, metadata: String) -> Row {
-        Row {
-            version,
-            event_type,
-            payload: serde_json::from_str(&payload).expect("stored payload is JSON"),
-            metadata: serde_json::from_str(&metadata).expect("stored metadata is JSON"),
-        }
-    }
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    rt.block_on(async {
-        let mut out = Vec::new();
-        match db {
-            Db::Sqlite(path) => {
-                use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
-                // The file is in WAL mode already; a reader never blocks the server's writer.
-                let opts = SqliteConnectOptions::new()
-                    .filename(path)
-                    .journal_mode(SqliteJournalMode::Wal)
-                    .busy_timeout(Duration::from_secs(10));
-                let pool = SqlitePoolOptions::new().max_connections(1).connect_with(opts).await.unwrap();
-                for t in tables {
-                    let rows = sqlx::query(SQL).bind(format!("table-{t}")).fetch_all(&pool).await.unwrap();
-                    out.push(rows.iter().map(|r| row(r.get(0), r.get(1), r.get(2), r.get(3))).collect());
-                }
-                pool.close().await;
-            }
-            Db::Postgres(url) => {
-                let pool = sqlx::postgres::PgPoolOptions::new().max_connections(1).connect(url).await.unwrap();
-                for t in tables {
-                    let rows = sqlx::query(SQL).bind(format!("table-{t}")).fetch_all(&pool).await.unwrap();
-                    out.push(rows.iter().map(|r| row(r.get(0), r.get(1), r.get(2), r.get(3))).collect());
-                }
-                pool.close().await;
-            }
-        }
-        out
-    })
+    let ids: Vec<String> = tables.iter().map(|t| format!("table-{t}")).collect();
+    Reader::open(db).streams(&ids)
 }
 
 /// A table's stored stream, checked.
@@ -173,11 +115,15 @@ struct Checked {
     views: HashMap<String, i64>,
 }
 
-/// Checks a stored stream: versions 1, 2, 3… (no gap, no duplicate), each idempotency key once,
+/// Checks a stored stream: versions 1, 2, 3… (no gap, no duplicate), its hash chain (recomputed by
+/// the store's `rechain`), each idempotency key once,
 /// platform events only before the game, the invariants after every event and settled after
 /// every append (events of one append share a correlation id). With `history`, collects the
 /// views at every append boundary.
 fn check_stream(table: &str, rows: &[Row], history: bool) -> Checked {
+    if let Err(m) = verify_chain(&format!("table-{table}"), rows) {
+        panic!("table {table}: the stored hash chain does not verify: {m}");
+    }
     let mut c = Checked { keys: HashMap::new(), events: Vec::new(), state: State::new(), views: HashMap::new() };
     for (i, r) in rows.iter().enumerate() {
         assert_eq!(r.version, i as i64 + 1, "table {table}: stream versions have a gap or a duplicate");

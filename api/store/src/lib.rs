@@ -516,14 +516,32 @@ fn catch_up_reading(store: Arc<dyn EventStore>, after: Position, gaps: Gaps, hea
                     // notification rather than read again (an append meanwhile has queued one).
                     let full = batch.len() == 500;
                     let mut progressed = false;
+                    // Every gap of the batch is noted at once, so that gaps seen together
+                    // expire together: a process killed with several appends in flight leaves
+                    // one gap per append (their rows interleaved with others' committed ones),
+                    // and noting each only once the one before had expired took one timeout
+                    // per gap, one after another.
+                    if let Gaps::WaitUpTo(_) = gaps {
+                        let now = tokio::time::Instant::now();
+                        let mut before = last.get();
+                        for e in &batch {
+                            for p in before + 1..e.position.get() {
+                                missing.entry(p).or_insert(now);
+                            }
+                            before = e.position.get();
+                        }
+                    }
                     for e in batch {
                         if let Gaps::WaitUpTo(timeout) = gaps
                             && e.position != last.next()
                         {
                             let now = tokio::time::Instant::now();
+                            // Every missing position is noted at once (no short circuit: with
+                            // `all`, a gap of n positions took n timeouts, one after another,
+                            // e.g. 512 x 1.5 s after a process was killed during a bot chain).
                             let expired = (last.get() + 1..e.position.get())
                                 .map(|p| *missing.entry(p).or_insert(now))
-                                .all(|since| since.elapsed() >= timeout);
+                                .fold(true, |all, since| all & (since.elapsed() >= timeout));
                             if !expired {
                                 waiting = true;
                                 break;

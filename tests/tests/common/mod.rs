@@ -11,13 +11,17 @@
 
 mod calls;
 pub use calls::*;
+mod store;
+#[allow(unused_imports)]
+pub use store::*;
 
 use flicker_client::blocking::Client as Api;
 use reqwest::StatusCode;
 use reqwest::blocking::Client;
+use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The `flicker` binary (built by `cargo build` or `cargo test --workspace`).
 pub fn binary() -> PathBuf {
@@ -68,6 +72,46 @@ pub struct Server {
 }
 
 pub const METRICS_TOKEN: &str = "metrics-secret-for-tests";
+
+/// The environment of servers under deliberate load (the reliability tests): no rate limits.
+pub const NO_LIMITS: &[(&str, &str)] = &[("FLICKER_RATE_PER_TOKEN", "0"), ("FLICKER_RATE_PER_ADDRESS", "0")];
+
+/// A reliability test's seed, printed: `FLICKER_RELIABILITY_SEED=N` repeats a run's random
+/// choices (kill moments, bots' answers where the test makes them; thread timing still varies).
+pub fn seed(test: &str) -> u64 {
+    let seed = match std::env::var("FLICKER_RELIABILITY_SEED") {
+        Ok(v) => v.parse().expect("FLICKER_RELIABILITY_SEED is an unsigned integer"),
+        Err(_) => SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64,
+    };
+    println!("{test}: seed {seed} (FLICKER_RELIABILITY_SEED={seed} repeats it)");
+    seed
+}
+
+/// The gathering's winner, or `None` when it ended with no winner for a reason the rules give:
+/// a Final Ritual that ended with no winner (R7.9.4, a hard end with equal players; R7.8, The
+/// Witness), or a last qualifying stage that sent nobody on (R9.5.3, R9.6.1). Anything else
+/// without a winner fails. With no winner, the standings have no first place (R9.9.2).
+/// `g`: the summary, `b`: the bracket, `st`: the standings.
+pub fn winner_or_rule_explained(g: &Value, b: &Value, st: &[Value]) -> Option<String> {
+    if let Some(w) = g["winner"].as_str() {
+        assert_eq!(g["end_reason"], "final_ritual", "{g}");
+        return Some(w.to_string());
+    }
+    assert_eq!(g["end_reason"], "no_winner", "a finished gathering without a winner: {g}");
+    let last = b["stages"].as_array().and_then(|s| s.last()).expect("a stage was drawn");
+    if last["final_ritual"] == true {
+        let c = &last["circles"][0];
+        assert!(c["winner"].is_null(), "{c}");
+        assert!(c["end_reason"] == "guttered" || c["end_reason"] == "witnessed", "R7.7.2: {c}");
+    } else {
+        for c in last["circles"].as_array().unwrap() {
+            assert!(strs(&c["last_lit"]).is_empty(), "R9.6.1: a Last Lit went on to nothing: {c}");
+        }
+    }
+    assert!(st.iter().all(|x| x["rank"] != 1 && x["status"] != "winner"), "R9.9.2: {st:?}");
+    eprintln!("the gathering ended with no winner by the rules: {}", last["circles"][0]["end_reason"]);
+    None
+}
 pub const ORGANISER_KEY: &str = "organiser-key-for-tests";
 
 fn free_port() -> u16 {
@@ -91,13 +135,24 @@ impl Server {
         let port = free_port();
         let mut cmd = Command::new(binary());
         cmd.args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &db.url()])
-            .env("FLICKER_LOG", "warn")
+            .env("FLICKER_LOG", std::env::var("FLICKER_TEST_SERVER_LOG_FILTER").unwrap_or_else(|_| "warn".into()))
             .env("FLICKER_METRICS_TOKEN", METRICS_TOKEN)
             .env("FLICKER_ORGANISER_KEY", ORGANISER_KEY);
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start flicker");
+        // `FLICKER_TEST_SERVER_LOGS=DIR`: each server's log (stderr) goes to a file there,
+        // named by its port, to see what a failing test's servers did
+        // (`FLICKER_TEST_SERVER_LOG_FILTER`: its `FLICKER_LOG`, `warn` by default).
+        let stderr = match std::env::var_os("FLICKER_TEST_SERVER_LOGS") {
+            Some(dir) => {
+                std::fs::create_dir_all(&dir).unwrap();
+                let path = PathBuf::from(dir).join(format!("flicker-{port}.log"));
+                Stdio::from(std::fs::File::create(path).expect("a server log file"))
+            }
+            None => Stdio::null(),
+        };
+        let child = cmd.stdout(Stdio::null()).stderr(stderr).spawn().expect("start flicker");
         let s = Server { child, base: format!("http://127.0.0.1:{port}"), db };
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
@@ -120,6 +175,13 @@ impl Server {
 
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
+    }
+
+    /// This process's `/metrics` (Prometheus text), read with the test token.
+    pub fn metrics(&self) -> String {
+        let r = Client::new().get(self.url("/metrics")).bearer_auth(METRICS_TOKEN).send().expect("GET /metrics");
+        assert_eq!(r.status(), StatusCode::OK, "GET /metrics");
+        r.text().unwrap()
     }
 
     /// The typed client of this server, unauthenticated; it sends a request refused with 429
