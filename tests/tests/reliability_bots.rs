@@ -58,13 +58,12 @@ const KILL_PAUSE_MS: u64 = 40;
 /// No gathering here may take longer (a safety net for a hung test, not a timing assertion).
 const GATHERING_LIMIT: Duration = Duration::from_secs(180);
 
-/// The lead's switch: with table leases only one process computes a table's bot answers, so
-/// no action is computed and then refused because another process acted first. Set this to
-/// `true` once the leases and the metrics `flicker_driver_actions_total{kind}` and
-/// `flicker_driver_conflicts_total` are in: the two-process test then requires the metrics and
-/// asserts that both processes report zero conflicts. Without leases (today) it would fail:
-/// both processes plan every bot answer and one of them loses each append.
-const EXPECT_NO_DRIVER_CONFLICTS: bool = false;
+/// With table leases (`api/store/src/leases.rs`) only one process computes a table's bot
+/// answers and time-outs, so no action is computed and then refused because another process
+/// acted first: the two-process test requires the metrics `flicker_driver_actions_total{kind}`
+/// and `flicker_driver_conflicts_total` and asserts that both processes report zero conflicts.
+/// (Without leases it fails: both processes plan every bot answer and one loses each append.)
+const EXPECT_NO_DRIVER_CONFLICTS: bool = true;
 
 // ---------- the gathering over HTTP ----------
 
