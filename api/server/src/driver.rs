@@ -728,7 +728,8 @@ async fn act(app: &AppState, planned: &Arc<Snapshot>, what: Due, pauses: &Pauses
 /// Open pauses and outages, as [`next_due`] takes them.
 type Pauses = [(DateTime<Utc>, Option<DateTime<Utc>>)];
 
-/// Events a chain of bot answers appends at most at once (an 8-player game stores about 1,300).
+/// A chain of bot answers stops once it holds this many events (the answer that reaches it is the
+/// last, so a chain may hold a few more; an 8-player game stores about 1,300).
 const CHAIN_EVENTS: usize = 512;
 
 /// The built-in bots' answers due now, one after another, in one append ([`tables::Tables::chain`]):

@@ -271,7 +271,8 @@ pub struct Link {
 impl<G: Game> Tables<G> {
     /// A chain of commands in one durable append: `next` is asked for the next command on the
     /// table as folded in memory so far (starting from `first`, a snapshot the caller has just
-    /// loaded) until it answers `None`, the game ends or the chain holds `max_events` events.
+    /// loaded) until it answers `None`, the game ends or the chain holds `max_events` events or more (the
+    /// command that reaches `max_events` is the last: a command's events are never split).
     /// Each command is stored as it would be alone (its actor, its own correlation id, and
     /// R10.7.3: a new decision point's clock mark on its last event, dated by this table's
     /// clock at `now`, the time at which the caller plans the chain), so the stream reads
