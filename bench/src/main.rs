@@ -248,8 +248,12 @@ fn load_once(
     };
     let mut r = load::run(&common.flicker, &storage, &plan);
     if let (Ok(r), Storage::Postgres(url), None, 1..) = (&mut r, &storage, rate, l.pgbench_seconds) {
-        let plan = pgbench::PgbenchPlan { clients: l.pgbench_clients, duration: Duration::from_secs(l.pgbench_seconds) };
-        eprintln!("  pgbench: {} clients, {} s of single-row INSERTs on the same database ...", plan.clients, l.pgbench_seconds);
+        let plan =
+            pgbench::PgbenchPlan { clients: l.pgbench_clients, duration: Duration::from_secs(l.pgbench_seconds) };
+        eprintln!(
+            "  pgbench: {} clients, {} s of single-row INSERTs on the same database ...",
+            plan.clients, l.pgbench_seconds
+        );
         match pgbench::run(url, plan) {
             Ok(p) => r.pgbench = Some(p),
             Err(e) => eprintln!("  pgbench failed, no ceiling reported: {e}"),

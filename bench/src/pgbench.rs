@@ -68,11 +68,15 @@ fn psql_exec(url: &str, sql: &'static str) -> Result<(), String> {
 /// transaction, `synchronous_commit = on` as Flicker's appends, prepared statements, `clients`
 /// connections on 2 threads.
 pub fn run(url: &str, plan: PgbenchPlan) -> Result<PgbenchResult, String> {
-    psql_exec(url, "CREATE TABLE IF NOT EXISTS flicker_bench_pgbench_scratch (id BIGSERIAL PRIMARY KEY, client INTEGER NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())")?;
+    psql_exec(
+        url,
+        "CREATE TABLE IF NOT EXISTS flicker_bench_pgbench_scratch (id BIGSERIAL PRIMARY KEY, client INTEGER NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())",
+    )?;
     let dir = std::env::temp_dir().join(format!("flicker-pgbench-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let script = dir.join("insert.sql");
-    std::fs::write(&script, format!("INSERT INTO {TABLE} (client) VALUES (:client_id);\n")).map_err(|e| e.to_string())?;
+    std::fs::write(&script, format!("INSERT INTO {TABLE} (client) VALUES (:client_id);\n"))
+        .map_err(|e| e.to_string())?;
     let bin = pgbench_binary();
     let seconds = plan.duration.as_secs().max(1);
     let out = Command::new(&bin)

@@ -134,15 +134,17 @@ pub fn load_table(loads: &[LoadResult]) -> String {
 /// The PostgreSQL runs beside `pgbench`'s single-row INSERT ceiling on the same database, with
 /// Flicker's share of it; `None` when no run has one.
 pub fn ceiling_table(loads: &[LoadResult]) -> Option<String> {
-    let mut s = String::from(
-        "| measure | tables | per second | share of the ceiling |\n|---|---:|---:|---:|\n",
-    );
+    let mut s = String::from("| measure | tables | per second | share of the ceiling |\n|---|---:|---:|---:|\n");
     let mut any = false;
     for r in loads {
         let Some(p) = &r.pgbench else { continue };
         any = true;
         let share = if p.tps > 0.0 { r.commands_per_s / p.tps * 100.0 } else { 0.0 };
-        let _ = writeln!(s, "| Flicker on {}, commands | {} | {:.0} | {share:.0}% |", r.storage, r.tables, r.commands_per_s);
+        let _ = writeln!(
+            s,
+            "| Flicker on {}, commands | {} | {:.0} | {share:.0}% |",
+            r.storage, r.tables, r.commands_per_s
+        );
         let _ = writeln!(
             s,
             "| pgbench single-row INSERT ceiling ({} clients, {} s, same database, after the run; average latency {:.1} ms) | | {:.0} | 100% |",
