@@ -187,9 +187,10 @@ impl Shared {
                 outcomes
             }
             Err(e) if items.len() == 1 => vec![Outcome::Failed(alone_failure(items[0], e))],
+            // The batch failed as a whole (each append is marked as failing for want of space
+            // below, once).
             Err(e) => {
                 let e = pg_error(e);
-                self.note_failure(&e);
                 let full = match &e {
                     StoreError::Full(m) => Some(m.clone()),
                     _ => None,
