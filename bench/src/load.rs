@@ -96,6 +96,8 @@ pub struct LoadResult {
     pub disk_bytes_per_event: f64,
     /// JSON bytes (payload + metadata) per event.
     pub json_bytes_per_event: f64,
+    /// PostgreSQL only: `pgbench`'s single-row INSERT ceiling on the same database, run after.
+    pub pgbench: Option<crate::pgbench::PgbenchResult>,
 }
 
 #[derive(Default)]
@@ -418,5 +420,6 @@ pub fn run(flicker: &std::path::Path, storage: &Storage, plan: &LoadPlan) -> Res
         events,
         disk_bytes_per_event: disk as f64 / events.max(1) as f64,
         json_bytes_per_event: json as f64 / events.max(1) as f64,
+        pgbench: None,
     })
 }

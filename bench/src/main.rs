@@ -14,6 +14,7 @@
 
 mod gathering;
 mod load;
+mod pgbench;
 mod report;
 mod restart;
 mod roster;
@@ -55,6 +56,14 @@ struct LoadArgs {
     /// Seconds measured.
     #[arg(long, default_value_t = 20)]
     duration: u64,
+    /// Seconds of `pgbench` (one durable single-row INSERT per transaction) on the database of
+    /// each PostgreSQL run that is not paced, right after it: the ceiling beside Flicker's
+    /// figure (0: skip it).
+    #[arg(long, default_value_t = 10)]
+    pgbench_seconds: u64,
+    /// `pgbench` client connections.
+    #[arg(long, default_value_t = 32)]
+    pgbench_clients: u32,
 }
 
 /// The paced run of `all`: latency at the target load (1,300 commands/s at 200
@@ -251,7 +260,19 @@ fn load_once(
         duration: Duration::from_secs(l.duration),
         rate,
     };
-    let r = load::run(&common.flicker, &storage, &plan);
+    let mut r = load::run(&common.flicker, &storage, &plan);
+    if let (Ok(r), Storage::Postgres(url), None, 1..) = (&mut r, &storage, rate, l.pgbench_seconds) {
+        let plan =
+            pgbench::PgbenchPlan { clients: l.pgbench_clients, duration: Duration::from_secs(l.pgbench_seconds) };
+        eprintln!(
+            "  pgbench: {} clients, {} s of single-row INSERTs on the same database ...",
+            plan.clients, l.pgbench_seconds
+        );
+        match pgbench::run(url, plan) {
+            Ok(p) => r.pgbench = Some(p),
+            Err(e) => eprintln!("  pgbench failed, no ceiling reported: {e}"),
+        }
+    }
     discard(&storage, common.postgres.as_deref());
     r
 }
@@ -260,7 +281,10 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Cmd::Load { common, load, tables, storage, rate } => {
             let r = load_once(&common, &load, tables, rate, &storage)?;
-            println!("{}", report::load_table(&[r]));
+            println!("{}", report::load_table(std::slice::from_ref(&r)));
+            if let Some(t) = report::ceiling_table(&[r]) {
+                println!("{t}");
+            }
         }
         Cmd::Gathering { common, players, storage, processes } => {
             let st = fresh(&storage, common.postgres.as_deref())?;

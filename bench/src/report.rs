@@ -131,6 +131,29 @@ pub fn load_table(loads: &[LoadResult]) -> String {
     s
 }
 
+/// The PostgreSQL runs beside `pgbench`'s single-row INSERT ceiling on the same database, with
+/// Flicker's share of it; `None` when no run has one.
+pub fn ceiling_table(loads: &[LoadResult]) -> Option<String> {
+    let mut s = String::from("| measure | tables | per second | share of the ceiling |\n|---|---:|---:|---:|\n");
+    let mut any = false;
+    for r in loads {
+        let Some(p) = &r.pgbench else { continue };
+        any = true;
+        let share = if p.tps > 0.0 { r.commands_per_s / p.tps * 100.0 } else { 0.0 };
+        let _ = writeln!(
+            s,
+            "| Flicker on {}, commands | {} | {:.0} | {share:.0}% |",
+            r.storage, r.tables, r.commands_per_s
+        );
+        let _ = writeln!(
+            s,
+            "| pgbench single-row INSERT ceiling ({} clients, {} s, same database, after the run; average latency {:.1} ms) | | {:.0} | 100% |",
+            p.clients, p.seconds, p.latency_ms, p.tps
+        );
+    }
+    any.then_some(s)
+}
+
 fn storage_table(loads: &[LoadResult]) -> String {
     let mut s = String::from(
         "| storage | tables at once | tables opened | server memory at start | at the end | per table opened | events stored | bytes per event on disk | JSON bytes per event |\n\
@@ -250,6 +273,15 @@ pub fn document(
         plan.duration,
         load_table(loads)
     );
+    if let Some(t) = ceiling_table(loads) {
+        let _ = writeln!(
+            s,
+            "### PostgreSQL against its ceiling\n\n`pgbench` on each PostgreSQL run's database right after \
+             the run: one durable (`synchronous_commit = on`) single-row INSERT per transaction into a \
+             scratch table, prepared statements. A Flicker command is one durable append of 2.3 events \
+             on average, with its reads and its HTTP round trip.\n\n{t}"
+        );
+    }
     let _ = writeln!(s, "### Memory and storage\n\n{}", storage_table(loads));
     if !gatherings.is_empty() {
         let _ = writeln!(

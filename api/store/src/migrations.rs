@@ -25,6 +25,7 @@ pub(crate) const POSTGRES: &[(&str, &str)] = &[
     ("0001_events.sql", include_str!("../../../migrations/postgres/0001_events.sql")),
     ("0002_event_hash.sql", include_str!("../../../migrations/postgres/0002_event_hash.sql")),
     ("0003_secrets.sql", include_str!("../../../migrations/postgres/0003_secrets.sql")),
+    ("0004_append_function.sql", include_str!("../../../migrations/postgres/0004_append_function.sql")),
 ];
 
 /// A migrator over `files`, read as sqlx reads a migrations folder: `<version>_<description>.sql`
