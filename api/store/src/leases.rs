@@ -40,7 +40,7 @@ pub struct Leases {
 enum Kind {
     Sole,
     #[cfg(feature = "postgres")]
-    Postgres(pg::PgLeases),
+    Postgres(Box<pg::PgLeases>),
 }
 
 /// What the process knows of one stream's lease.
@@ -75,7 +75,7 @@ impl Leases {
     /// and again after it is lost).
     #[cfg(feature = "postgres")]
     pub fn postgres(url: &str) -> Self {
-        Leases { kind: Kind::Postgres(pg::PgLeases::new(url)) }
+        Leases { kind: Kind::Postgres(Box::new(pg::PgLeases::new(url))) }
     }
 
     /// The leases a store of kind `kind` at `url` needs: PostgreSQL leases for `postgres`, one

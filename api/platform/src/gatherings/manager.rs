@@ -475,7 +475,10 @@ async fn execute<G: CircleGame, R: Rng + ?Sized>(
                     let now = tables_cache.clock.now();
                     match tables::create_with_game::<G>(store, &t.table_id, &t.created, &t.game, ACTOR, now).await {
                         // Warm the cache for the driver.
-                        Ok(()) => Ok(drop(tables_cache.load(store, &t.table_id).await)),
+                        Ok(()) => {
+                            let _warm = tables_cache.load(store, &t.table_id).await;
+                            Ok(())
+                        }
                         Err(StoreError::Conflict { .. }) => Ok(()),
                         Err(e) => Err(e),
                     }
