@@ -356,7 +356,20 @@ fn run(cli: Cli) -> Result<(), String> {
                 eprintln!("{}", report::gathering_table(std::slice::from_ref(&r)));
                 g.push(r);
             }
-            let doc = report::document(&machine, &engine, &loads, &g, &load);
+            let mut rosters = Vec::new();
+            for kind in ["sqlite", "postgres"] {
+                let storage = fresh(kind, common.postgres.as_deref())?;
+                eprintln!("roster: 10000 accounts on {}", storage.label());
+                let r = roster::run(&common.flicker, &storage, 10_000);
+                discard(&storage, common.postgres.as_deref());
+                rosters.push(r?);
+            }
+            let mut doc = report::document(&machine, &engine, &loads, &g, &load);
+            doc.push_str(&format!(
+                "\n## Registering a roster\n\n10,000 existing accounts registered in one gathering with one \
+                 `POST /api/v1/gatherings/{{id}}/roster` (the accounts are written into the store beforehand).\n\n{}",
+                roster::table(&rosters)
+            ));
             println!("{doc}");
             if let Some(dir) = out.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
