@@ -51,6 +51,11 @@ impl Metrics {
         let leases_held =
             IntGauge::new("flicker_leases_held", "Leases (tables and gatherings driven) this process holds")
                 .expect("metric");
+        // Every kind from the start, so that a count still at 0 is shown as 0.
+        for kind in ["bot_chain", "clock", "auto_pass"] {
+            driver_actions.with_label_values(&[kind]);
+            driver_conflicts.with_label_values(&[kind]);
+        }
         registry.register(Box::new(requests.clone())).expect("register");
         registry.register(Box::new(durations.clone())).expect("register");
         registry.register(Box::new(driver_actions.clone())).expect("register");
