@@ -245,7 +245,9 @@ async fn follow_event(app: &web::Data<AppState>, e: &StoredEvent) {
         }
         if matches!(e.event_type.as_str(), "gathering_ended" | "gathering_cancelled") {
             app.driver.reconciling.lock().expect("runs").remove(g);
-            app.leases.release(&gathering_lease(g)).await;
+            // Off the follower: a slow lease session must not hold up the log.
+            let (owner, lease) = (app.clone(), gathering_lease(g));
+            app.driver.workers.spawn(async move { owner.leases.release(&lease).await });
         }
     } else if e.stream_id == OUTAGES {
         // Another process recorded an outage: its clocks move for every table here too.
@@ -516,6 +518,8 @@ const LEASE_RETRY: Duration = Duration::from_secs(1);
 async fn sweep_leases(app: web::Data<AppState>) {
     loop {
         tokio::time::sleep(SWEEP_EVERY).await;
+        // A lost lease session is noticed here even by a process that claims nothing.
+        app.leases.heartbeat().await;
         if !app.driver.caught_up.load(Ordering::SeqCst) {
             continue;
         }
@@ -678,7 +682,8 @@ pub(crate) async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
 struct Tried {
     /// Decided at least once.
     computed: std::sync::atomic::AtomicBool,
-    /// The last decision was on the planned version (so, once the command returns, stored).
+    /// The last decision was on the planned version and decided events (so, once the command
+    /// returns, stored).
     last: std::sync::atomic::AtomicBool,
 }
 
@@ -688,12 +693,15 @@ impl Tried {
         planned: bool,
         decide: impl FnOnce() -> Result<Vec<store::NewEvent>, E>,
     ) -> Result<Vec<store::NewEvent>, E> {
-        self.last.store(planned, Ordering::Relaxed);
         if !planned {
+            self.last.store(false, Ordering::Relaxed);
             return Ok(Vec::new());
         }
         self.computed.store(true, Ordering::Relaxed);
-        decide()
+        let r = decide();
+        // A decision that stores nothing is no action (the caller waits before trying again).
+        self.last.store(matches!(&r, Ok(v) if !v.is_empty()), Ordering::Relaxed);
+        r
     }
 
     /// After the command returned `Ok`: counts it as stored or as computed for nothing

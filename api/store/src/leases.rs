@@ -32,6 +32,11 @@ const PG_LOCK_CLASS: i32 = 0x466c_6b72;
 #[cfg(feature = "postgres")]
 const PEERS_EVERY: Duration = Duration::from_secs(2);
 
+/// How long the lease session may take to connect or to answer one query before it is taken
+/// for lost (its leases with it).
+#[cfg(feature = "postgres")]
+const SESSION_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// The leases of this process.
 pub struct Leases {
     kind: Kind,
@@ -55,6 +60,9 @@ struct Book {
     /// Lease sessions of every process (backend pids) and this process's own, as last read.
     peers: Vec<i32>,
     me: i32,
+    /// When this process's lease session started (with `me`, it names that session even
+    /// after PostgreSQL gives its pid to another).
+    me_started: String,
     peers_read: Option<Instant>,
 }
 
@@ -131,6 +139,20 @@ impl Leases {
         }
     }
 
+    /// Checks that the lease session still answers (a lost one drops every lease this process
+    /// believed it held, and is opened again on the next claim).
+    pub async fn heartbeat(&self) {
+        match &self.kind {
+            Kind::Sole => {}
+            #[cfg(feature = "postgres")]
+            Kind::Postgres(p) => {
+                if let Err(e) = p.heartbeat().await {
+                    tracing::warn!(error = %e, "lease session lost; holding no lease until it is back");
+                }
+            }
+        }
+    }
+
     /// How many leases this process holds.
     pub fn held_count(&self) -> usize {
         match &self.kind {
@@ -174,7 +196,7 @@ impl Book {
 mod pg {
     use super::*;
     use sqlx::postgres::{PgConnectOptions, PgConnection};
-    use sqlx::{ConnectOptions, Connection, Row};
+    use sqlx::{ConnectOptions, Row};
     use std::str::FromStr;
 
     pub(super) struct PgLeases {
@@ -188,9 +210,42 @@ mod pg {
             PgLeases { url: url.to_string(), book: Mutex::default(), conn: tokio::sync::Mutex::new(None) }
         }
 
+        /// Opens the lease session. The server probes it (TCP keepalives after 10 s idle, every
+        /// 5 s, 3 tries), so that a process whose host or network fails without closing the
+        /// socket loses its session, and its locks, in about 25 s rather than the system's two
+        /// hours. A session this process had before and that PostgreSQL still keeps (its end
+        /// not yet noticed) is ended, so that its locks do not outlive it.
         async fn connect(&self) -> Result<PgConnection, StoreError> {
-            let opts = PgConnectOptions::from_str(&self.url)?.application_name(PG_APPLICATION);
-            Ok(opts.connect().await?)
+            let opts = PgConnectOptions::from_str(&self.url)?.application_name(PG_APPLICATION).options([
+                ("tcp_keepalives_idle", "10"),
+                ("tcp_keepalives_interval", "5"),
+                ("tcp_keepalives_count", "3"),
+            ]);
+            let mut c = tokio::time::timeout(SESSION_TIMEOUT, opts.connect())
+                .await
+                .map_err(|_| StoreError::Other("the lease session did not connect in time".into()))??;
+            let (old, started) = {
+                let b = self.book.lock().expect("leases");
+                (b.me, b.me_started.clone())
+            };
+            if old != 0 {
+                let ended = sqlx::query(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                     WHERE pid = $1 AND application_name = $2 AND backend_start::text = $3",
+                )
+                .bind(old)
+                .bind(PG_APPLICATION)
+                .bind(started)
+                .fetch_optional(&mut c);
+                if let Err(e) = tokio::time::timeout(SESSION_TIMEOUT, ended).await.unwrap_or(Ok(None)) {
+                    tracing::warn!(error = %e, pid = old, "ending this process's earlier lease session failed");
+                }
+            }
+            Ok(c)
+        }
+
+        pub(super) async fn heartbeat(&self) -> Result<(), StoreError> {
+            self.on_session(async |c| sqlx::query("SELECT 1").execute(&mut *c).await.map(drop)).await
         }
 
         /// Runs `f` on the lease session, opening it if needed; a failure closes it and forgets
@@ -205,22 +260,26 @@ mod pg {
                 *conn = Some(self.connect().await?);
             }
             let c = conn.as_mut().expect("connected");
-            match f(c).await {
-                Ok(t) => Ok(t),
-                Err(e) => {
-                    if let Some(c) = conn.take() {
-                        let _ = c.close().await;
-                    }
-                    self.book.lock().expect("leases").held.clear();
-                    Err(e.into())
-                }
-            }
+            let failed = match tokio::time::timeout(SESSION_TIMEOUT, f(c)).await {
+                Ok(Ok(t)) => return Ok(t),
+                Ok(Err(e)) => StoreError::from(e),
+                Err(_) => StoreError::Other("the lease session did not answer in time".into()),
+            };
+            // Dropped, not closed: a session that does not answer would not answer the close.
+            drop(conn.take());
+            self.book.lock().expect("leases").held.clear();
+            Err(failed)
         }
 
         pub(super) async fn read_peers(&self) -> Result<(), StoreError> {
             let (me, peers) = self
                 .on_session(async |c| {
-                    let me: i32 = sqlx::query("SELECT pg_backend_pid()").fetch_one(&mut *c).await?.get(0);
+                    let row = sqlx::query(
+                        "SELECT pid, backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()",
+                    )
+                    .fetch_one(&mut *c)
+                    .await?;
+                    let me: (i32, String) = (row.get(0), row.get(1));
                     let peers: Vec<i32> = sqlx::query(
                         "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() \
                          ORDER BY pid",
@@ -235,7 +294,7 @@ mod pg {
                 })
                 .await?;
             let mut b = self.book.lock().expect("leases");
-            b.me = me;
+            (b.me, b.me_started) = me;
             b.peers = peers;
             b.peers_read = Some(Instant::now());
             Ok(())
@@ -376,5 +435,17 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
         assert!(took, "a dead session's lease is taken over");
+        // A's session is ended from outside (a failover, an operator): the heartbeat notices,
+        // A holds nothing any more, and its next claim opens a new session.
+        let pid = pa.book.lock().unwrap().me;
+        let mut admin = {
+            use sqlx::ConnectOptions;
+            <sqlx::postgres::PgConnectOptions as std::str::FromStr>::from_str(&url).unwrap().connect().await.unwrap()
+        };
+        sqlx::query("SELECT pg_terminate_backend($1)").bind(pid).execute(&mut admin).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        a.heartbeat().await;
+        assert!(!a.holds(&mine), "a lost session holds no lease");
+        assert!(a.hold(&mine).await, "a new session claims again");
     }
 }
