@@ -34,7 +34,7 @@ mod tests;
 #[cfg(test)]
 extern crate self as final_flicker;
 
-pub use model::{action, card, command, error, event, handle, pool, settings, state};
+pub use model::{action, card, command, edition, error, event, handle, pool, settings, state};
 pub use projection::{leaks, redact, view};
 pub use rules::{
     classes, decide, evolve, gathering, hooks, invariants, legal, position, prompt, replay, resolve, window,
@@ -45,6 +45,7 @@ pub use card::{CardId, CardInstance, Face, Rank, Suit};
 pub use classes::{ClassId, seat_classes};
 pub use command::{Answer, Command};
 pub use decide::{create, decide, decide_mut};
+pub use edition::{Edition, Power, Rules};
 pub use error::{ErrorKind, RuleError};
 pub use event::{Effect, EliminationCause, EndReason, Event, TurnOrder};
 pub use evolve::{apply, evolve};
@@ -52,6 +53,6 @@ pub use game::FinalFlicker;
 pub use handle::{CardRef, CardView, PromptId};
 pub use prompt::{Prompt, PromptKind, prompt_for, prompts};
 pub use redact::{ViewEvent, redact};
-pub use settings::{FirstPlayer, RulesetId, SaltWindow, Settings, Surplus};
+pub use settings::{DarkMode, FirstPlayer, RulesetId, RulesetName, SaltWindow, Settings, Surplus};
 pub use state::{GameResult, State};
 pub use view::{View, Viewer, view};

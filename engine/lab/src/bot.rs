@@ -56,6 +56,7 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
             let action = match u {
                 UseOption::Haunt { targets } => Action::Haunt { card, target: *targets.choose(rng).expect("t") },
                 UseOption::Banish { ghosts } => Action::Banish { card, ghost: *ghosts.choose(rng).expect("g") },
+                UseOption::Draft { targets } => Action::Draft { card, target: *targets.choose(rng).expect("t") },
                 UseOption::Greed { targets } => Action::Greed { card, target: *targets.choose(rng).expect("t") },
                 UseOption::Scare { targets } => Action::Scare { card, target: *targets.choose(rng).expect("t") },
                 UseOption::Drain => Action::Drain { card },

@@ -97,7 +97,7 @@ pub fn heuristic_answer<R: Rng + ?Sized>(prompt: &Prompt, view: &View, rng: &mut
             let mut cards = Vec::new();
             for (_, h) in hands {
                 let mut h = h.clone();
-                h.sort_by_key(|c| std::cmp::Reverse(keep_value(c.face)));
+                h.sort_by_key(|c| std::cmp::Reverse(keep_value(is_classic(view), c.face)));
                 cards.extend(h.iter().take(*per_hand).map(|c| c.handle));
             }
             Answer::Pick { cards }
@@ -115,15 +115,20 @@ pub fn heuristic_answer<R: Rng + ?Sized>(prompt: &Prompt, view: &View, rng: &mut
         },
         PromptKind::SightPick { hand, count, .. } => {
             let mut h = hand.clone();
-            h.sort_by_key(|c| std::cmp::Reverse(keep_value(c.face)));
+            h.sort_by_key(|c| std::cmp::Reverse(keep_value(is_classic(view), c.face)));
             Answer::Pick { cards: h.iter().take(*count).map(|c| c.handle).collect() }
         }
         PromptKind::MediumPick { choices } => Answer::Pick {
-            cards: choices.iter().max_by_key(|c| keep_value(c.face)).map(|c| c.handle).into_iter().collect(),
+            cards: choices
+                .iter()
+                .max_by_key(|c| keep_value(is_classic(view), c.face))
+                .map(|c| c.handle)
+                .into_iter()
+                .collect(),
         },
         PromptKind::BurdenDiscard { count, hand } => {
             let mut h = hand.clone();
-            h.sort_by_key(|c| keep_value(c.face));
+            h.sort_by_key(|c| keep_value(is_classic(view), c.face));
             Answer::Pick { cards: h.iter().take(*count).map(|c| c.handle).collect() }
         }
         PromptKind::DeathSplit { .. } | PromptKind::TurnOrderChoice => {
@@ -134,15 +139,20 @@ pub fn heuristic_answer<R: Rng + ?Sized>(prompt: &Prompt, view: &View, rng: &mut
 }
 
 /// How much the bot wants to keep a card: 5s (Salt) and Aces (Reprieve) most, then Kings and
-/// Jokers, then by value.
-fn keep_value(f: Face) -> u8 {
-    match f.rank {
-        Rank::Five => 30,
-        Rank::Ace => 28,
-        Rank::King | Rank::Joker => 25,
-        Rank::Seven => 22,
-        r => r.value(),
+/// Jokers, then by value; in classic (A6-A8) 4s (Salt) most, then Kings, Jokers and 6s (Cleanse).
+fn keep_value(classic: bool, f: Face) -> u8 {
+    match (classic, f.rank) {
+        (false, Rank::Five) | (true, Rank::Four) => 30,
+        (false, Rank::Ace) => 28,
+        (_, Rank::King | Rank::Joker) => 25,
+        (false, Rank::Seven) | (true, Rank::Six) => 22,
+        (_, r) => r.value(),
     }
+}
+
+/// A1: whether the viewed game is played under `classic-1.0`.
+fn is_classic(view: &View) -> bool {
+    view.ruleset.id == final_flicker::settings::CLASSIC_RULESET
 }
 
 /// Whether an action of `actor` is worth a Salt for `me`.
@@ -152,6 +162,7 @@ fn salt_worthy(view: &View, me: u8, actor: u8, action: &str) -> bool {
         .as_ref()
         .map(|a| match &a.action {
             Action::Haunt { target, .. }
+            | Action::Draft { target, .. }
             | Action::Scare { target, .. }
             | Action::Sight { target, .. }
             | Action::Mirror { target, .. }
@@ -193,8 +204,8 @@ fn ritual(view: &View, me: u8, options: &[final_flicker::prompt::CardOptions]) -
                         let gf = ghost_face(g).unwrap_or(cf);
                         let siphon = gf.suit != Some(Suit::Spades)
                             && (gf.rank == cf.rank || (gf.rank.is_face() && gf.suit == cf.suit));
-                        let score =
-                            40 + 15 * threat(mine, g) as i32 + if siphon { 20 } else { 0 } - keep_value(cf) as i32;
+                        let score = 40 + 15 * threat(mine, g) as i32 + if siphon { 20 } else { 0 }
+                            - keep_value(is_classic(view), cf) as i32;
                         consider(score, Action::Banish { card, ghost: g });
                     }
                 }
@@ -221,7 +232,7 @@ fn ritual(view: &View, me: u8, options: &[final_flicker::prompt::CardOptions]) -
                     // Push a neighbour toward three of a suit; spend low cards, never a 5 or Ace.
                     if let Some(&t) = targets.iter().max_by_key(|&&t| count_of(shadow(view, t), cf.suit)) {
                         let pressure = count_of(shadow(view, t), cf.suit) as i32;
-                        let score = 20 + 12 * pressure - keep_value(cf) as i32 / 2;
+                        let score = 20 + 12 * pressure - keep_value(is_classic(view), cf) as i32 / 2;
                         consider(score, Action::Haunt { card, target: t });
                     }
                 }
@@ -235,6 +246,13 @@ fn ritual(view: &View, me: u8, options: &[final_flicker::prompt::CardOptions]) -
                     consider(15, Action::Greed { card, target: me })
                 }
                 UseOption::Drain => consider(18, Action::Drain { card }),
+                // A6 Draft: Burn 2 of the neighbour with the shorter Candle.
+                UseOption::Draft { targets } => {
+                    let candle = |s: u8| view.players.get(s as usize).map_or(0, |p| p.candle_size);
+                    if let Some(&t) = targets.iter().min_by_key(|&&t| candle(t)) {
+                        consider(18 + if candle(t) <= 4 { 20 } else { 0 }, Action::Draft { card, target: t });
+                    }
+                }
                 UseOption::Boo => consider(16, Action::Boo { card }),
                 UseOption::Medium { .. } => consider(8, Action::Medium { card, mode: MediumMode::Search }),
                 _ => {}
@@ -262,16 +280,16 @@ fn use_ability(view: &View, me: u8, a: &AbilityOption) -> Option<Ability<CardRef
         AbilityOption::Seer { targets } => targets.first().map(|&t| Ability::Seer { target: t }),
         AbilityOption::Pyromaniac { cards, targets } => {
             let t = *targets.iter().min_by_key(|&&t| candle(t))?;
-            let c = *cards.iter().min_by_key(|&&c| face(c).map_or(0, keep_value))?;
+            let c = *cards.iter().min_by_key(|&&c| face(c).map_or(0, |f| keep_value(is_classic(view), f)))?;
             Some(Ability::Pyromaniac { card: c, target: t })
         }
         AbilityOption::Doomreader { choices } => {
-            let best = choices.iter().min_by_key(|c| face(c.card).map_or(0, keep_value))?;
+            let best = choices.iter().min_by_key(|c| face(c.card).map_or(0, |f| keep_value(is_classic(view), f)))?;
             let g = *best.ghosts.iter().max_by_key(|&&g| threat(mine, g))?;
             (threat(mine, g) >= 2).then_some(Ability::Doomreader { card: best.card, ghost: g })
         }
         AbilityOption::GrimoirePage { cards } if hand.len() >= 4 => {
-            let c = *cards.iter().min_by_key(|&&c| face(c).map_or(0, keep_value))?;
+            let c = *cards.iter().min_by_key(|&&c| face(c).map_or(0, |f| keep_value(is_classic(view), f)))?;
             Some(Ability::GrimoirePage { card: c })
         }
         AbilityOption::Mimic { targets } => {

@@ -41,7 +41,14 @@ pub enum Action<C> {
         /// A ghost in the actor's own Shadow.
         ghost: C,
     },
-    /// R5.5.2 Greed (2): a Lit player draws 2.
+    /// A6 Draft (classic A): a chosen neighbour Burns 2.
+    Draft {
+        /// The A.
+        card: C,
+        /// A neighbour.
+        target: u8,
+    },
+    /// R5.5.2 Greed (2): a Lit player draws 2 (A6: classic 5, the actor draws 2).
     Greed {
         /// The 2.
         card: C,
@@ -158,6 +165,7 @@ impl<C> Action<C> {
         Some(match self {
             Action::Haunt { card, .. }
             | Action::Banish { card, .. }
+            | Action::Draft { card, .. }
             | Action::Greed { card, .. }
             | Action::Scare { card, .. }
             | Action::Drain { card }
@@ -188,6 +196,7 @@ impl<C> Action<C> {
         match self {
             Action::Haunt { .. } => "haunt",
             Action::Banish { .. } => "banish",
+            Action::Draft { .. } => "draft",
             Action::Greed { .. } => "greed",
             Action::Scare { .. } => "scare",
             Action::Drain { .. } => "drain",
@@ -212,6 +221,7 @@ impl<C> Action<C> {
         match self {
             Action::Haunt { card, target } => Action::Haunt { card: f(card), target: *target },
             Action::Banish { card, ghost } => Action::Banish { card: f(card), ghost: f(ghost) },
+            Action::Draft { card, target } => Action::Draft { card: f(card), target: *target },
             Action::Greed { card, target } => Action::Greed { card: f(card), target: *target },
             Action::Scare { card, target } => Action::Scare { card: f(card), target: *target },
             Action::Drain { card } => Action::Drain { card: f(card) },
@@ -242,6 +252,7 @@ impl<C> Action<C> {
         Ok(match self {
             Action::Haunt { card, target } => Action::Haunt { card: f(card)?, target: *target },
             Action::Banish { card, ghost } => Action::Banish { card: f(card)?, ghost: f(ghost)? },
+            Action::Draft { card, target } => Action::Draft { card: f(card)?, target: *target },
             Action::Greed { card, target } => Action::Greed { card: f(card)?, target: *target },
             Action::Scare { card, target } => Action::Scare { card: f(card)?, target: *target },
             Action::Drain { card } => Action::Drain { card: f(card)? },

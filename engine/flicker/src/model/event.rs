@@ -88,6 +88,13 @@ pub enum Effect {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         priest: Option<CardId>,
     },
+    /// A6 Draft: `target` Burned these cards, top of its Candle first (fewer than 2 if it ran out).
+    Drafted {
+        /// Who Burned.
+        target: u8,
+        /// The cards Burned, in order.
+        burned: Vec<CardId>,
+    },
     /// R5.5.2: `target` drew these cards from their Candle (fewer than 2 if it ran out).
     Greed {
         /// Who drew.
@@ -412,6 +419,9 @@ pub enum Event {
         shares: Vec<(u8, Vec<CardId>)>,
         /// R7.4 step 5: hand, Candle, Wall and page cards put out of play.
         out_of_play: Vec<CardId>,
+        /// A3.3: classic with `dark_mode` standard: every ghost went to The Dark, in entry order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        to_dark: Vec<CardId>,
         /// R7.4 step 4, R8.8.1: The Gravedigger that took E's remaining Candle (beneath its own).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         gravedigger: Option<(u8, Vec<CardId>)>,

@@ -7,6 +7,7 @@ pub mod action;
 pub mod card;
 pub mod classes;
 pub mod command;
+pub mod edition;
 pub mod error;
 pub mod event;
 pub mod handle;

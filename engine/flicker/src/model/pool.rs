@@ -4,9 +4,11 @@ use crate::model::card::{CardInstance, Face, Rank, Suit};
 
 /// Cards dealt to each player's Candle (R2.3).
 pub const CANDLE_SIZE: usize = 27;
-/// Cards each player draws into their starting hand (R2.5).
+/// Cards each player draws into their starting hand (R2.5; classic: see
+/// [`crate::model::edition::Rules::starting_hand`]).
 pub const STARTING_HAND: usize = 3;
-/// The hand limit checked in the Burden (R4.5.1).
+/// The hand limit checked in the Burden (R4.5.1; classic: see
+/// [`crate::model::edition::Rules::hand_limit`]).
 pub const HAND_LIMIT: usize = 5;
 /// The largest table the engine accepts. Gatherings split into circles of at most 8 by default
 /// (R9.1.1), but an organiser may run one unbounded table; 64 keeps every count well inside `u8`.
@@ -29,7 +31,12 @@ pub struct PoolSize {
 
 /// R1.6: pool size for `n` players (n >= 1).
 pub fn pool_size(n: usize) -> PoolSize {
-    let decks = n.div_ceil(2);
+    pool_size_for(crate::model::edition::Rules::CURRENT, n)
+}
+
+/// R1.6, A2.2: pool size for `n` players under `rules` (classic: at least 2 decks).
+pub fn pool_size_for(rules: crate::model::edition::Rules, n: usize) -> PoolSize {
+    let decks = rules.decks(n);
     let total = 54 * decks;
     let dealt = CANDLE_SIZE * n;
     PoolSize { decks, jokers: 2 * decks, total, dealt, surplus: total - dealt }
@@ -39,7 +46,12 @@ pub fn pool_size(n: usize) -> PoolSize {
 /// order (deck by deck: ♠ A-K, ♥ A-K, ♣ A-K, ♦ A-K, then the deck's two Jokers). A card's
 /// position in this list is its [`crate::model::card::CardId`].
 pub fn build_pool(n: usize) -> Vec<CardInstance> {
-    let size = pool_size(n);
+    build_pool_for(crate::model::edition::Rules::CURRENT, n)
+}
+
+/// R1.1, A2.1-A2.2: [`build_pool`] under `rules` (classic: 54-card decks, at least 2).
+pub fn build_pool_for(rules: crate::model::edition::Rules, n: usize) -> Vec<CardInstance> {
+    let size = pool_size_for(rules, n);
     let mut cards = Vec::with_capacity(size.total);
     for deck in 0..size.decks {
         let deck = deck as u8;
@@ -80,6 +92,20 @@ mod tests {
             let pool = build_pool(n);
             assert_eq!(pool.len(), p);
             assert_eq!(pool.iter().filter(|c| c.face.rank == Rank::Joker).count(), j);
+        }
+    }
+
+    /// A2.1-A2.3: classic pools: 2 players use 108 cards (54 dealt, 54 to The Dark), 3 use 108
+    /// (27 to The Dark), 4 use 108 (none left); every deck keeps exactly 2 Jokers.
+    #[test]
+    fn a2_1_a2_3_classic_pools() {
+        let classic = crate::model::edition::Rules::CLASSIC;
+        for (n, total, surplus) in [(2, 108, 54), (3, 108, 27), (4, 108, 0), (5, 162, 27), (8, 216, 0)] {
+            let size = pool_size_for(classic, n);
+            assert_eq!((size.total, size.dealt, size.surplus), (total, 27 * n, surplus), "n = {n}");
+            let pool = build_pool_for(classic, n);
+            assert_eq!(pool.len(), total);
+            assert_eq!(pool.iter().filter(|c| c.face.rank == Rank::Joker).count(), 2 * size.decks);
         }
     }
 

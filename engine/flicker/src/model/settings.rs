@@ -24,6 +24,77 @@ impl RulesetId {
 pub const CURRENT_RULESET: &str = "current";
 /// Version of the engine's implementation of the current ruleset.
 pub const CURRENT_RULESET_VERSION: u32 = 1;
+/// A1: id of the classic ruleset (RULES.md appendix A).
+pub const CLASSIC_RULESET: &str = "classic-1.0";
+/// Version of the engine's implementation of the classic ruleset.
+pub const CLASSIC_RULESET_VERSION: u32 = 1;
+
+/// R10.11, A1: the ruleset a table is created under, as chosen in its settings. The game records
+/// the id with the engine's latest version of it ([`RulesetId`]) in its creation event, and
+/// folds under that id and version forever.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum RulesetName {
+    /// `current`: RULES.md sections 0-11 (the default).
+    #[default]
+    #[serde(rename = "current")]
+    Current,
+    /// `classic-1.0`: the 1.0 manual (RULES.md appendix A).
+    #[serde(rename = "classic-1.0")]
+    Classic,
+}
+
+impl RulesetName {
+    /// The ruleset's id (`current`, `classic-1.0`).
+    pub fn id(self) -> &'static str {
+        match self {
+            RulesetName::Current => CURRENT_RULESET,
+            RulesetName::Classic => CLASSIC_RULESET,
+        }
+    }
+
+    /// The ruleset with this id, if the engine plays it.
+    pub fn from_id(id: &str) -> Option<Self> {
+        match id {
+            CURRENT_RULESET => Some(RulesetName::Current),
+            CLASSIC_RULESET => Some(RulesetName::Classic),
+            _ => None,
+        }
+    }
+
+    /// The latest version of this ruleset, the one new games record.
+    pub fn latest(self) -> RulesetId {
+        let version = match self {
+            RulesetName::Current => CURRENT_RULESET_VERSION,
+            RulesetName::Classic => CLASSIC_RULESET_VERSION,
+        };
+        RulesetId { id: self.id().to_string(), version }
+    }
+
+    fn is_current(&self) -> bool {
+        *self == RulesetName::Current
+    }
+}
+
+/// A3.3, R10.11: where a dead player's ghosts go under `classic-1.0`.
+#[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DarkMode {
+    /// The ghosts go to The Dark in entry order (the default).
+    #[default]
+    Standard,
+    /// The ghosts are split between the neighbours as in R7.5.
+    Dark,
+}
+
+impl DarkMode {
+    fn is_standard(&self) -> bool {
+        *self == DarkMode::Standard
+    }
+}
 
 /// R10.6.6: the form of Salt and BOO! windows.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -81,6 +152,13 @@ pub enum FirstPlayer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
+    /// R10.11, A1: the ruleset (`current` unless set). Left out of the serialised form when
+    /// `current`, so games stored before rulesets were offered keep their exact bytes.
+    #[serde(default, skip_serializing_if = "RulesetName::is_current")]
+    pub ruleset: RulesetName,
+    /// R10.11, A3.3: `classic-1.0` only: where a dead player's ghosts go (default standard).
+    #[serde(default, skip_serializing_if = "DarkMode::is_standard")]
+    pub dark_mode: DarkMode,
     /// Number of seats, 2..=64 (R0.2).
     #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 64))]
     pub players: u8,
@@ -139,6 +217,8 @@ impl Settings {
     /// Defaults of R10.11 for `players` seats.
     pub fn new(players: u8) -> Self {
         Settings {
+            ruleset: RulesetName::Current,
+            dark_mode: DarkMode::Standard,
             players,
             classes: false,
             salt_targeted_only: false,

@@ -278,6 +278,10 @@ impl std::fmt::Debug for HandleKey {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct State {
     pub(crate) ruleset: Option<RulesetId>,
+    /// R10.1.3: the rules of `ruleset` (`None` before creation, or when this engine does not play
+    /// the recorded ruleset or version: such a game folds under the current rules and refuses
+    /// every command).
+    pub(crate) rules: Option<crate::model::edition::Rules>,
     pub(crate) settings: Option<Settings>,
     pub(crate) pool: Vec<CardInstance>,
     /// Per card: how many times it has moved (R10.3.2 handles change with it).
@@ -354,6 +358,11 @@ impl State {
     /// The ruleset recorded at creation.
     pub fn ruleset(&self) -> Option<&RulesetId> {
         self.ruleset.as_ref()
+    }
+
+    /// R10.1.3: the rules this game decides and folds under.
+    pub fn rules(&self) -> crate::model::edition::Rules {
+        self.rules.unwrap_or_default()
     }
 
     pub(crate) fn settings_ref(&self) -> &Settings {

@@ -15,7 +15,6 @@ use crate::model::classes::TriggerEffect;
 use crate::model::classes::{Ability, AbilityEffect};
 use crate::model::event::{Effect, EliminationCause, EndReason, Event, PanicOutcome, TurnOrder};
 use crate::model::handle::{CardView, card_view};
-use crate::model::pool::pool_size;
 use crate::model::settings::{RulesetId, Settings};
 use crate::model::state::State;
 use crate::projection::view::Viewer;
@@ -53,6 +52,13 @@ pub struct BooRevealView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum EffectView {
+    /// A6 Draft: the Burned cards, face up in The Dark (public).
+    Drafted {
+        /// Who Burned.
+        target: u8,
+        /// The cards, in the order Burned.
+        burned: Vec<CardView>,
+    },
     /// R5.2.
     Haunted {
         /// The Shadow's owner.
@@ -476,6 +482,9 @@ pub enum ViewEvent {
         shares: Vec<(u8, Vec<CardView>)>,
         /// Cards put out of play (count).
         out_of_play: usize,
+        /// A3.3: ghosts that went to The Dark, in entry order (public).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        to_dark: Vec<CardView>,
         /// R8.8.1: The Gravedigger and the number of Candle cards it took.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         gravedigger: Option<(u8, usize)>,
@@ -619,7 +628,8 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
     };
     Some(match event {
         Event::GameCreated(g) => {
-            let size = pool_size(g.candles.len());
+            let rules = crate::model::edition::Rules::of(&g.ruleset).unwrap_or_default();
+            let size = crate::model::pool::pool_size_for(rules, g.candles.len());
             ViewEvent::GameCreated {
                 ruleset: g.ruleset.clone(),
                 settings: g.settings.clone(),
@@ -689,6 +699,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                     spread: *spread,
                     priest: priest.as_ref().map(pre),
                 },
+                Effect::Drafted { target, burned } => EffectView::Drafted { target: *target, burned: posts(burned) },
                 Effect::Greed { target, drawn } => {
                     EffectView::Greed { target: *target, drawn: shown_to(drawn, &[*target]) }
                 }
@@ -794,10 +805,11 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Event::EliminationStarted { seat, cause, placing } => {
             ViewEvent::EliminationStarted { seat: *seat, cause: *cause, placing: *placing }
         }
-        Event::Eliminated { seat, shares, out_of_play, gravedigger } => ViewEvent::Eliminated {
+        Event::Eliminated { seat, shares, out_of_play, gravedigger, to_dark } => ViewEvent::Eliminated {
             seat: *seat,
             shares: shares.iter().map(|(s, g)| (*s, posts(g))).collect(),
             out_of_play: out_of_play.len(),
+            to_dark: posts(to_dark),
             gravedigger: gravedigger.as_ref().map(|(g, c)| (*g, c.len())),
         },
         Event::ClassSelectionStarted { bans_ignored } => {

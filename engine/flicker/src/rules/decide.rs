@@ -6,11 +6,12 @@ use crate::model::action::Action;
 use crate::model::card::{CardId, Rank};
 use crate::model::classes::{Ability, AbilityEffect};
 use crate::model::command::{Answer, Command};
+use crate::model::edition::Rules;
 use crate::model::error::{ErrorKind, RuleError};
 use crate::model::event::{EliminationCause, EndReason, Event, GameCreated, PanicOutcome};
 use crate::model::handle::{CardRef, handle, prompt_id};
-use crate::model::pool::{MAX_PLAYERS, build_pool, pool_size};
-use crate::model::settings::{FirstPlayer, MIN_ROUND_LIMIT, RulesetId, Settings, Surplus};
+use crate::model::pool::{MAX_PLAYERS, build_pool_for, pool_size_for};
+use crate::model::settings::{DarkMode, FirstPlayer, MIN_ROUND_LIMIT, RulesetName, Settings, Surplus};
 use crate::model::state::{ActionStage, State, Step};
 use crate::rules::classes::abilities;
 use crate::rules::classes::{passives, reactions, selection, triggers};
@@ -31,8 +32,9 @@ use rand::{Rng, RngExt};
 pub fn create<R: Rng + ?Sized>(settings: &Settings, rng: &mut R) -> Result<Vec<Event>, RuleError> {
     validate(settings)?;
     let n = settings.players as usize;
-    let pool = build_pool(n);
-    let size = pool_size(n);
+    let rules = Rules::for_settings(settings);
+    let pool = build_pool_for(rules, n);
+    let size = pool_size_for(rules, n);
     // R2.2: shuffle the pool into a single stack; R2.3: deal 27 to each player.
     let mut stack: Vec<CardId> = (0..pool.len() as u16).map(CardId).collect();
     stack.shuffle(rng);
@@ -78,6 +80,11 @@ pub fn validate(settings: &Settings) -> Result<(), RuleError> {
             ));
         }
     }
+    if settings.ruleset == RulesetName::Classic {
+        validate_classic(settings)?;
+    } else if settings.dark_mode != DarkMode::Standard {
+        return Err(RuleError::new(ErrorKind::BadSettings, "R10.11", "dark_mode is a setting of classic-1.0 only"));
+    }
     let named = match settings.first_player {
         FirstPlayer::Random => None,
         FirstPlayer::First { seat } | FirstPlayer::Last { seat } | FirstPlayer::Ask { seat } => Some(seat),
@@ -86,6 +93,25 @@ pub fn validate(settings: &Settings) -> Result<(), RuleError> {
         && seat as usize >= n
     {
         return Err(RuleError::new(ErrorKind::BadSettings, "R2.6", format!("no seat {seat} at a table of {n}")));
+    }
+    Ok(())
+}
+
+/// A2.5, A2.6: what `classic-1.0` refuses of the settings.
+fn validate_classic(settings: &Settings) -> Result<(), RuleError> {
+    if matches!(settings.first_player, FirstPlayer::Last { .. } | FirstPlayer::Ask { .. }) {
+        return Err(RuleError::new(
+            ErrorKind::BadSettings,
+            "A2.5",
+            "classic-1.0 has no first/last choice: first_player is random or a named first player",
+        ));
+    }
+    if settings.classes {
+        return Err(RuleError::new(
+            ErrorKind::BadSettings,
+            "A9",
+            "the classic roster (A9) is not served yet: play classic-1.0 with classes off",
+        ));
     }
     Ok(())
 }
@@ -108,7 +134,7 @@ pub(crate) fn create_dealt<R: Rng + ?Sized>(
         FirstPlayer::Ask { .. } => None,
     };
     let created = Event::GameCreated(Box::new(GameCreated {
-        ruleset: RulesetId::current(),
+        ruleset: settings.ruleset.latest(),
         settings: settings.clone(),
         pool,
         candles,
@@ -143,6 +169,14 @@ pub fn decide_mut<R: Rng + ?Sized>(
 ) -> Result<(), RuleError> {
     if state.settings.is_none() || state.is_finished() {
         return Err(RuleError::new(ErrorKind::NotInPlay, "R10.1.2", "the game is not in play"));
+    }
+    if state.rules.is_none() {
+        let r = state.ruleset.as_ref().expect("created");
+        return Err(RuleError::new(
+            ErrorKind::NotInPlay,
+            "R10.1.3",
+            format!("this game was created under ruleset `{}` v{}, which this engine does not play", r.id, r.version),
+        ));
     }
     let first = command_events(state, command, rng)?;
     for e in first {
@@ -314,10 +348,13 @@ fn pick_exact(
     Ok(out)
 }
 
+/// R6.5 (a 5), A8 (classic: a 4): the Salt card named by `r`.
 fn five(state: &State, seat: u8, r: CardRef) -> Result<CardId, RuleError> {
     let c = in_hand(state, seat, r, "R6.5.5")?;
-    if state.face(c).rank != Rank::Five {
-        return Err(RuleError::illegal("R6.5", format!("only a 5 is Salt, not {}", state.face(c))));
+    let salt = state.rules().salt_rank();
+    if state.face(c).rank != salt {
+        let rule = if state.rules().classic() { "A8" } else { "R6.5" };
+        return Err(RuleError::illegal(rule, format!("only a {} is Salt, not {}", salt.label(), state.face(c))));
     }
     Ok(c)
 }
@@ -522,7 +559,8 @@ fn answer_events<R: Rng + ?Sized>(
         (Open::Counter, Answer::Yield) => Ok(vec![Event::Yielded { seat }]),
         (Open::SightPick { target }, Answer::Pick { cards }) => {
             let hand = &state.players[*target as usize].hand;
-            let picked = pick_exact(state, hand, cards, hand.len().min(2), "R5.5.6", "the seen hand")?;
+            let take = hand.len().min(state.rules().sight_takes());
+            let picked = pick_exact(state, hand, cards, take, "R5.5.6", "the seen hand")?;
             Ok(vec![resolved(state, Some(&picked), rng)])
         }
         (Open::MediumPick, Answer::Pick { cards }) => {
@@ -612,7 +650,7 @@ fn eliminated(state: &State, e: u8, left: Option<(u8, Vec<CardId>)>, right: Opti
         .chain(p.walls.iter().map(|w| w.card))
         .chain(p.pages.iter().copied())
         .collect();
-    Event::Eliminated { seat: e, shares, out_of_play, gravedigger }
+    Event::Eliminated { seat: e, shares, out_of_play, gravedigger, to_dark: Vec::new() }
 }
 
 /// R8.14 without a prompt: like [`eliminated_auto`], for The Lich's revival.
@@ -624,6 +662,14 @@ fn revived_auto(state: &State, e: u8) -> Event {
 /// R7.4-R7.5 without a prompt: the default split (concession), or everything to the only
 /// neighbour (R7.5.2), or nothing (R7.5.1).
 fn eliminated_auto(state: &State, e: u8) -> Event {
+    if state.rules().death_ghosts_to_dark(state.settings_ref()) {
+        // A3.3: classic, dark_mode standard: every ghost to The Dark in entry order.
+        let Event::Eliminated { seat, out_of_play, gravedigger, .. } = eliminated(state, e, None, None) else {
+            unreachable!()
+        };
+        let to_dark = state.players[e as usize].shadow.iter().map(|g| g.card).collect();
+        return Event::Eliminated { seat, shares: Vec::new(), out_of_play, gravedigger, to_dark };
+    }
     match split_neighbours(state, e) {
         Some((l, r)) => {
             let (lc, rc) = default_split(state, e);
@@ -712,6 +758,13 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
             let seat = if state.is_lit(*seat) { *seat } else { state.left_of(*seat)? };
             Some(start_turn(state, seat, *round))
         }),
+        // A4.1: classic Burns 1 card for every ghost, with no choice.
+        Step::Haunting if !state.rules().haunting_choice() => concession(state).or_else(|| {
+            let seat = state.turn.active;
+            let p = &state.players[seat as usize];
+            let k = hooks::haunting_burns(state, seat, p.shadow.len());
+            Some(vec![Event::Endured { seat, burned: p.candle.iter().take(k).copied().collect() }])
+        }),
         Step::Haunting | Step::Burden => concession(state),
         Step::Ritual => concession(state).or_else(|| {
             let active = state.turn.active;
@@ -739,8 +792,8 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
         }
         Step::AmIAlive => {
             let seat = state.turn.active;
-            if state.players[seat as usize].candle.is_empty() {
-                // R4.6.1
+            if state.players[seat as usize].candle.is_empty() && state.rules().candle_check_at_end() {
+                // R4.6.1; A4.5: not in classic (Consumed only at the draw)
                 Some(vec![elimination_started(state, seat, EliminationCause::Consumed)])
             } else if state.is_possessed(seat, hooks::possession_threshold(state, seat)) {
                 // R4.6.2, R7.3

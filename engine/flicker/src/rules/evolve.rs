@@ -9,7 +9,6 @@ use crate::rules::classes::triggers;
 use crate::rules::classes::{selection, triggers as trig};
 
 use crate::model::event::{Effect, Event, PanicOutcome, Removed};
-use crate::model::pool::STARTING_HAND;
 use crate::model::state::{
     AbilityFlow, AbilityStage, ActionFlow, ActionStage, Elimination, Exchange, GameResult, Ghost, HandleKey,
     PlayerState, Redirect, SaltWindowState, Selection, State, Step, Wall,
@@ -45,6 +44,7 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::GameCreated(g) => {
             let n = g.candles.len();
             state.ruleset = Some(g.ruleset.clone());
+            state.rules = crate::model::edition::Rules::of(&g.ruleset);
             state.settings = Some(g.settings.clone());
             state.pool = g.pool.clone();
             state.epochs = vec![0; g.pool.len()];
@@ -62,9 +62,10 @@ pub fn apply(state: &mut State, event: &Event) {
             }
             state.dark = g.dark.clone();
             state.out_of_play = g.set_aside.clone();
-            // R2.5: each player draws the top 3 cards of their Candle.
+            // R2.5, A2.4: each player draws the top 3 (classic: 5) cards of their Candle.
+            let starting_hand = state.rules().starting_hand();
             for p in 0..n {
-                for _ in 0..STARTING_HAND {
+                for _ in 0..starting_hand {
                     if let Some(c) = state.players[p].candle.pop_front() {
                         state.players[p].hand.push(c);
                     }
@@ -238,7 +239,9 @@ pub fn apply(state: &mut State, event: &Event) {
                 let pending = spread_choices(state, f);
                 match &f.action {
                     _ if !pending.is_empty() => ActionStage::Spread { pending, chosen: Vec::new() },
-                    Action::Sight { target, .. } if state.players[*target as usize].hand.len() > 2 => {
+                    Action::Sight { target, .. }
+                        if state.players[*target as usize].hand.len() > state.rules().sight_takes() =>
+                    {
                         ActionStage::SightPick { target: *target }
                     }
                     Action::WatcherSight { .. } => {
@@ -280,7 +283,9 @@ pub fn apply(state: &mut State, event: &Event) {
                 state.flow().map(|f| &f.stage),
                 Some(ActionStage::Ready { protected }) if !protected.is_empty()
             );
-            let greed_first = matches!(state.flow(), Some(f) if f.first && matches!(f.action, Action::Greed { .. }));
+            // R4.4.4; A4.3: no extra action in classic.
+            let greed_first = state.rules().greed_extra_action()
+                && matches!(state.flow(), Some(f) if f.first && matches!(f.action, Action::Greed { .. }));
             apply_effect(state, *actor, effect);
             cleanup(state);
             if greed_first {
@@ -319,9 +324,14 @@ pub fn apply(state: &mut State, event: &Event) {
             let resume = if was_active { Step::PassTurn } else { current };
             state.step = Step::Eliminating(Box::new(Elimination { seat: *seat, cause: *cause, resume }));
         }
-        Event::Eliminated { seat, shares, out_of_play, gravedigger } => {
+        Event::Eliminated { seat, shares, out_of_play, gravedigger, to_dark: ghosts_to_dark } => {
             let e = *seat;
             move_shares(state, e, shares);
+            // A3.3: classic standard: the ghosts go to The Dark in entry order.
+            for &g in ghosts_to_dark {
+                remove_ghost(state, e, g);
+                to_dark(state, g);
+            }
             // R7.4 step 4, R8.8.1: The Gravedigger takes the Candle beneath its own.
             if let Some((g, cards)) = gravedigger {
                 for &c in cards {
@@ -490,7 +500,9 @@ fn spread_choices(state: &State, f: &ActionFlow) -> Vec<CardId> {
 /// The stage after the spread choices: a resolution prompt, or ready.
 fn ready_stage(state: &State) -> ActionStage {
     match state.flow().map(|f| &f.action) {
-        Some(Action::Sight { target, .. }) if state.players[*target as usize].hand.len() > 2 => {
+        Some(Action::Sight { target, .. })
+            if state.players[*target as usize].hand.len() > state.rules().sight_takes() =>
+        {
             ActionStage::SightPick { target: *target }
         }
         _ => ActionStage::Ready { protected: Vec::new() },
@@ -725,6 +737,11 @@ fn apply_effect(state: &mut State, actor: u8, effect: &Effect) {
             remove_one(state, actor, *ghost, *siphoned, *spread);
             if let Some(Removed { ghost, siphoned, spread }) = second {
                 remove_one(state, actor, *ghost, *siphoned, *spread);
+            }
+        }
+        Effect::Drafted { target, burned } => {
+            for &c in burned {
+                burn(state, *target, c);
             }
         }
         Effect::Greed { target, drawn } => {

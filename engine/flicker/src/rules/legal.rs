@@ -3,6 +3,7 @@
 
 use crate::model::action::{Action, MediumMode};
 use crate::model::card::{CardId, Face, Rank, Suit};
+use crate::model::edition::Power;
 use crate::model::error::RuleError;
 use crate::model::state::{Ghost, State};
 use crate::rules::classes::{ClassId, is, passives, ritual};
@@ -23,7 +24,8 @@ fn find_ghost(state: &State, owner: u8, c: CardId) -> Option<&Ghost> {
 /// Ghosts of `actor`'s Shadow that `card` may Banish (R5.3.1-R5.3.2; R8.1.1 not a live Clown
 /// ghost with a number card).
 pub(crate) fn banishable(state: &State, actor: u8, card: Face) -> Vec<CardId> {
-    if card.rank == Rank::Joker {
+    // A5.2: classic Banishes with number cards only.
+    if card.rank == Rank::Joker || (card.rank.is_face() && !state.rules().face_cards_banish()) {
         return Vec::new();
     }
     state.players[actor as usize]
@@ -81,9 +83,13 @@ pub(crate) fn mirror_targets(state: &State, actor: u8) -> Vec<u8> {
         .collect()
 }
 
-/// The Lit players a Greed may name (R5.5.2): the actor first, then clockwise.
+/// The Lit players a Greed may name (R5.5.2): the actor first, then clockwise (A6: classic names
+/// the actor only).
 pub(crate) fn greed_targets(state: &State, actor: u8) -> Vec<u8> {
     let mut v = vec![actor];
+    if !state.rules().greed_any_player() {
+        return v;
+    }
     v.extend(state.others_clockwise(actor));
     v
 }
@@ -94,11 +100,18 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
         return r;
     }
     let face = state.face(*a.card().expect("a card action"));
-    let need = |rank: Rank, rule: &'static str, what: &str| {
-        if face.rank == rank {
-            Ok(())
-        } else {
-            Err(RuleError::illegal(rule, format!("{what} needs a {}, not {face}", rank.label())))
+    let rules = state.rules();
+    // R5.5, R5.6; A6, A7: the card's rank must have this power under the game's ruleset.
+    let need = |power: Power, rule: &'static str, what: &str| {
+        let (rule, rank) = match (rules.classic(), rules.rank_of(power)) {
+            (false, rank) => (rule, rank),
+            (true, Some(rank)) if rank.is_number() => ("A6", Some(rank)),
+            (true, rank) => ("A7", rank),
+        };
+        match rank {
+            Some(rank) if face.rank == rank => Ok(()),
+            Some(rank) => Err(RuleError::illegal(rule, format!("{what} needs a {}, not {face}", rank.label()))),
+            None => Err(RuleError::illegal(rule, format!("{what} is not an action of this ruleset"))),
         }
     };
     let neighbour = |t: u8, rule: &'static str| {
@@ -129,6 +142,9 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             if face.rank == Rank::Joker {
                 return Err(RuleError::illegal("R5.3.1", "a Joker can never be used to Banish"));
             }
+            if face.rank.is_face() && !rules.face_cards_banish() {
+                return Err(RuleError::illegal("A5.2", format!("face cards cannot Banish in classic-1.0, not {face}")));
+            }
             let g = find_ghost(state, actor, *ghost)
                 .ok_or_else(|| RuleError::illegal("R5.3.1", "that card is not a ghost in your Shadow"))?;
             let gf = state.face(g.card);
@@ -140,8 +156,15 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             }
             Ok(())
         }
+        Action::Draft { target, .. } => {
+            need(Power::Draft, "A6", "Draft")?;
+            neighbour(*target, "A6")
+        }
         Action::Greed { target, .. } => {
-            need(Rank::Two, "R5.5.2", "Greed")?;
+            need(Power::Greed, "R5.5.2", "Greed")?;
+            if !rules.greed_any_player() && *target != actor {
+                return Err(RuleError::illegal("A6", "a classic Greed draws for the actor only"));
+            }
             if state.is_lit(*target) {
                 Ok(())
             } else {
@@ -149,19 +172,19 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             }
         }
         Action::Scare { target, .. } => {
-            need(Rank::Three, "R5.5.3", "Scare")?;
+            need(Power::Scare, "R5.5.3", "Scare")?;
             neighbour(*target, "R5.5.3")
         }
-        Action::Drain { .. } => need(Rank::Four, "R5.5.4", "Drain"),
+        Action::Drain { .. } => need(Power::Drain, "R5.5.4", "Drain"),
         Action::Sight { target, .. } => {
-            need(Rank::Six, "R5.5.6", "Sight")?;
+            need(Power::Sight, "R5.5.6", "Sight")?;
             if is(state, actor, ClassId::Watcher) {
                 return Err(RuleError::illegal("R8.37.1", "The Watcher's Sight declares no neighbour (watcher_sight)"));
             }
             neighbour(*target, "R5.5.6")
         }
         Action::Cleanse { ghost, second, .. } => {
-            need(Rank::Seven, "R5.5.7", "Cleanse")?;
+            need(Power::Cleanse, "R5.5.7", "Cleanse")?;
             own_ghost(*ghost, "R5.5.7")?;
             let ghosts = state.players[actor as usize].shadow.len();
             match (passives::exorcist(state, actor), second) {
@@ -177,7 +200,7 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             }
         }
         Action::Recall { owner, ghost, .. } => {
-            need(Rank::Eight, "R5.5.8", "Recall")?;
+            need(Power::Recall, "R5.5.8", "Recall")?;
             if !state.is_lit(*owner) {
                 return Err(RuleError::illegal("R5.5.8", format!("seat {owner} is not Lit")));
             }
@@ -189,7 +212,7 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             Ok(())
         }
         Action::Possess { ghost, destination, .. } => {
-            need(Rank::Nine, "R5.5.9", "Possess")?;
+            need(Power::Possess, "R5.5.9", "Possess")?;
             own_ghost(*ghost, "R5.5.9")?;
             if find_ghost(state, actor, *ghost).is_some_and(|g| passives::sealed(state, g)) {
                 return Err(RuleError::illegal("R8.24.1", "a live Sealbinder ghost cannot be Possessed"));
@@ -207,9 +230,9 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             }
             Ok(())
         }
-        Action::Rekindle { .. } => need(Rank::Ten, "R5.5.10", "Rekindle"),
+        Action::Rekindle { .. } => need(Power::Rekindle, "R5.5.10", "Rekindle"),
         Action::Mirror { target, .. } => {
-            need(Rank::Jack, "R5.6.1", "Mirror")?;
+            need(Power::Mirror, "R5.6.1", "Mirror")?;
             neighbour(*target, "R5.6.1")?;
             if passives::gatekeeper_shut(state, actor, *target) {
                 return Err(RuleError::illegal("R8.7.2", "another player's Mirror cannot choose The Gatekeeper"));
@@ -222,9 +245,15 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             }
             Ok(())
         }
-        Action::Medium { .. } => need(Rank::Queen, "R5.6.2", "Medium"),
-        Action::Purge { .. } => need(Rank::King, "R5.6.3", "Purge"),
-        Action::Boo { .. } => need(Rank::Joker, "R5.6.4", "BOO!"),
+        Action::Medium { mode, .. } => {
+            need(Power::Medium, "R5.6.2", "Medium")?;
+            if rules.medium_classic() && *mode == MediumMode::Depths {
+                return Err(RuleError::illegal("A7", "the classic Medium has no Depths mode: declare search"));
+            }
+            Ok(())
+        }
+        Action::Purge { .. } => need(Power::Purge, "R5.6.3", "Purge"),
+        Action::Boo { .. } => need(Power::Boo, "R5.6.4", "BOO!"),
         Action::BuildWall { .. } | Action::AlterSuit { .. } | Action::Usurp { .. } | Action::WatcherSight { .. } => {
             unreachable!("class actions are checked by classes::ritual")
         }
@@ -235,6 +264,7 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Use {
     Haunt(Vec<u8>),
+    Draft(Vec<u8>),
     Banish(Vec<CardId>),
     Greed(Vec<u8>),
     Scare(Vec<u8>),
@@ -268,38 +298,46 @@ pub(crate) fn uses(state: &State, actor: u8, c: CardId) -> Vec<Use> {
     if !b.is_empty() {
         v.push(Use::Banish(b));
     }
-    match face.rank {
-        Rank::Two => v.push(Use::Greed(greed_targets(state, actor))),
-        Rank::Three => v.push(Use::Scare(nbrs())),
-        Rank::Four => v.push(Use::Drain),
-        Rank::Six if is(state, actor, ClassId::Watcher) => v.push(Use::WatcherSight),
-        Rank::Six => v.push(Use::Sight(nbrs())),
-        Rank::Seven if !own.is_empty() => {
+    let rules = state.rules();
+    match rules.power(face.rank) {
+        Some(Power::Draft) => {
+            let t = nbrs();
+            if !t.is_empty() {
+                v.push(Use::Draft(t));
+            }
+        }
+        Some(Power::Greed) => v.push(Use::Greed(greed_targets(state, actor))),
+        Some(Power::Scare) => v.push(Use::Scare(nbrs())),
+        Some(Power::Drain) => v.push(Use::Drain),
+        Some(Power::Sight) if is(state, actor, ClassId::Watcher) => v.push(Use::WatcherSight),
+        Some(Power::Sight) => v.push(Use::Sight(nbrs())),
+        Some(Power::Cleanse) if !own.is_empty() => {
             let two = passives::exorcist(state, actor) && own.len() >= 2;
             v.push(Use::Cleanse(own, two))
         }
-        Rank::Eight => {
+        Some(Power::Recall) => {
             let r = recallable(state, actor);
             if !r.is_empty() {
                 v.push(Use::Recall(r));
             }
         }
-        Rank::Nine => {
+        Some(Power::Possess) => {
             let (g, d) = (possessable(state, actor), possess_destinations(state, actor));
             if !g.is_empty() && !d.is_empty() {
                 v.push(Use::Possess(g, d));
             }
         }
-        Rank::Ten => v.push(Use::Rekindle),
-        Rank::Jack => {
+        Some(Power::Rekindle) => v.push(Use::Rekindle),
+        Some(Power::Mirror) => {
             let t = mirror_targets(state, actor);
             if !t.is_empty() {
                 v.push(Use::Mirror(t));
             }
         }
-        Rank::Queen => v.push(Use::Medium(vec![MediumMode::Search, MediumMode::Depths])),
-        Rank::King => v.push(Use::Purge),
-        Rank::Joker => v.push(Use::Boo),
+        Some(Power::Medium) if rules.medium_classic() => v.push(Use::Medium(vec![MediumMode::Search])),
+        Some(Power::Medium) => v.push(Use::Medium(vec![MediumMode::Search, MediumMode::Depths])),
+        Some(Power::Purge) => v.push(Use::Purge),
+        Some(Power::Boo) => v.push(Use::Boo),
         _ => {}
     }
     // R8.2.1 The Cryptkeeper: any card may become a Wall.

@@ -14,7 +14,7 @@
 use crate::model::card::{CardId, CardInstance, Face, Rank, Suit};
 use crate::model::error::{ErrorKind, RuleError};
 use crate::model::event::Event;
-use crate::model::pool::{CANDLE_SIZE, STARTING_HAND, build_pool, pool_size};
+use crate::model::pool::{CANDLE_SIZE, build_pool_for, pool_size_for};
 use crate::model::settings::Settings;
 use crate::rules::decide::create_dealt;
 use rand::Rng;
@@ -107,7 +107,9 @@ pub fn create_from_position<R: Rng + ?Sized>(
     if pos.seats.len() != n {
         return Err(bad(format!("the position describes {} seats, the table has {n}", pos.seats.len())));
     }
-    let size = pool_size(n);
+    let rules = crate::model::edition::Rules::for_settings(settings);
+    let starting_hand = rules.starting_hand();
+    let size = pool_size_for(rules, n);
     if pos.dark.len() > size.surplus {
         return Err(bad(format!(
             "The Dark starts with {} cards at a table of {n}, not {}",
@@ -115,7 +117,7 @@ pub fn create_from_position<R: Rng + ?Sized>(
             pos.dark.len()
         )));
     }
-    let pool: Vec<CardInstance> = build_pool(n);
+    let pool: Vec<CardInstance> = build_pool_for(rules, n);
     let mut free: Vec<CardId> = (0..pool.len() as u16).map(CardId).collect();
     let mut take = |f: Face| -> Result<CardId, RuleError> {
         let i = free
@@ -126,11 +128,14 @@ pub fn create_from_position<R: Rng + ?Sized>(
     };
     let mut fixed: Vec<Vec<CardId>> = Vec::with_capacity(n);
     for (seat, (hand, top)) in pos.seats.iter().enumerate() {
-        if hand.len() > STARTING_HAND || STARTING_HAND + top.len() > CANDLE_SIZE {
-            return Err(bad(format!("seat {seat}: at most 3 hand cards and 24 Candle cards")));
+        if hand.len() > starting_hand || starting_hand + top.len() > CANDLE_SIZE {
+            return Err(bad(format!(
+                "seat {seat}: at most {starting_hand} hand cards and {} Candle cards",
+                CANDLE_SIZE - starting_hand
+            )));
         }
-        if !top.is_empty() && hand.len() < STARTING_HAND {
-            return Err(bad(format!("seat {seat}: name all 3 hand cards before the Candle's top")));
+        if !top.is_empty() && hand.len() < starting_hand {
+            return Err(bad(format!("seat {seat}: name all {starting_hand} hand cards before the Candle's top")));
         }
         let mut v = Vec::new();
         for &f in hand.iter().chain(top) {

@@ -40,7 +40,12 @@ pub enum UseOption {
         /// Ghosts of one's Shadow this card beats.
         ghosts: Vec<CardRef>,
     },
-    /// R5.5.2: Greed on one of `targets`.
+    /// A6 (classic A): Draft one of `targets`.
+    Draft {
+        /// Neighbours.
+        targets: Vec<u8>,
+    },
+    /// R5.5.2: Greed on one of `targets` (classic: oneself only).
     Greed {
         /// Lit players, oneself first.
         targets: Vec<u8>,
@@ -338,7 +343,8 @@ pub(crate) enum Open {
 
 /// R7.5: whether E's split needs a choice, and the two recipients.
 pub(crate) fn split_neighbours(state: &State, e: u8) -> Option<(u8, u8)> {
-    if state.players[e as usize].shadow.is_empty() {
+    // A3.3: classic with dark_mode standard asks nothing: the ghosts go to The Dark.
+    if state.players[e as usize].shadow.is_empty() || state.rules().death_ghosts_to_dark(state.settings_ref()) {
         return None;
     }
     match (state.left_of(e), state.right_of(e)) {
@@ -393,7 +399,9 @@ pub(crate) fn asked(state: &State) -> Vec<(u8, Open)> {
             Some((left, right)) => vec![(el.seat, Open::DeathSplit { left, right })],
             None => Vec::new(),
         },
-        Step::Haunting => vec![(active, Open::Haunting)],
+        // R4.2; A4.1: classic's Haunting asks nothing.
+        Step::Haunting if state.rules().haunting_choice() => vec![(active, Open::Haunting)],
+        Step::Haunting => Vec::new(),
         Step::Ritual => {
             if state.turn.budget > 0 || crate::rules::hooks::free_ability_available(state, active) {
                 vec![(active, Open::Ritual)]
@@ -463,7 +471,8 @@ fn refs(state: &State, cards: impl IntoIterator<Item = CardId>) -> Vec<CardRef> 
 }
 
 fn fives(state: &State, seat: u8) -> Vec<CardView> {
-    views(state, state.players[seat as usize].hand.iter().copied().filter(|&c| state.face(c).rank == Rank::Five))
+    let salt = state.rules().salt_rank();
+    views(state, state.players[seat as usize].hand.iter().copied().filter(|&c| state.face(c).rank == salt))
 }
 
 /// R10.12: a hand shown to another player: by rank, then suit tier from ♠ down, then instance.
@@ -564,6 +573,7 @@ fn use_option(state: &State, u: Use) -> UseOption {
     match u {
         Use::Haunt(t) => UseOption::Haunt { targets: t },
         Use::Banish(g) => UseOption::Banish { ghosts: refs(state, g) },
+        Use::Draft(t) => UseOption::Draft { targets: t },
         Use::Greed(t) => UseOption::Greed { targets: t },
         Use::Scare(t) => UseOption::Scare { targets: t },
         Use::Drain => UseOption::Drain,
@@ -689,7 +699,7 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
             PromptKind::SightPick {
                 target: *target,
                 hand: views(state, neutral_order(state, hand)),
-                count: hand.len().min(2),
+                count: hand.len().min(state.rules().sight_takes()),
             }
         }
         Open::MediumPick => {

@@ -17,6 +17,10 @@ pub(crate) fn spade_cursed(state: &State, g: &Ghost) -> bool {
 
 /// R5.4.3: whether removing ghost `g` with `card` by `removal` Siphons it.
 pub(crate) fn siphons(state: &State, remover: u8, removal: Removal, card: CardId, g: &Ghost) -> bool {
+    // A5.2, A10: classic has no Siphon and no Spade curse.
+    if !state.rules().siphon() {
+        return false;
+    }
     if spade_cursed(state, g) {
         return false;
     }
@@ -42,9 +46,11 @@ fn ghost(state: &State, owner: u8, c: CardId) -> Option<&Ghost> {
     state.players[owner as usize].shadow.iter().find(|g| g.card == c)
 }
 
-/// R5.6.2 Search: the non-Joker cards of The Dark, top first.
+/// R5.6.2 Search: the non-Joker cards of The Dark, top first (A7, A12.6: classic takes any card,
+/// Jokers included).
 pub(crate) fn medium_choices(state: &State) -> Vec<CardId> {
-    state.dark.iter().rev().copied().filter(|&c| state.face(c).rank != Rank::Joker).collect()
+    let jokers = state.rules().medium_classic();
+    state.dark.iter().rev().copied().filter(|&c| jokers || state.face(c).rank != Rank::Joker).collect()
 }
 
 /// The top `n` cards of a Candle, top first (R0.9: as many as there are).
@@ -119,6 +125,9 @@ pub(crate) fn effect<R: Rng + ?Sized>(
                 priest: triggers::priest_takes(state, actor),
             }
         }
+        // A6 Draft: a Burn takes the top of the Candle (fewer when it runs out; A12.2: no
+        // Consumption before the draw).
+        Action::Draft { target, .. } => Effect::Drafted { target: *target, burned: top(state, *target, 2) },
         Action::Greed { target, .. } => Effect::Greed { target: *target, drawn: top(state, *target, 2) },
         Action::Scare { target, .. } => {
             // R5.5.3: 2 cards of the hand chosen uniformly at random, in the order drawn
@@ -165,7 +174,12 @@ pub(crate) fn effect<R: Rng + ?Sized>(
         },
         Action::Rekindle { .. } => {
             let taken: Vec<CardId> = state.dark.iter().rev().take(3).copied().collect();
-            let candle = shuffled_candle(state, actor, &taken, rng);
+            let candle = if state.rules().rekindle_shuffles() {
+                shuffled_candle(state, actor, &taken, rng)
+            } else {
+                // A6 row 10, R0.8: under the Candle one at a time, the top of The Dark first.
+                state.players[actor as usize].candle.iter().chain(&taken).copied().collect()
+            };
             Effect::Rekindled { taken, candle }
         }
         Action::Mirror { target, .. } => Effect::Mirrored { target: *target },

@@ -23,6 +23,7 @@ use crate::model::state::{ActionStage, SaltWindowState, State};
 pub(crate) fn targets(state: &State, actor: u8, action: &Action<CardId>) -> Vec<u8> {
     match action {
         Action::Haunt { target, .. }
+        | Action::Draft { target, .. }
         | Action::Scare { target, .. }
         | Action::Sight { target, .. }
         | Action::Mirror { target, .. } => vec![*target],
@@ -41,8 +42,8 @@ pub(crate) fn open(state: &State, actor: u8, action: &Action<CardId>) -> SaltWin
     let settings = state.settings_ref();
     let mut eligible =
         if crate::rules::hooks::salt_window_skipped(state, actor) { Vec::new() } else { state.others_clockwise(actor) };
-    if settings.salt_targeted_only && !boo {
-        // R6.5.2: only targeted players are eligible.
+    if state.rules().salt_targeted_only(settings) && !boo {
+        // R6.5.2; A8.1: only targeted players are eligible (always in classic).
         let t = targets(state, actor, action);
         eligible.retain(|s| t.contains(s));
     }

@@ -5,9 +5,9 @@ use super::{ClassId, is, live, live_ghost};
 use crate::model::card::Rank;
 use crate::model::state::{Ghost, State};
 
-/// R8.11 The Hoarder: hand limit 8 instead of 5 (R4.5.1).
+/// R8.11 The Hoarder: hand limit 8 instead of 5 (R4.5.1); classic 10 instead of 7 (A4.4).
 pub fn hand_limit(state: &State, seat: u8) -> usize {
-    if is(state, seat, ClassId::Hoarder) { 8 } else { crate::model::pool::HAND_LIMIT }
+    state.rules().hand_limit(is(state, seat, ClassId::Hoarder))
 }
 
 /// R8.29.1 The Sufferer: Possessed only with 4 ghosts of one effective suit (R7.3.2).
