@@ -105,8 +105,8 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
     let need = |power: Power, rule: &'static str, what: &str| {
         let (rule, rank) = match (rules.classic(), rules.rank_of(power)) {
             (false, rank) => (rule, rank),
-            (true, Some(rank)) if rank.is_number() => ("A6", Some(rank)),
-            (true, rank) => ("A7", rank),
+            (true, Some(rank)) if !rank.is_number() => ("A7", Some(rank)),
+            (true, rank) => ("A6", rank),
         };
         match rank {
             Some(rank) if face.rank == rank => Ok(()),

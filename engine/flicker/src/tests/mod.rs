@@ -8,6 +8,7 @@ mod actions;
 #[path = "../../../lab/src/bot.rs"]
 pub mod bot;
 mod classes;
+mod classic;
 mod defaults;
 mod elimination;
 mod fuzz;
@@ -17,3 +18,4 @@ mod qualifying;
 mod reactions;
 mod smoke;
 mod turn;
+mod versioning;

@@ -17,8 +17,8 @@ use crate::rules::invariants;
 use crate::rules::prompt::{PromptKind, UseOption, prompts};
 use crate::rules::replay::{fold, read_replay, write_replay};
 use proptest::prelude::*;
-use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
+use rand::{Rng, RngExt, SeedableRng};
 use serde_json::Value;
 
 fn viewers(n: usize) -> Vec<Viewer> {
@@ -400,5 +400,30 @@ fn random_games_with_classes_keep_every_property() {
             let (_, back) = read_replay(std::io::Cursor::new(buf)).unwrap();
             assert_eq!(fold(&back), live);
         }
+    }
+}
+
+/// A1 with R1.6 conservation, R10.1.1 fold == live, R10.2.2 replay == live, R10.8 no leaks and
+/// R7.9 every game ends, over 200 random classic games (2 to 8 seats, both window forms, held
+/// windows, both `dark_mode`s, concessions).
+#[test]
+fn a1_random_classic_games_keep_every_property_and_leak_nothing() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xc1a551c);
+    for game in 0..200u64 {
+        let players = rng.random_range(2..=8u8);
+        let mut settings = settings_for(players, rng.random_bool(0.5), rng.random_bool(0.3));
+        settings.ruleset = crate::model::settings::RulesetName::Classic;
+        if rng.random_bool(0.5) {
+            settings.dark_mode = crate::model::settings::DarkMode::Dark;
+        }
+        let seed = rng.next_u64();
+        let (events, live) = play_with(&settings, seed, true, rng.random_bool(0.2))
+            .unwrap_or_else(|e| panic!("classic game {game} ({players} seats, seed {seed}): {e}"));
+        assert!(live.is_finished(), "classic game {game} did not end");
+        assert_eq!(fold(&events), live, "classic game {game}: fold != live");
+        let mut buf = Vec::new();
+        write_replay(&mut buf, &events).unwrap();
+        let (_, back) = read_replay(std::io::Cursor::new(buf)).unwrap();
+        assert_eq!(fold(&back), live, "classic game {game}: replay != live");
     }
 }

@@ -1,0 +1,456 @@
+//! Rule tests of the `classic-1.0` ruleset (RULES.md appendix A, A-ids), classes off. Each test
+//! names the A-id it checks; the `current` rules' tests elsewhere run unchanged.
+
+use super::kit::*;
+use crate::model::action::{Action, MediumMode};
+use crate::model::command::Answer;
+use crate::model::edition::Rules;
+use crate::model::error::ErrorKind;
+use crate::model::event::{Effect, EliminationCause, Event};
+use crate::model::settings::{CLASSIC_RULESET, DarkMode, FirstPlayer, RulesetName, Settings};
+use crate::model::state::Step;
+use crate::rules::decide::create;
+use crate::rules::prompt::{PromptKind, UseOption};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+/// Kit settings (sequential windows, seat 0 first) under `classic-1.0`.
+fn classic(n: u8) -> Settings {
+    let mut s = settings(n);
+    s.ruleset = RulesetName::Classic;
+    s
+}
+
+fn kit(n: u8) -> Kit {
+    Kit::with(classic(n))
+}
+
+fn strs(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+/// Gives the active player a second action, so that the Ritual stays open after the action
+/// under test and no later turn touches the zones a test checks (classic has one action, A4.3).
+fn spare(mut k: Kit) -> Kit {
+    k.state.turn.budget = 2;
+    k
+}
+
+fn last_effect(k: &Kit) -> Effect {
+    k.last_effect().expect("an action resolved")
+}
+
+fn uses_of(k: &Kit, seat: u8, card: &str) -> Vec<UseOption> {
+    let p = k.prompt(seat).expect("an open prompt");
+    let PromptKind::Ritual { options, .. } = p.kind else { panic!("not a Ritual prompt: {:?}", p.kind) };
+    let f = face(card);
+    options.into_iter().find(|o| o.card.face == f).map(|o| o.uses).unwrap_or_default()
+}
+
+fn kinds(events: &[Event]) -> Vec<&'static str> {
+    events.iter().map(|e| e.type_name()).collect()
+}
+
+/// Passes every sequential Salt prompt of the open window.
+fn pass_window(k: &mut Kit) {
+    while let [seat] = k.asked()[..] {
+        if !matches!(k.prompt(seat).map(|p| p.kind), Some(PromptKind::Salt { .. })) {
+            break;
+        }
+        k.answer(seat, Answer::Pass).unwrap();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A1, A2: the ruleset, components and setup
+// ---------------------------------------------------------------------------------------------
+
+/// A1, R10.1.3: a classic game records `classic-1.0` and its version, and folds under it.
+#[test]
+fn a1_the_creation_event_records_classic() {
+    let k = Kit::dealt_with(classic(3));
+    let Event::GameCreated(g) = &k.events[0] else { panic!("first event") };
+    assert_eq!(g.ruleset.id, CLASSIC_RULESET);
+    assert_eq!(g.ruleset.version, 1);
+    assert_eq!(k.state.rules(), Rules::CLASSIC);
+}
+
+/// A2.1-A2.4: 2 players use 2 decks of 54 (108 cards: 54 dealt, 54 face up to The Dark); each
+/// Candle is 27 and the starting hand 5 (Candle 22).
+#[test]
+fn a2_1_a2_4_two_player_deal() {
+    let k = Kit::dealt_with(classic(2));
+    assert_eq!(k.state.pool.len(), 108);
+    assert_eq!(k.state.dark.len(), 54);
+    // Seat 1 as dealt; seat 0 has also drawn for its first turn.
+    assert_eq!((k.state.players[1].hand.len(), k.state.players[1].candle.len()), (5, 22));
+    assert_eq!((k.state.players[0].hand.len(), k.state.players[0].candle.len()), (6, 21));
+    let k = Kit::dealt_with(classic(4));
+    assert_eq!((k.state.pool.len(), k.state.dark.len()), (108, 0));
+}
+
+/// A2.5: the first player is drawn at random or named; there is no first/last choice.
+#[test]
+fn a2_5_no_first_last_choice() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for fp in [FirstPlayer::Last { seat: 0 }, FirstPlayer::Ask { seat: 1 }] {
+        let mut s = classic(3);
+        s.first_player = fp;
+        let e = create(&s, &mut rng).unwrap_err();
+        assert_eq!((e.kind, e.rule), (ErrorKind::BadSettings, "A2.5"));
+    }
+    let mut s = classic(3);
+    s.first_player = FirstPlayer::Random;
+    assert!(create(&s, &mut rng).is_ok());
+}
+
+/// A2.6, A9: the classic roster is not served yet, so classic tables refuse classes with a
+/// clear error rather than playing the current roster.
+#[test]
+fn a9_classic_with_classes_is_refused_until_the_roster_exists() {
+    let mut s = classic(4);
+    s.classes = true;
+    let e = create(&s, &mut ChaCha8Rng::seed_from_u64(1)).unwrap_err();
+    assert_eq!((e.kind, e.rule), (ErrorKind::BadSettings, "A9"));
+}
+
+/// R10.11: `dark_mode` is a classic setting only.
+#[test]
+fn a3_3_dark_mode_is_refused_under_current() {
+    let mut s = settings(3);
+    s.dark_mode = DarkMode::Dark;
+    let e = create(&s, &mut ChaCha8Rng::seed_from_u64(1)).unwrap_err();
+    assert_eq!((e.kind, e.rule), (ErrorKind::BadSettings, "R10.11"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A4: the turn
+// ---------------------------------------------------------------------------------------------
+
+/// A4.1: the Haunting Burns 1 card per ghost with no choice (no prompt, no Reprieve), then the
+/// Draw (A4.2).
+#[test]
+fn a4_1_haunting_burns_are_mandatory() {
+    let k = kit(3)
+        .hand(0, &["AH"])
+        .shadow(0, &[("8H", Some(1)), ("4C", Some(2))])
+        .candle(0, &["9C", "8D", "7H", "6S"])
+        .turn_start(0, 1)
+        .settled();
+    let burned: Vec<String> = k
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Endured { burned, .. } => Some(burned.iter().map(|&c| name(k.state.face(c))).collect()),
+            _ => None,
+        })
+        .expect("the Burns are recorded");
+    assert_eq!(burned, strs(&["9C", "8D"]));
+    assert_eq!(k.hand_of(0), strs(&["AH", "7H"]), "the Ace stays: no Reprieve; then the Draw");
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::Ritual { .. })));
+}
+
+/// A4.2, A12.2: Burns that empty the Candle do not Consume; the Draw from an empty Candle does.
+#[test]
+fn a4_2_a12_2_consumed_only_at_the_draw() {
+    let k = kit(3).shadow(0, &[("8H", Some(1)), ("4C", Some(2))]).candle(0, &["9C"]).turn_start(0, 1).settled();
+    let consumed = k
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::EliminationStarted { seat: 0, cause: EliminationCause::Consumed, .. }));
+    assert!(consumed, "the Draw from the empty Candle Consumes");
+    assert!(!k.lit(0));
+}
+
+/// A4.5, A12.2: an empty Candle at the end of the turn is no Consumption.
+#[test]
+fn a4_5_no_candle_check_at_the_end_of_the_turn() {
+    let mut k = kit(3).hand(0, &["7C"]).candle(0, &[]).ritual(0);
+    k.answer(0, Answer::EndRitual).unwrap();
+    assert!(k.lit(0), "seat 0 survives its empty Candle until its next Draw");
+    assert_eq!(k.state.turn.active, 1);
+}
+
+/// A4.3: exactly one action: a first-action Greed gives no extra action.
+#[test]
+fn a4_3_one_action_and_no_greed_extra() {
+    let mut k = kit(3).hand(0, &["5H", "7C"]).candle(0, &["9C", "8D", "6S"]).ritual(0);
+    k.act(0, Action::Greed { card: k.in_hand(0, "5H"), target: 0 }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.state.turn.active, 1, "the Ritual ended after one action");
+    assert_eq!(k.hand_of(0), strs(&["7C", "9C", "8D"]));
+}
+
+/// A4.4: the hand limit is 7: 9 cards discard 2.
+#[test]
+fn a4_4_hand_limit_seven() {
+    let mut k = kit(3).hand(0, &["7C", "8C", "9C", "10C", "JC", "QC", "KC"]).ritual(0);
+    k.answer(0, Answer::EndRitual).unwrap();
+    assert_eq!(k.state.turn.active, 1, "7 cards are within the limit");
+    let mut k = kit(3).hand(0, &["7C", "8C", "9C", "10C", "JC", "QC", "KC", "2D", "3D"]).burden(0);
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::BurdenDiscard { count: 2, .. })));
+    let cards = vec![k.in_hand(0, "2D"), k.in_hand(0, "3D")];
+    k.answer(0, Answer::Pick { cards }).unwrap();
+    assert_eq!(k.hand_of(0).len(), 7);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A5: actions
+// ---------------------------------------------------------------------------------------------
+
+/// A5.1: Haunt with a number card only.
+#[test]
+fn a5_1_haunt_with_number_cards() {
+    let mut k = kit(3).hand(0, &["JH", "3C"]).ritual(0);
+    let e = k.act(0, Action::Haunt { card: k.in_hand(0, "JH"), target: 1 }).unwrap_err();
+    assert_eq!(e.rule, "R5.2");
+    k.act(0, Action::Haunt { card: k.in_hand(0, "3C"), target: 1 }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.shadow_of(1), vec![("3C".to_string(), Some(0))]);
+}
+
+/// A5.2: Banish with a number card that beats the ghost; both go to The Dark, with no Siphon
+/// even for the same rank; face cards cannot Banish.
+#[test]
+fn a5_2_banish_no_siphon_no_face_cards() {
+    let mut k = kit(3).hand(0, &["QH", "8H"]).shadow(0, &[("8D", Some(1))]).ritual(0);
+    let e = k.act(0, Action::Banish { card: k.in_hand(0, "QH"), ghost: k.ghost(0, "8D") }).unwrap_err();
+    assert_eq!(e.rule, "A5.2");
+    assert!(!uses_of(&k, 0, "QH").iter().any(|u| matches!(u, UseOption::Banish { .. })));
+    k.act(0, Action::Banish { card: k.in_hand(0, "8H"), ghost: k.ghost(0, "8D") }).unwrap();
+    pass_window(&mut k);
+    assert!(matches!(last_effect(&k), Effect::Banished { siphoned: false, .. }));
+    assert_eq!(k.dark_of(), strs(&["8H", "8D"]), "the ghost, then the Banish card on top");
+    assert!(k.shadow_of(0).is_empty());
+}
+
+/// A5.3, A6 row 4: a 4 is never Invoked (it is Salt); the 3 (Omen) is not offered as an Invoke.
+#[test]
+fn a5_3_four_is_not_invoked() {
+    let k = kit(3).hand(0, &["4H"]).ritual(0);
+    let uses = uses_of(&k, 0, "4H");
+    assert!(uses.iter().all(|u| matches!(u, UseOption::Haunt { .. })), "{uses:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A6: number cards
+// ---------------------------------------------------------------------------------------------
+
+/// A6 row A, Draft: a chosen neighbour Burns 2 (its Candle's top to The Dark).
+#[test]
+fn a6_draft_burns_two() {
+    let mut k = spare(kit(3).hand(0, &["AH"]).candle(1, &["9C", "8D", "7H"]).ritual(0));
+    assert!(uses_of(&k, 0, "AH").contains(&UseOption::Draft { targets: vec![1, 2] }));
+    k.act(0, Action::Draft { card: k.in_hand(0, "AH"), target: 1 }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.candle_of(1), strs(&["7H"]));
+    assert_eq!(k.dark_of(), strs(&["AH", "8D", "9C"]));
+    let mut k = kit(4).hand(0, &["AH"]).ritual(0);
+    let e = k.act(0, Action::Draft { card: k.in_hand(0, "AH"), target: 2 }).unwrap_err();
+    assert_eq!(e.rule, "A6", "seat 2 is no neighbour of seat 0 at 4 seats");
+}
+
+/// A6 row 2, Scare: a neighbour discards 2 cards at random.
+#[test]
+fn a6_scare_is_the_two() {
+    let mut k = spare(kit(3).hand(0, &["2H"]).hand(1, &["9C", "8D", "7H"]).ritual(0));
+    k.act(0, Action::Scare { card: k.in_hand(0, "2H"), target: 1 }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.hand_of(1).len(), 1);
+    assert!(matches!(last_effect(&k), Effect::Scared { target: 1, ref discarded } if discarded.len() == 2));
+}
+
+/// A6 row 5, Greed: the 5 draws 2 from one's own Candle, never another player's.
+#[test]
+fn a6_greed_draws_for_oneself() {
+    let mut k = kit(3).hand(0, &["5H", "5D"]).candle(0, &["9C", "8D", "6S"]).ritual(0);
+    assert!(uses_of(&k, 0, "5H").contains(&UseOption::Greed { targets: vec![0] }));
+    let e = k.act(0, Action::Greed { card: k.in_hand(0, "5H"), target: 1 }).unwrap_err();
+    assert_eq!(e.rule, "A6");
+    k.act(0, Action::Greed { card: k.in_hand(0, "5H"), target: 0 }).unwrap();
+    pass_window(&mut k);
+    assert!(matches!(last_effect(&k), Effect::Greed { target: 0, ref drawn } if drawn.len() == 2));
+}
+
+/// A6 row 6, Cleanse: the 6 removes a ghost of one's own Shadow with no value check and no
+/// Siphon.
+#[test]
+fn a6_cleanse_is_the_six() {
+    let mut k = kit(3).hand(0, &["6H"]).shadow(0, &[("KH", Some(1))]).ritual(0);
+    k.act(0, Action::Cleanse { card: k.in_hand(0, "6H"), ghost: k.ghost(0, "KH"), second: None }).unwrap();
+    pass_window(&mut k);
+    assert!(matches!(last_effect(&k), Effect::Cleansed { siphoned: false, .. }));
+    assert!(k.shadow_of(0).is_empty());
+}
+
+/// A6 row 7, Sight: see a neighbour's hand and take 1 card of it.
+#[test]
+fn a6_sight_takes_one() {
+    let mut k = spare(kit(3).hand(0, &["7H"]).hand(1, &["9C", "8D", "KH"]).ritual(0));
+    k.act(0, Action::Sight { card: k.in_hand(0, "7H"), target: 1 }).unwrap();
+    pass_window(&mut k);
+    match k.prompt(0).map(|p| p.kind) {
+        Some(PromptKind::SightPick { count, .. }) => assert_eq!(count, 1),
+        other => panic!("expected SightPick, got {other:?}"),
+    }
+    let two = vec![k.in_hand(1, "KH"), k.in_hand(1, "9C")];
+    assert!(k.answer(0, Answer::Pick { cards: two }).is_err());
+    k.answer(0, Answer::Pick { cards: vec![k.in_hand(1, "KH")] }).unwrap();
+    assert_eq!(k.hand_of(0), strs(&["KH"]));
+    assert_eq!(k.hand_of(1).len(), 2);
+}
+
+/// A6 row 8, Vanish: take a ghost from any Shadow into one's hand.
+#[test]
+fn a6_vanish_takes_any_ghost() {
+    let mut k = kit(4).hand(0, &["8H"]).shadow(2, &[("9C", Some(1))]).ritual(0);
+    k.act(0, Action::Recall { card: k.in_hand(0, "8H"), owner: 2, ghost: k.ghost(2, "9C") }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.hand_of(0), strs(&["9C"]));
+}
+
+/// A6 row 10, Rekindle: the 3 topmost cards of The Dark go under the Candle one at a time, the
+/// top first, with no shuffle.
+#[test]
+fn a6_rekindle_goes_under_without_shuffle() {
+    let mut k = kit(3).hand(0, &["10H"]).candle(0, &["9C", "8D"]).dark(&["2C", "3C", "4C", "5C"]).ritual(0);
+    k.act(0, Action::Rekindle { card: k.in_hand(0, "10H") }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.candle_of(0), strs(&["9C", "8D", "2C", "3C", "4C"]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A7: face cards and Jokers
+// ---------------------------------------------------------------------------------------------
+
+/// A7 Q, A12.6: The Medium searches The Dark for any card, a Joker included; it has no Depths.
+#[test]
+fn a7_a12_6_medium_takes_a_joker_and_has_no_depths() {
+    let mut k = kit(3).hand(0, &["QH", "QD"]).dark(&["Joker", "3C"]).ritual(0);
+    assert!(uses_of(&k, 0, "QH").contains(&UseOption::Medium { modes: vec![MediumMode::Search] }));
+    let e = k.act(0, Action::Medium { card: k.in_hand(0, "QH"), mode: MediumMode::Depths }).unwrap_err();
+    assert_eq!(e.rule, "A7");
+    k.act(0, Action::Medium { card: k.in_hand(0, "QH"), mode: MediumMode::Search }).unwrap();
+    pass_window(&mut k);
+    let PromptKind::MediumPick { choices } = k.prompt(0).unwrap().kind else { panic!("MediumPick") };
+    let joker = choices.iter().find(|c| c.face == face("Joker")).expect("the Joker is a choice").handle;
+    k.answer(0, Answer::Pick { cards: vec![joker] }).unwrap();
+    assert!(k.hand_of(0).contains(&"Joker".to_string()));
+}
+
+/// A7 K, A10: The Purge removes every ghost to The Dark, never Siphoning.
+#[test]
+fn a7_purge_never_siphons() {
+    let mut k = kit(3).hand(0, &["KH"]).shadow(0, &[("KH", Some(1)), ("7H", Some(2))]).ritual(0);
+    k.act(0, Action::Purge { card: k.in_hand(0, "KH") }).unwrap();
+    pass_window(&mut k);
+    let Effect::Purged { removed, .. } = last_effect(&k) else { panic!("purged") };
+    assert!(removed.iter().all(|(_, siphoned)| !siphoned));
+    assert!(k.shadow_of(0).is_empty());
+}
+
+/// A7 J, A12.5: The Mirror swaps the ghosts of the two Shadows.
+#[test]
+fn a7_mirror_swaps_ghosts() {
+    let mut k = kit(3).hand(0, &["JH"]).shadow(0, &[("9C", Some(1))]).shadow(1, &[("3D", Some(2))]).ritual(0);
+    k.act(0, Action::Mirror { card: k.in_hand(0, "JH"), target: 1 }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.shadow_of(0), vec![("3D".to_string(), Some(2))]);
+    assert_eq!(k.shadow_of(1), vec![("9C".to_string(), Some(1))]);
+}
+
+/// A7 Joker, The Haunted: each opponent turns up Candle cards until a number card, which
+/// becomes a ghost; face cards and Jokers turned up on the way are Burned.
+#[test]
+fn a7_the_haunted() {
+    let mut k = spare(kit(3).hand(0, &["Joker"]).candle(1, &["KC", "9D"]).candle(2, &["3S"]).ritual(0));
+    k.act(0, Action::Boo { card: k.in_hand(0, "Joker") }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.shadow_of(1), vec![("9D".to_string(), None)]);
+    assert_eq!(k.shadow_of(2), vec![("3S".to_string(), None)]);
+    assert!(k.dark_of().contains(&"KC".to_string()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A8: Salt
+// ---------------------------------------------------------------------------------------------
+
+/// A8.1: Salt (a 4) is open only to the player the action targets; a 5 is not Salt.
+#[test]
+fn a8_1_salt_is_a_four_for_targets_only() {
+    let mut k = kit(4).hand(0, &["3C"]).hand(1, &["5D", "4D"]).hand(3, &["4H"]).ritual(0);
+    k.act(0, Action::Haunt { card: k.in_hand(0, "3C"), target: 1 }).unwrap();
+    assert_eq!(k.asked(), vec![1], "only the target is asked");
+    match k.prompt(1).map(|p| p.kind) {
+        Some(PromptKind::Salt { fives, .. }) => {
+            assert_eq!(fives.iter().map(|c| name(c.face)).collect::<Vec<_>>(), ["4D"])
+        }
+        other => panic!("expected a Salt prompt, got {other:?}"),
+    }
+    let e = k.answer(1, Answer::Salt { card: k.in_hand(1, "5D") }).unwrap_err();
+    assert_eq!(e.rule, "A8");
+    k.answer(1, Answer::Salt { card: k.in_hand(1, "4D") }).unwrap();
+    assert!(k.events.iter().any(|e| matches!(e, Event::ActionCancelled { actor: 0, salter: 1 })));
+    assert!(k.shadow_of(1).is_empty());
+}
+
+/// A8.1: an action with no target (Rekindle) opens no Salt window.
+#[test]
+fn a8_1_untargeted_actions_cannot_be_salted() {
+    let mut k = spare(kit(3).hand(0, &["10H"]).hand(1, &["4D"]).hand(2, &["4C"]).dark(&["2C"]).ritual(0));
+    k.act(0, Action::Rekindle { card: k.in_hand(0, "10H") }).unwrap();
+    assert!(matches!(last_effect(&k), Effect::Rekindled { .. }), "resolved at once, with no window");
+    assert_eq!(k.asked(), vec![0], "nobody was asked to Salt; seat 0's Ritual goes on");
+}
+
+/// A8.2: the Salted actor may counter with a 4; the exchange alternates and the last Salt decides.
+#[test]
+fn a8_2_counter_salt() {
+    let mut k = kit(3).hand(0, &["3C", "4S"]).hand(1, &["4D"]).ritual(0);
+    k.act(0, Action::Haunt { card: k.in_hand(0, "3C"), target: 1 }).unwrap();
+    k.answer(1, Answer::Salt { card: k.in_hand(1, "4D") }).unwrap();
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::CounterSalt { .. })));
+    k.answer(0, Answer::Salt { card: k.in_hand(0, "4S") }).unwrap();
+    assert_eq!(k.shadow_of(1), vec![("3C".to_string(), Some(0))], "the actor's 4 was last: the Haunt stands");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A3.3: death
+// ---------------------------------------------------------------------------------------------
+
+/// A3.3 standard (default): a dead player's ghosts go to The Dark in entry order, no split.
+#[test]
+fn a3_3_standard_ghosts_to_the_dark() {
+    let k = kit(4).shadow(0, &[("8H", Some(1)), ("4C", Some(2))]).candle(0, &[]).turn_start(0, 1).settled();
+    assert!(!k.lit(0));
+    let to_dark = k.events.iter().find_map(|e| match e {
+        Event::Eliminated { seat: 0, shares, to_dark, .. } => Some((shares.clone(), to_dark.clone())),
+        _ => None,
+    });
+    let (shares, to_dark) = to_dark.expect("eliminated");
+    assert!(shares.is_empty());
+    assert_eq!(to_dark.iter().map(|&c| name(k.state.face(c))).collect::<Vec<_>>(), ["8H", "4C"]);
+    assert!(k.shadow_of(1).is_empty() && k.shadow_of(3).is_empty());
+}
+
+/// A3.3 dark: the ghosts are split between the neighbours as in R7.5 (prompt DeathSplit).
+#[test]
+fn a3_3_dark_mode_splits() {
+    let mut s = classic(4);
+    s.dark_mode = DarkMode::Dark;
+    let k = Kit::with(s).shadow(0, &[("8H", Some(1)), ("4C", Some(2))]).candle(0, &[]).turn_start(0, 1).settled();
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::DeathSplit { .. })));
+    assert!(matches!(k.step(), Step::Eliminating(_)));
+}
+
+/// A10: no Reprieve, Endure or Panic prompt and no Drain: the Haunting asks nothing, and the 4 is
+/// no Drain.
+#[test]
+fn a10_no_current_only_actions() {
+    let mut k = kit(3).hand(0, &["4H"]).ritual(0);
+    let e = k.act(0, Action::Drain { card: k.in_hand(0, "4H") }).unwrap_err();
+    assert_eq!(e.rule, "A6");
+    let k = kit(3).shadow(0, &[("8H", Some(1))]).turn_start(0, 1).settled();
+    assert!(!kinds(&k.events).contains(&"reprieved"));
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::Ritual { .. })));
+}
