@@ -1377,6 +1377,20 @@ export interface components {
             ghost: number;
         } | {
             /** @enum {string} */
+            action: "draft";
+            /**
+             * Format: uint16
+             * @description Index of a card instance in its game's pool (R10.3.1). Internal to the engine and to the
+             *     stored events: it never appears in a view (views use handles, R10.3.2).
+             */
+            card: number;
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
             action: "greed";
             /**
              * Format: uint16
@@ -1623,6 +1637,20 @@ export interface components {
             ghost: number;
         } | {
             /** @enum {string} */
+            action: "draft";
+            /**
+             * Format: uint64
+             * @description An opaque reference to a card that a viewer can see now (R10.3.2); used in views, prompts
+             *     and commands. Serialised as a JSON number below 2^53.
+             */
+            card: number;
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
             action: "greed";
             /**
              * Format: uint64
@@ -1861,6 +1889,18 @@ export interface components {
                 /** @description R10.3.2: the handle. */
                 handle: components["schemas"]["CardRef"];
             });
+        } | {
+            /** @enum {string} */
+            action: "draft";
+            card: null | (components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            });
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            target: number;
         } | {
             /** @enum {string} */
             action: "greed";
@@ -2574,6 +2614,11 @@ export interface components {
             settings?: components["schemas"]["TableSettings"] | null;
         };
         /**
+         * @description A3.3, R10.11: where a dead player's ghosts go under `classic-1.0`.
+         * @enum {string}
+         */
+        DarkMode: "standard" | "dark";
+        /**
          * @description Cards taken from the top of The Dark: the former top is named (it was public), the rest
          *     are counted (R10.8.2).
          */
@@ -2619,6 +2664,16 @@ export interface components {
              * @description R8.20.3: a live Plague ghost spread to this player instead of going to The Dark.
              */
             spread?: number | null;
+        } | {
+            /** @description The cards Burned, in order. */
+            burned: components["schemas"]["CardId"][];
+            /** @enum {string} */
+            effect: "drafted";
+            /**
+             * Format: uint8
+             * @description Who Burned.
+             */
+            target: number;
         } | {
             /** @description The cards drawn, top first. */
             drawn: components["schemas"]["CardId"][];
@@ -2775,6 +2830,16 @@ export interface components {
         };
         /** @description An [`Effect`] as a viewer sees it. */
         EffectView: {
+            /** @description The cards, in the order Burned. */
+            burned: components["schemas"]["CardView"][];
+            /** @enum {string} */
+            effect: "drafted";
+            /**
+             * Format: uint8
+             * @description Who Burned.
+             */
+            target: number;
+        } | {
             /** @enum {string} */
             effect: "haunted";
             /** @description The new ghost. */
@@ -3280,6 +3345,8 @@ export interface components {
                     number,
                     number[]
                 ][];
+                /** @description A3.3: classic with `dark_mode` standard: every ghost went to The Dark, in entry order. */
+                to_dark?: components["schemas"]["CardId"][];
             };
             /** @enum {string} */
             type: "eliminated";
@@ -3753,6 +3820,11 @@ export interface components {
              *     spectators); no seated player can open it. Default off.
              */
             commentary?: boolean;
+            /**
+             * @description R10.11, A3.3: `classic-1.0` only: where a dead player's ghosts go, `standard` (default: to
+             *     The Dark) or `dark` (split between the neighbours).
+             */
+            dark_mode?: components["schemas"]["DarkMode"];
             /** @description R9.1.3: the Dark of later stages (default `empty`). */
             final_dark?: components["schemas"]["FinalDark"];
             /**
@@ -3777,8 +3849,11 @@ export interface components {
              * @description R7.9.2: rounds before the Guttering, at least 10 (default 40).
              */
             round_limit?: number;
-            /** @description R10.1.3: the ruleset, `current` (the only one served yet). */
-            ruleset?: string;
+            /**
+             * @description R10.1.3, R10.11: the ruleset every table of the gathering plays, `current` (default) or
+             *     `classic-1.0` (RULES.md appendix A; classes off until the classic roster is served).
+             */
+            ruleset?: components["schemas"]["RulesetName"];
             /** @description R6.5.2: only targeted players may Salt (default false). */
             salt_targeted_only?: boolean;
             /** @description R10.6.6: `simultaneous` (default) or `sequential` Salt windows. */
@@ -4707,6 +4782,13 @@ export interface components {
             version: number;
         };
         /**
+         * @description R10.11, A1: the ruleset a table is created under, as chosen in its settings. The game records
+         *     the id with the engine's latest version of it ([`RulesetId`]) in its creation event, and
+         *     folds under that id and version forever.
+         * @enum {string}
+         */
+        RulesetName: "current" | "classic-1.0";
+        /**
          * @description R10.6.6: the form of Salt and BOO! windows.
          * @enum {string}
          */
@@ -4737,6 +4819,8 @@ export interface components {
             class_bans?: components["schemas"]["ClassId"][];
             /** @description R8.0.5, R10.11: classes on or off (off unless set). */
             classes?: boolean;
+            /** @description R10.11, A3.3: `classic-1.0` only: where a dead player's ghosts go (default standard). */
+            dark_mode?: components["schemas"]["DarkMode"];
             /** @description R2.6: first player (default Random). */
             first_player?: components["schemas"]["FirstPlayer"];
             /**
@@ -4761,6 +4845,11 @@ export interface components {
              * @description R7.9.2: rounds before the Guttering; at least 10 (default 40).
              */
             round_limit?: number;
+            /**
+             * @description R10.11, A1: the ruleset (`current` unless set). Left out of the serialised form when
+             *     `current`, so games stored before rulesets were offered keep their exact bytes.
+             */
+            ruleset?: components["schemas"]["RulesetName"];
             /** @description R6.5.2: only targeted players may Salt (default false). */
             salt_targeted_only?: boolean;
             /** @description R10.6.6: simultaneous (default) or sequential Salt windows. */
@@ -4926,6 +5015,8 @@ export interface components {
             class_bans?: components["schemas"]["ClassId"][];
             /** @description R8.0.5, R10.11: classes on or off (off unless set). */
             classes?: boolean;
+            /** @description R10.11, A3.3: `classic-1.0` only: where a dead player's ghosts go (default standard). */
+            dark_mode?: components["schemas"]["DarkMode"];
             /** @description R2.6: first player (default Random). */
             first_player?: components["schemas"]["FirstPlayer"];
             /**
@@ -4939,6 +5030,11 @@ export interface components {
              * @description R7.9.2: rounds before the Guttering; at least 10 (default 40).
              */
             round_limit?: number;
+            /**
+             * @description R10.11, A1: the ruleset (`current` unless set). Left out of the serialised form when
+             *     `current`, so games stored before rulesets were offered keep their exact bytes.
+             */
+            ruleset?: components["schemas"]["RulesetName"];
             /** @description R6.5.2: only targeted players may Salt (default false). */
             salt_targeted_only?: boolean;
             /** @description R10.6.6: simultaneous (default) or sequential Salt windows. */
@@ -5097,6 +5193,11 @@ export interface components {
             action: "banish";
             /** @description Ghosts of one's Shadow this card beats. */
             ghosts: components["schemas"]["CardRef"][];
+        } | {
+            /** @enum {string} */
+            action: "draft";
+            /** @description Neighbours. */
+            targets: number[];
         } | {
             /** @enum {string} */
             action: "greed";
@@ -5465,6 +5566,8 @@ export interface components {
                     handle: components["schemas"]["CardRef"];
                 })[]
             ][];
+            /** @description A3.3: ghosts that went to The Dark, in entry order (public). */
+            to_dark?: components["schemas"]["CardView"][];
             /** @enum {string} */
             type: "eliminated";
         } | {

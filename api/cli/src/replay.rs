@@ -195,23 +195,26 @@ fn without_location(message: &str) -> Option<String> {
     None
 }
 
-/// Whether this engine plays `r`: the current ruleset, at a version it implements.
+/// Whether this engine plays `r` (R10.1.3, A1): `current` or `classic-1.0`, at a version it
+/// implements.
 fn check_ruleset(r: &RulesetId) -> Result<(), String> {
-    if r.id != CURRENT_RULESET {
-        let versions = match CURRENT_RULESET_VERSION {
-            1 => "v1".to_string(),
-            n => format!("v1 to v{n}"),
-        };
+    let versions = |latest: u32| match latest {
+        1 => "v1".to_string(),
+        n => format!("v1 to v{n}"),
+    };
+    let Some(name) = final_flicker::RulesetName::from_id(&r.id) else {
         return Err(format!(
-            "ruleset `{}` v{} is not one this engine plays (it plays `{CURRENT_RULESET}` {versions})",
-            r.id, r.version
+            "ruleset `{}` v{} is not one this engine plays (it plays `{CURRENT_RULESET}` {} and `{}` {})",
+            r.id,
+            r.version,
+            versions(CURRENT_RULESET_VERSION),
+            final_flicker::settings::CLASSIC_RULESET,
+            versions(final_flicker::settings::CLASSIC_RULESET_VERSION),
         ));
-    }
-    if r.version > CURRENT_RULESET_VERSION {
-        return Err(format!(
-            "ruleset `{}` v{} is newer than this engine's (v{CURRENT_RULESET_VERSION})",
-            r.id, r.version
-        ));
+    };
+    let latest = name.latest().version;
+    if r.version > latest {
+        return Err(format!("ruleset `{}` v{} is newer than this engine's (v{latest})", r.id, r.version));
     }
     if r.version == 0 {
         return Err(format!("ruleset `{}` v0 does not exist (versions start at 1)", r.id));

@@ -51,6 +51,13 @@ pub struct Args {
     /// Play with classes (R2.7 selection by the bots) and print the class table.
     #[arg(long)]
     classes: bool,
+    /// R10.11, A1: the ruleset, `current` or `classic-1.0`.
+    #[arg(long, value_enum, default_value = "current")]
+    ruleset: RulesetArg,
+    /// A3.3: `classic-1.0` only: a dead player's ghosts go to The Dark (`standard`) or are split
+    /// between the neighbours (`dark`).
+    #[arg(long, value_enum, default_value = "standard")]
+    dark_mode: DarkModeArg,
 }
 
 fn parse_key(s: &str) -> Result<SigningKey, String> {
@@ -141,8 +148,47 @@ enum WindowArg {
     Sequential,
 }
 
+/// `--ruleset` (R10.11, A1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RulesetArg {
+    /// RULES.md sections 0-11.
+    Current,
+    /// RULES.md appendix A (the 1.0 manual).
+    #[value(name = "classic-1.0")]
+    Classic,
+}
+
+impl From<RulesetArg> for final_flicker::RulesetName {
+    fn from(r: RulesetArg) -> Self {
+        match r {
+            RulesetArg::Current => final_flicker::RulesetName::Current,
+            RulesetArg::Classic => final_flicker::RulesetName::Classic,
+        }
+    }
+}
+
+/// `--dark-mode` (A3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DarkModeArg {
+    /// Ghosts to The Dark.
+    Standard,
+    /// Ghosts split between the neighbours.
+    Dark,
+}
+
+impl From<DarkModeArg> for final_flicker::DarkMode {
+    fn from(d: DarkModeArg) -> Self {
+        match d {
+            DarkModeArg::Standard => final_flicker::DarkMode::Standard,
+            DarkModeArg::Dark => final_flicker::DarkMode::Dark,
+        }
+    }
+}
+
 pub fn run(a: Args) -> ExitCode {
     let mut settings = Settings::new(a.players);
+    settings.ruleset = a.ruleset.into();
+    settings.dark_mode = a.dark_mode.into();
     settings.round_limit = a.round_limit;
     settings.salt_window = match a.salt_window {
         WindowArg::Simultaneous => SaltWindow::Simultaneous,
@@ -157,7 +203,16 @@ pub fn run(a: Args) -> ExitCode {
     }
     let seed = a.seed.unwrap_or_else(|| rand::rngs::SysRng.try_next_u64_or_random());
     println!(
-        "simulate: {} players, {} games, bot policy {:?}, seed {seed}, salt window {:?}, round limit {}{}{} (repeat with --seed {seed})",
+        "simulate: {}{}, {} players, {} games, bot policy {:?}, seed {seed}, salt window {:?}, round limit {}{}{} (repeat with --seed {seed})",
+        settings.ruleset.id(),
+        if settings.ruleset == final_flicker::RulesetName::Classic {
+            format!(
+                " (dark_mode {})",
+                if settings.dark_mode == final_flicker::DarkMode::Dark { "dark" } else { "standard" }
+            )
+        } else {
+            String::new()
+        },
         a.players,
         a.games,
         a.bot,

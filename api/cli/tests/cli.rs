@@ -206,7 +206,8 @@ fn a_replay_with_a_ruleset_this_engine_does_not_play_fails() {
     let lines = exported(&dir);
     let newer = final_flicker::settings::CURRENT_RULESET_VERSION + 1;
     for (name, ruleset) in [
-        ("unknown", json(r#"{"id":"classic-1.0","version":1}"#)),
+        ("unknown", json(r#"{"id":"classic-2.0","version":1}"#)),
+        ("classic-newer", json(r#"{"id":"classic-1.0","version":2}"#)),
         ("newer", json(&format!(r#"{{"id":"current","version":{newer}}}"#))),
     ] {
         // In the header.

@@ -34,6 +34,8 @@ impl CircleGame for FinalFlicker {
     /// surplus out of play.
     fn circle_settings(g: &GatheringSettings, circle: &CircleSpec) -> Settings {
         let mut e = Settings::new(circle.seats);
+        e.ruleset = g.ruleset;
+        e.dark_mode = g.dark_mode;
         if g.classes {
             e.classes = true;
             e.class_bans = g.class_bans.clone();

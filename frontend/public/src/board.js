@@ -220,7 +220,7 @@ export function Board({ view, table, clock, me = null, reveal = false, targeting
   });
   const act = view.action;
   /** @type {Record<string, string>} */
-  const ACT = { haunt: 'Haunt', banish: 'Banish', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight', cleanse: 'Cleanse',
+  const ACT = { haunt: 'Haunt', banish: 'Banish', draft: 'Draft', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight', cleanse: 'Cleanse',
     recall: 'Recall', possess: 'Possess', rekindle: 'Rekindle', mirror: 'Mirror', medium: 'Medium', purge: 'Purge', boo: 'BOO!' };
   return html`<div class=${`circle n${n}`} data-testid="board">
     ${grid.slice(0, 4)}

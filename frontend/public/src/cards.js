@@ -19,6 +19,31 @@ export const RANK_POWER = {
   9: 'Possess', 10: 'Rekindle', J: 'Mirror', Q: 'Medium', K: 'Purge', Joker: 'BOO!',
 };
 
+/** A6, A7: what each rank does under `classic-1.0`. @type {Record<string, string>} */
+export const CLASSIC_POWER = {
+  A: 'Draft', 2: 'Scare', 3: 'Omen', 4: 'Salt', 5: 'Greed', 6: 'Cleanse', 7: 'Sight', 8: 'Vanish',
+  9: 'Possess', 10: 'Rekindle', J: 'Mirror', Q: 'Medium', K: 'Purge', Joker: 'The Haunted',
+};
+
+/** The power names of a ruleset (R10.1.3: `current` or `classic-1.0`). @param {string | undefined} ruleset */
+export function powersFor(ruleset) {
+  return ruleset === 'classic-1.0' ? CLASSIC_POWER : RANK_POWER;
+}
+
+/** The ruleset of the game on screen: cards name their power under it. */
+let shownPowers = RANK_POWER;
+
+/** Sets the ruleset whose power names cards show (the table and replay views call it). @param {string | undefined} ruleset */
+export function showRuleset(ruleset) {
+  shownPowers = powersFor(ruleset);
+}
+
+/** R10.1.3: a ruleset as people read it ("Classic 1.0 rules"). @param {{ id: string, version: number } | null | undefined} r */
+export function rulesetLabel(r) {
+  if (!r) return '';
+  return `${r.id === 'classic-1.0' ? 'Classic 1.0 rules' : 'Current rules'} (v${r.version})`;
+}
+
 /** "7♥", "Joker". @param {CardFace | null | undefined} c */
 export function cardText(c) {
   if (!c) return 'a card';
@@ -42,11 +67,11 @@ export function Card({ card, size = 'md', onClick, selected, dim, title, marker,
   const suit = joker ? 'joker' : /** @type {string} */ (card.suit);
   const sym = joker ? '★' : SUIT_SYMBOL[suit];
   const cls = `card face ${size} suit-${suit}${selected ? ' selected' : ''}${dim ? ' dim' : ''}${onClick ? ' clickable' : ''}`;
-  const label = `${cardName(card)}${RANK_POWER[card.rank] ? `, ${RANK_POWER[card.rank]}` : ''}${title ? `: ${title}` : ''}`;
+  const label = `${cardName(card)}${shownPowers[card.rank] ? `, ${shownPowers[card.rank]}` : ''}${title ? `: ${title}` : ''}`;
   const body = html`
     <span class="corner">${joker ? 'JK' : card.rank}<br />${sym}</span>
     <span class="pip" aria-hidden="true">${joker ? html`<${Icon} name="ghost" size=${size === 'xs' ? 12 : 22} />` : sym}</span>
-    ${size !== 'xs' && html`<span class="power" aria-hidden="true">${RANK_POWER[card.rank] || ''}</span>`}
+    ${size !== 'xs' && html`<span class="power" aria-hidden="true">${shownPowers[card.rank] || ''}</span>`}
     ${marker && html`<span class="marker" aria-hidden="true">${marker}</span>`}
   `;
   if (onClick) {

@@ -10,7 +10,7 @@ import { className } from './classes.js';
 
 /** @type {Record<string, string>} */
 const VERB = {
-  haunt: 'Haunts', banish: 'Banishes', greed: 'plays Greed on', scare: 'Scares', drain: 'Drains',
+  haunt: 'Haunts', banish: 'Banishes', draft: 'Drafts', greed: 'plays Greed on', scare: 'Scares', drain: 'Drains',
   sight: 'uses Sight on', cleanse: 'Cleanses', recall: 'Recalls', possess: 'Possesses', rekindle: 'Rekindles',
   mirror: 'Mirrors', medium: 'calls a Medium', purge: 'Purges', boo: 'plays BOO!',
 };
@@ -112,7 +112,8 @@ export function describe(ev, who, card) {
     }
     case 'eliminated': {
       const shares = (ev.shares || []).filter((/** @type {any} */ s) => s[1] && s[1].length);
-      return `${who(ev.seat)} flickers out${shares.length ? `; their ghosts pass to ${shares.map((/** @type {any} */ s) => `${who(s[0])} (${cards(s[1], card)})`).join(' and ')}` : ''}.`;
+      const toDark = ev.to_dark && ev.to_dark.length ? `; their ghosts go to The Dark (${cards(ev.to_dark, card)})` : '';
+      return `${who(ev.seat)} flickers out${shares.length ? `; their ghosts pass to ${shares.map((/** @type {any} */ s) => `${who(s[0])} (${cards(s[1], card)})`).join(' and ')}` : ''}${toDark}.`;
     }
     case 'game_ended':
       return ev.winner !== null && ev.winner !== undefined
@@ -196,6 +197,7 @@ function declared(actor, a, who, card) {
   switch (a.action) {
     case 'haunt': return `${who(actor)} Haunts ${who(a.target)} with ${c}.`;
     case 'banish': return `${who(actor)} Banishes ${card(a.ghost)} with ${c}.`;
+    case 'draft': return `${who(actor)} Drafts ${who(a.target)} with ${c}.`;
     case 'greed': return `${who(actor)} plays Greed (${c}) on ${a.target === actor ? 'themself' : who(a.target)}.`;
     case 'scare': return `${who(actor)} Scares ${who(a.target)} with ${c}.`;
     case 'drain': return `${who(actor)} Drains the neighbours' Candles with ${c}.`;
@@ -219,6 +221,7 @@ function resolved(actor, e, who, card) {
   switch (e.effect) {
     case 'haunted': return e.ghost ? `${card(e.ghost)} now haunts ${who(e.target)}'s Shadow.` : `The ghost now haunts ${who(e.target)}'s Shadow.`;
     case 'banished': return `${card(e.ghost)} is Banished${siph(e.siphoned)}.`;
+    case 'drafted': return `${who(e.target)} Burns ${cards(e.burned, card)}.`;
     case 'greed': return `${who(e.target)} draws ${cardsOrCount(e.drawn, card)}.`;
     case 'scared': return `${who(e.target)} loses ${cards(e.discarded, card)} to The Dark.`;
     case 'drained': return `${who(actor)} drains ${(e.packets || []).map((/** @type {any} */ p) => `${Array.isArray(p[1]) ? p[1].length : p[1]} from ${who(p[0])}`).join(' and ')}.`;

@@ -217,6 +217,7 @@ export function PracticePage() {
   const [delay, setDelay] = useState(600);
   const [reaction, setReaction] = useState(15);
   const [decision, setDecision] = useState(60);
+  const [ruleset, setRuleset] = useState('current');
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
   if (!me) return html`<main class="page narrow"><h2>Practice</h2><p>Sign in to play a practice game against the built-in bots.</p>
@@ -228,7 +229,11 @@ export function PracticePage() {
     setErr('');
     try {
       const r = await api('POST', '/tables', {
-        body: { players, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction } },
+        body: {
+          players, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction },
+          // R10.11: classic-1.0 plays without classes until its roster (A9) is served.
+          settings: ruleset === 'current' ? undefined : { ruleset },
+        },
       });
       const id = r.table.table_id;
       await api('POST', `/tables/${id}/seats`, { body: { seat: 0 } });
@@ -246,6 +251,10 @@ export function PracticePage() {
     <form class="stack" onSubmit=${start}>
       <label>Players (you and bots) <input type="number" min="2" max="8" value=${players} name="players"
         onInput=${(/** @type {any} */ e) => setPlayers(Number(e.target.value))} /></label>
+      <label>Rules <select name="ruleset" value=${ruleset} data-testid="practice-ruleset"
+        onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
+        <option value="current">Current rules</option>
+        <option value="classic-1.0">Classic 1.0 (the 1.0 manual: 5-card hands, Salt is a 4, no classes yet)</option></select></label>
       <label>Bot pace (ms between bot moves) <input type="number" min="0" max="10000" step="100" value=${delay} name="bot_delay_ms"
         onInput=${(/** @type {any} */ e) => setDelay(Number(e.target.value))} /></label>
       <label>Decision clock (s) <input type="number" min="5" max="86400" value=${decision} onInput=${(/** @type {any} */ e) => setDecision(Number(e.target.value))} /></label>
@@ -309,7 +318,10 @@ function CreateGathering({ onCreated }) {
   const [abandonment, setAbandonment] = useState(3);
   const [cap, setCap] = useState(0);
   const [checkIn, setCheckIn] = useState(false);
+  const [ruleset, setRuleset] = useState(/** @type {'current' | 'classic-1.0'} */ ('current'));
+  const [darkMode, setDarkMode] = useState(/** @type {'standard' | 'dark'} */ ('standard'));
   const [err, setErr] = useState('');
+  const classic = ruleset === 'classic-1.0';
   /** @param {Event} e */
   async function submit(e) {
     e.preventDefault();
@@ -318,12 +330,15 @@ function CreateGathering({ onCreated }) {
     const settings = {
       max_circle: maxCircle, advance, final_dark: finalDark, bot_delay_ms: delay, round_limit: roundLimit,
       salt_window: saltWindow, clocks: { decision_secs: decision, reaction_secs: reaction },
-      classes, class_bans: classes ? bans : [], commentary, abandonment,
+      // A9: the classic roster is not served yet, so classic gatherings play without classes.
+      classes: classes && !classic, class_bans: classes && !classic ? bans : [], commentary, abandonment,
+      ruleset,
       spectator_delay_events: delayKind === 'events' ? delayBy : 0,
       spectator_delay_secs: delayKind === 'secs' ? delayBy : 0,
       check_in: checkIn,
     };
     if (cap > 0) settings.registration_cap = cap;
+    if (classic) settings.dark_mode = darkMode;
     try {
       const g = await api('POST', '/gatherings', { body: { name, settings } });
       setName('');
@@ -337,6 +352,12 @@ function CreateGathering({ onCreated }) {
   const ban = (id, on) => setBans(on ? [...bans.filter((b) => b !== id), id] : bans.filter((b) => b !== id));
   return html`<section><h3>New gathering</h3><form class="stack grid2" onSubmit=${submit} data-testid="create-gathering">
     <label class="wide">Name <input name="name" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.target.value)} /></label>
+    <label>Rules <select name="ruleset" value=${ruleset} data-testid="gathering-ruleset" onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
+      <option value="current">Current rules</option><option value="classic-1.0">Classic 1.0</option></select>
+      <small class="help">R10.11, appendix A: classic 1.0 is the 1.0 manual: 5-card hands, hand limit 7, Salt is a 4 and only against actions that target you, no Reprieve or Siphon. It plays without classes for now.</small></label>
+    ${classic && html`<label>Ghosts of the dead <select name="dark_mode" value=${darkMode} onChange=${(/** @type {any} */ e) => setDarkMode(e.target.value)}>
+      <option value="standard">to The Dark</option><option value="dark">split between the neighbours</option></select>
+      <small class="help">A3.3 (dark_mode): where a dead player's ghosts go.</small></label>`}
     <label>Largest circle <input type="number" name="max_circle" min="4" max="64" value=${maxCircle} onInput=${num(setMaxCircle)} />
       <small class="help">R9.1.1: players per table at most; more players are split into circles.</small></label>
     <label>Last Lit sent on <select name="advance" value=${String(advance)} onChange=${num(setAdvance)}><option value="1">1</option><option value="2">2</option></select>
@@ -367,7 +388,8 @@ function CreateGathering({ onCreated }) {
       <small class="help">R10.8: spectators, and you, see each table this far behind, so that watching cannot help a seated player. With the commentary view you may watch every table with all cards shown (delayed the same way); no seated player can open it.</small>
     </fieldset>
     <fieldset class="wide" data-testid="class-settings"><legend>Classes</legend>
-      <label class="check"><input type="checkbox" name="classes" checked=${classes} onChange=${(/** @type {any} */ e) => setClasses(e.target.checked)} />
+      <label class="check"><input type="checkbox" name="classes" checked=${classes && !classic} disabled=${classic}
+        onChange=${(/** @type {any} */ e) => setClasses(e.target.checked)} />
         Play with classes</label>
       <small class="help">R8.0.5, R2.7: each player picks one of three classes offered at the start of stage 1 and keeps it in later stages. <a href="/rules#classes">The classes</a>.</small>
       ${classes && html`<details class="bans"><summary>Banned classes (${bans.length})</summary>

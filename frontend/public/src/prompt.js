@@ -19,7 +19,7 @@ import { CLASSES, className } from './classes.js';
 
 /** Names of Ritual uses (`UseOption.action`, R5, R8) and class actions (`ClassActionOption`). @type {Record<string, string>} */
 export const USE_LABEL = {
-  haunt: 'Haunt', banish: 'Banish', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight',
+  haunt: 'Haunt', banish: 'Banish', draft: 'Draft', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight',
   cleanse: 'Cleanse', recall: 'Recall', possess: 'Possess', rekindle: 'Rekindle', mirror: 'Mirror',
   medium: 'Medium', purge: 'Purge', boo: 'BOO!', build_wall: 'Build a Wall', alter_suit: 'Alter a suit',
   watcher_sight: 'Sight (both neighbours)', usurp: 'Usurp',

@@ -4,6 +4,7 @@
 import { api, errorText, html, useSession } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board, seatName } from './board.js';
+import { rulesetLabel, showRuleset } from './cards.js';
 import { cardNamer, describe } from './describe.js';
 import { Icon } from './icons.js';
 
@@ -101,11 +102,12 @@ export function ReplayPage({ id }) {
   const complete = step.event.type === 'full';
   const elims = replay.eliminations;
   const canReveal = finished && complete;
+  showRuleset(step.view.ruleset && step.view.ruleset.id);
 
   return html`<main class="page replay-page" data-testid="replay-page">
     <div class="table-head">
       <h2>Replay <span class="sub">· ${id.slice(0, 8)}</span></h2>
-      <div class="head-meta"><a href=${`/tables/${id}`}>Table</a> <a href="/rules" target="_blank" rel="noopener">Rules</a>
+      <div class="head-meta"><span class="ruleset" data-testid="ruleset">${rulesetLabel(step.view.ruleset)}</span><a href=${`/tables/${id}`}>Table</a> <a href="/rules" target="_blank" rel="noopener">Rules</a>
         ${table.status !== 'finished' && html`<button type="button" class="linklike" onClick=${load} data-testid="reload-steps">Load newer steps</button>`}
         ${table.status === 'finished' && html`<a href=${`/api/v1/tables/${id}/replay.jsonl`} download=${`${id}.jsonl`}>Download (JSON Lines)</a>`}</div>
     </div>

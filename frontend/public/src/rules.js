@@ -22,13 +22,31 @@ export const CARD_RULES = [
   { rank: 'Joker', name: 'BOO!', text: 'Every other Lit player turns up Candle cards until a number card, which becomes a ghost in their Shadow.', rule: 'R5.6.4' },
 ];
 
+/** A6, A7, A8: what each rank does under `classic-1.0`. @type {{ rank: string, name: string, text: string }[]} */
+export const CLASSIC_CARD_RULES = [
+  { rank: 'A', name: 'Draft', text: 'A chosen neighbour Burns 2.' },
+  { rank: '2', name: 'Scare', text: 'A neighbour discards 2 cards at random.' },
+  { rank: '3', name: 'Omen', text: 'Reveal the top 3 of your Candle and play one at once (not served yet: a 3 can Haunt or Banish).' },
+  { rank: '4', name: 'Salt', text: 'A reaction only: cancel an action that targets you. The actor may Salt back; the last 4 decides.' },
+  { rank: '5', name: 'Greed', text: 'Draw 2 cards from your own Candle.' },
+  { rank: '6', name: 'Cleanse', text: 'Remove one ghost of your Shadow to The Dark, whatever its value.' },
+  { rank: '7', name: 'Sight', text: 'See a neighbour’s hand and take 1 card of it.' },
+  { rank: '8', name: 'Vanish', text: 'Take a ghost from any Shadow into your hand.' },
+  { rank: '9', name: 'Possess', text: 'Put one of your ghosts into a neighbour’s Shadow.' },
+  { rank: '10', name: 'Rekindle', text: 'The top 3 cards of The Dark go under your Candle, with no shuffle.' },
+  { rank: 'J', name: 'Mirror', text: 'Swap the ghosts of your Shadow with a neighbour’s.' },
+  { rank: 'Q', name: 'Medium', text: 'Take any one card of The Dark, a Joker included.' },
+  { rank: 'K', name: 'Purge', text: 'Remove every ghost of your Shadow to The Dark.' },
+  { rank: 'Joker', name: 'The Haunted', text: 'Every opponent turns up Candle cards until a number card, which becomes a ghost in their Shadow.' },
+];
+
 /** The rules page. */
 export function RulesPage() {
   const classes = Object.entries(CLASSES);
   return html`<main class="page rules-page" data-testid="rules-page">
     <h2>How to play The Final Flicker</h2>
     <nav class="toc" aria-label="On this page"><a href="#how">How to play</a> · <a href="#turn">A turn</a> · <a href="#cards">The cards</a>
-      · <a href="#salt">Salt</a> · <a href="#classes">The classes</a> · <a href="#gatherings">Gatherings</a></nav>
+      · <a href="#salt">Salt</a> · <a href="#classes">The classes</a> · <a href="#classic">Classic 1.0</a> · <a href="#gatherings">Gatherings</a></nav>
 
     <section id="how"><h3>The aim</h3>
       <p>Each player guards a <strong>Candle</strong>: a face-down pile of 27 cards, 3 of which start in your hand (R2.3, R2.5).
@@ -71,6 +89,16 @@ export function RulesPage() {
         classes are public. Small circles use smaller pools (R2.8).</p>
       <dl class="class-rules">${classes.map(([id, c]) => html`<div class="class-rule" id=${`class-${id}`} data-testid="class-rule">
         <dt>${c.name} <span class="muted">${c.kind}</span></dt><dd>${c.text}</dd></div>`)}</dl></section>
+
+    <section id="classic"><h3>Classic 1.0 rules (appendix A)</h3>
+      <p>Tables and gatherings may play the rules of the 1.0 manual instead. What differs: two decks even for 2 players,
+        a 5-card starting hand and a hand limit of 7; the Haunting Burns one card per ghost with no Reprieve, Endure or Panic;
+        one action a turn; only number cards Banish and nothing is ever Siphoned; Salt is a 4 and only the player an action
+        targets may Salt it; you are Consumed only when you must draw from an empty Candle; a dead player's ghosts go to The Dark
+        (or, with <em>dark mode</em>, are split between the neighbours). Classic tables play without classes for now.</p>
+      <div class="card-rules">${CLASSIC_CARD_RULES.map((c) => html`<div class="card-rule" data-testid="classic-card-rule">
+        <${Card} card=${{ rank: c.rank, suit: c.rank === 'Joker' ? null : c.rank === '4' ? 'hearts' : 'spades' }} size="xs" />
+        <div><strong>${c.rank} · ${c.name}</strong> <span class="muted">A6–A8</span><br />${c.text}</div></div>`)}</div></section>
 
     <section id="gatherings"><h3>Gatherings (R9)</h3>
       <p>A gathering splits its players into circles of at most the organiser's largest size. Each qualifying circle sends on

@@ -4,7 +4,7 @@ import { api, ApiError, errorText, html, idempotencyKey, navigate, rememberTable
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board, PROMPT_KIND, seatName } from './board.js';
 import { PromptPanel } from './prompt.js';
-import { RANK_POWER } from './cards.js';
+import { powersFor, rulesetLabel, showRuleset } from './cards.js';
 import { cardNamer, describe } from './describe.js';
 import { CircleNav } from './circle-nav.js';
 
@@ -160,6 +160,8 @@ export function TablePage({ id, search }) {
   if (!state.data || !table) return html`<main class="page"><p class="loading">Loading the table…</p></main>`;
   const { t, p } = state.data;
   const view = /** @type {View | null} */ (t.view);
+  // R10.1.3: cards name their power under the game's ruleset.
+  showRuleset(view ? view.ruleset.id : undefined);
   const tinfo = /** @type {TableInfo} */ (t.table);
 
   /** @param {any} answer */
@@ -237,6 +239,7 @@ export function TablePage({ id, search }) {
       <div class="head-meta">
         <span class=${`live-dot ${live}`} title=${`stream: ${live}`}>${live === 'live' ? 'live' : live}</span>
         <span data-testid="viewer">${seatedNote}</span>
+        ${view && html`<span class="ruleset" data-testid="ruleset">${rulesetLabel(view.ruleset)}</span>`}
         ${mySeats.length > 1 && html`<label>Seat <select value=${String(seat)} onChange=${(/** @type {any} */ e) => setSeatChoice(Number(e.target.value))}>
           ${mySeats.map((s) => html`<option value=${String(s)}>${s + 1}</option>`)}</select></label>`}
         ${tinfo.gathering && html`<a href=${`/gatherings/${tinfo.gathering.gathering_id}`}>Gathering</a>`}
@@ -268,9 +271,11 @@ export function TablePage({ id, search }) {
             ${seat !== null && html`<${PromptPanel} prompt=${p && p.prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo}
               answer=${send} busy=${busy} setTargeting=${setTargeting} />`}
             <${Log} lines=${lines} />
-            <details class="legend"><summary>Card powers</summary><dl>${Object.entries(RANK_POWER).map(([r, p]) =>
+            <details class="legend"><summary>Card powers</summary><dl>${Object.entries(powersFor(view && view.ruleset.id)).map(([r, p]) =>
               html`<div><dt>${r}</dt><dd>${p}</dd></div>`)}</dl>
-              <p class="hint">A–10 can also Haunt a neighbour. A 5 Salts (cancels) an action in its window.</p></details>
+              <p class="hint">${view && view.ruleset.id === 'classic-1.0'
+                ? 'A–10 can also Haunt a neighbour. A 4 Salts (cancels) an action that targets you.'
+                : 'A–10 can also Haunt a neighbour. A 5 Salts (cancels) an action in its window.'}</p></details>
             ${seat !== null && view && !view.result && view.players[seat] && view.players[seat].lit && html`<button type="button"
               class="danger" onClick=${concede}>Concede</button>`}
           </aside>

@@ -109,10 +109,18 @@ pub struct GatheringSettings {
     /// need no check-in.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub check_in: bool,
-    /// R10.1.3: the ruleset, `current` (the only one served yet).
-    #[serde(default = "default_ruleset")]
-    #[schema(pattern = "^current$")]
-    pub ruleset: String,
+    /// R10.1.3, R10.11: the ruleset every table of the gathering plays, `current` (default) or
+    /// `classic-1.0` (RULES.md appendix A; classes off until the classic roster is served).
+    #[serde(default)]
+    pub ruleset: final_flicker::RulesetName,
+    /// R10.11, A3.3: `classic-1.0` only: where a dead player's ghosts go, `standard` (default: to
+    /// The Dark) or `dark` (split between the neighbours).
+    #[serde(default, skip_serializing_if = "is_standard")]
+    pub dark_mode: final_flicker::DarkMode,
+}
+
+fn is_standard(m: &final_flicker::DarkMode) -> bool {
+    *m == final_flicker::DarkMode::Standard
 }
 
 fn yes() -> bool {
@@ -129,9 +137,6 @@ fn default_round_limit() -> u16 {
 }
 fn default_abandonment() -> u8 {
     3
-}
-fn default_ruleset() -> String {
-    "current".into()
 }
 
 impl Default for GatheringSettings {
@@ -180,8 +185,16 @@ impl GatheringSettings {
         if self.registration_cap.is_some_and(|c| !(2..=MAX_PLAYERS as u32).contains(&c)) {
             return Err(format!("registration_cap is 2 to {MAX_PLAYERS} (or null)"));
         }
-        if self.ruleset != "current" {
-            return Err("R10.1.3: the only ruleset served is 'current'".into());
+        match self.ruleset {
+            final_flicker::RulesetName::Classic if self.classes => {
+                return Err(
+                    "A9: the classic roster is not served yet: set classes off for a classic-1.0 gathering".into()
+                );
+            }
+            final_flicker::RulesetName::Current if self.dark_mode != final_flicker::DarkMode::Standard => {
+                return Err("R10.11: dark_mode is a setting of classic-1.0 only".into());
+            }
+            _ => {}
         }
         Ok(())
     }
