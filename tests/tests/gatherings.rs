@@ -256,6 +256,49 @@ fn a_20_player_bot_gathering_splits_7_7_6_and_crowns_one_winner() {
     eprintln!("20 players: {:.1} s in all", t0.elapsed().as_secs_f64());
 }
 
+/// A1, R9.2.2, R9.4, R10.11: a 20-player `classic-1.0` gathering over REST (heuristic bots):
+/// settings `{"ruleset": "classic-1.0", "classes": false}` split 7+7+6, every circle table
+/// records the classic ruleset and its settings, and the gathering ends with its winner (or
+/// an end the rules explain). A classic gathering with classes on, or `dark_mode` under
+/// `current`, is refused with a 400 naming the rule.
+#[test]
+fn a_20_player_classic_gathering_runs_to_its_winner() {
+    let t0 = Instant::now();
+    let s = Server::start(Db::sqlite());
+    let org = organiser(&s);
+    for (settings, rule) in [
+        (json!({"ruleset": "classic-1.0"}), "A9"),
+        (json!({"dark_mode": "dark"}), "R10.11"),
+        (json!({"ruleset": "classic-2.0", "classes": false}), "classic-2.0"),
+    ] {
+        let (st, v, _) = post(&s, &org, "/api/v1/gatherings", json!({"name": "refused", "settings": settings}));
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+        assert!(v["detail"].as_str().unwrap_or_default().contains(rule), "{rule}: {v}");
+    }
+    let id =
+        create(&s, &org, "classic twenty", json!({"ruleset": "classic-1.0", "classes": false, "dark_mode": "dark"}));
+    add_bots(&s, &org, &id, 20, "heuristic");
+    control(&s, &org, &id, "start");
+    let g = wait_over(&s, &id, Duration::from_secs(300));
+    eprintln!("20 classic heuristic bots: {:.1} s", t0.elapsed().as_secs_f64());
+    assert_eq!(g["status"], "finished", "{g}");
+    let b = bracket(&s, &id);
+    let stages = b["stages"].as_array().unwrap();
+    assert_eq!(stages[0]["sizes"], "7+7+6", "R9.2.2");
+    let st = standings(&s, &id);
+    if let Some(winner) = winner_or_rule_explained(&g, &b, &st) {
+        assert_eq!(stages.last().unwrap()["circles"][0]["winner"], winner.as_str());
+    }
+    let tables = check_circle_tables(&s, &org, &id, &b);
+    assert!(tables.len() >= 4, "three circles and a Final Ritual: {b}");
+    for t in tables.values() {
+        assert_eq!(t["view"]["ruleset"], json!({"id": "classic-1.0", "version": 1}), "{}", t["table"]);
+        assert_eq!(t["table"]["settings"]["ruleset"], "classic-1.0", "{}", t["table"]);
+        assert_eq!(t["table"]["settings"]["dark_mode"], "dark", "{}", t["table"]);
+        assert_eq!(t["table"]["settings"]["classes"], false, "{}", t["table"]);
+    }
+}
+
 // ---------- 2. the manager on PostgreSQL ----------
 
 /// R9.2.2 (9 -> 5+4), R9.3 (each circle its own table naming its gathering, stage and circle),

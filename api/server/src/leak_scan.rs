@@ -1,5 +1,5 @@
 //! The automated leak scanner (R10.8, R10.3.2, R10.6.3). Many random games with
-//! classes, 2-8 players, both Salt window forms, played step by step through the real routes and
+//! classes (and, every third game, `classic-1.0` without classes, A1), 2-8 players, both Salt window forms, played step by step through the real routes and
 //! the real store (in-process, SQLite), with no server driver: the scanner answers every prompt
 //! itself (random legal answers, some through `POST /answers`, the rest as table commands).
 //! At sampled moments, for every viewer (each seat with its token, a spectator account,
@@ -9,7 +9,7 @@
 //! may see at that moment. When a batch of events is hidden from a viewer, everything that
 //! viewer reads (bodies, ETags, cursors, totals, clocks) must stay byte-identical.
 //!
-//! `FLICKER_LEAK_GAMES` (default 200) and `FLICKER_LEAK_SEED` (default 6) override the run;
+//! `FLICKER_LEAK_GAMES` (default 300) and `FLICKER_LEAK_SEED` (default 6) override the run;
 //! the seed is printed. Answers sent through the route use the server's random generator, so a
 //! seed reproduces the choices made but not every shuffle.
 
@@ -195,9 +195,18 @@ fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-/// Settings of game `g`: 2-8 players in turn, classes on (bans sometimes), both window forms.
+/// Settings of game `g`: 2-8 players in turn, both window forms; every third game `classic-1.0`
+/// (A1; classes off, both `dark_mode`s), the others `current` with classes on (bans sometimes).
 fn settings_for(g: usize, rng: &mut ChaCha8Rng) -> Settings {
     let mut s = Settings::new(2 + (g % 7) as u8);
+    if g % 3 == 2 {
+        s.ruleset = final_flicker::RulesetName::Classic;
+        s.dark_mode =
+            if rng.random_bool(0.5) { final_flicker::DarkMode::Dark } else { final_flicker::DarkMode::Standard };
+        s.salt_window = if rng.random_bool(0.5) { SaltWindow::Simultaneous } else { SaltWindow::Sequential };
+        s.hold_windows = rng.random_bool(0.3);
+        return s;
+    }
     s.classes = true;
     s.salt_window = if rng.random_bool(0.5) { SaltWindow::Simultaneous } else { SaltWindow::Sequential };
     s.hold_windows = rng.random_bool(0.3);
@@ -1270,11 +1279,12 @@ impl Scanner<'_> {
     }
 }
 
-/// The leak scanner over at least 200 random games with classes, 2-8 players.
+/// The leak scanner over at least 300 random games, 2-8 players: 200 with classes, 100 under
+/// `classic-1.0`.
 #[actix_web::test]
 #[allow(clippy::async_yields_async)]
 async fn the_leak_scanner_finds_nothing() {
-    let games = env_or("FLICKER_LEAK_GAMES", 200) as usize;
+    let games = env_or("FLICKER_LEAK_GAMES", 300) as usize;
     let seed = env_or("FLICKER_LEAK_SEED", 6);
     println!("leak scan: {games} games, seed {seed} (FLICKER_LEAK_GAMES, FLICKER_LEAK_SEED)");
     let started = Instant::now();
