@@ -1391,6 +1391,15 @@ export interface components {
             target: number;
         } | {
             /** @enum {string} */
+            action: "omen";
+            /**
+             * Format: uint16
+             * @description Index of a card instance in its game's pool (R10.3.1). Internal to the engine and to the
+             *     stored events: it never appears in a view (views use handles, R10.3.2).
+             */
+            card: number;
+        } | {
+            /** @enum {string} */
             action: "greed";
             /**
              * Format: uint16
@@ -1651,6 +1660,15 @@ export interface components {
             target: number;
         } | {
             /** @enum {string} */
+            action: "omen";
+            /**
+             * Format: uint64
+             * @description An opaque reference to a card that a viewer can see now (R10.3.2); used in views, prompts
+             *     and commands. Serialised as a JSON number below 2^53.
+             */
+            card: number;
+        } | {
+            /** @enum {string} */
             action: "greed";
             /**
              * Format: uint64
@@ -1866,6 +1884,250 @@ export interface components {
          * @description R5.1.1: a Ritual action with its declaration (R5.1.2). `C` is the card reference type.
          *     Seats are seat indices (R0.2).
          */
+        Action_CardView: {
+            /** @enum {string} */
+            action: "haunt";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description A neighbour of the actor.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
+            action: "banish";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            ghost: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "draft";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
+            action: "omen";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "greed";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description Any Lit player, the actor included.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
+            action: "scare";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
+            action: "drain";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "sight";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
+            action: "cleanse";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            ghost: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            second?: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "recall";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            ghost: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description The ghost's owner (any Lit player, the actor included).
+             */
+            owner: number;
+        } | {
+            /** @enum {string} */
+            action: "possess";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            destination: number;
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            ghost: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "rekindle";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "mirror";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
+            action: "medium";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /** @description The declared mode. */
+            mode: components["schemas"]["MediumMode"];
+        } | {
+            /** @enum {string} */
+            action: "purge";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "boo";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "build_wall";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        } | {
+            /** @enum {string} */
+            action: "alter_suit";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            ghost: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+            /**
+             * Format: uint8
+             * @description The ghost's owner (any Lit player).
+             */
+            owner: number;
+            /** @description The new suit (different from the current effective suit). */
+            suit: components["schemas"]["Suit"];
+        } | {
+            /** @enum {string} */
+            action: "usurp";
+            /**
+             * Format: uint8
+             * @description A neighbour.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
+            action: "watcher_sight";
+            /** @description A card as a viewer sees it: handle, rank and suit (`suit` absent for a Joker). */
+            card: components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            };
+        };
+        /**
+         * @description R5.1.1: a Ritual action with its declaration (R5.1.2). `C` is the card reference type.
+         *     Seats are seat indices (R0.2).
+         */
         Action_Option_CardView: {
             /** @enum {string} */
             action: "haunt";
@@ -1901,6 +2163,13 @@ export interface components {
              * @description A neighbour.
              */
             target: number;
+        } | {
+            /** @enum {string} */
+            action: "omen";
+            card: null | (components["schemas"]["Face"] & {
+                /** @description R10.3.2: the handle. */
+                handle: components["schemas"]["CardRef"];
+            });
         } | {
             /** @enum {string} */
             action: "greed";
@@ -2665,6 +2934,11 @@ export interface components {
              */
             spread?: number | null;
         } | {
+            /** @enum {string} */
+            effect: "omen_revealed";
+            /** @description The cards, top of the Candle first. */
+            revealed: components["schemas"]["CardId"][];
+        } | {
             /** @description The cards Burned, in order. */
             burned: components["schemas"]["CardId"][];
             /** @enum {string} */
@@ -2830,6 +3104,11 @@ export interface components {
         };
         /** @description An [`Effect`] as a viewer sees it. */
         EffectView: {
+            /** @enum {string} */
+            effect: "omen_revealed";
+            /** @description The cards, top of the Candle first. */
+            revealed: components["schemas"]["CardView"][];
+        } | {
             /** @description The cards, in the order Burned. */
             burned: components["schemas"]["CardView"][];
             /** @enum {string} */
@@ -3307,6 +3586,25 @@ export interface components {
             };
             /** @enum {string} */
             type: "timed_out";
+        } | {
+            /**
+             * @description A6 Omen, A12.3: the OmenPlay choice: the `rest` of the revealed cards went to the bottom
+             *     of the actor's Candle in the order revealed, then `play` (one revealed card's declaration,
+             *     as if from the hand) began as an action with its own reactions; `None` when no revealed
+             *     card could legally be played.
+             */
+            payload: {
+                play?: components["schemas"]["Action_CardId"] | null;
+                /** @description The other revealed cards, in the order revealed. */
+                rest: components["schemas"]["CardId"][];
+                /**
+                 * Format: uint8
+                 * @description The actor.
+                 */
+                seat: number;
+            };
+            /** @enum {string} */
+            type: "omen_chosen";
         } | {
             /** @description R7.4: the elimination procedure of `seat` began (placing fixed now, R7.4 step 2). */
             payload: {
@@ -4261,6 +4559,13 @@ export interface components {
             /** @description Ghosts a Panic may target (empty when the Candle is empty, R11.26). */
             panic: components["schemas"]["CardView"][];
         } | {
+            /** @enum {string} */
+            kind: "omen_play";
+            /** @description The legal plays of each revealed card. */
+            options: components["schemas"]["CardOptions"][];
+            /** @description The revealed cards, top of the Candle first (face up in the Resolving area). */
+            revealed: components["schemas"]["CardView"][];
+        } | {
             ability?: components["schemas"]["AbilityOption"] | null;
             /**
              * Format: uint8
@@ -5195,6 +5500,9 @@ export interface components {
             ghosts: components["schemas"]["CardRef"][];
         } | {
             /** @enum {string} */
+            action: "omen";
+        } | {
+            /** @enum {string} */
             action: "draft";
             /** @description Neighbours. */
             targets: number[];
@@ -5545,6 +5853,17 @@ export interface components {
             seat: number;
             /** @enum {string} */
             type: "elimination_started";
+        } | {
+            play?: components["schemas"]["Action_CardView"] | null;
+            /** @description The others, as they lay face up. */
+            rest: components["schemas"]["CardView"][];
+            /**
+             * Format: uint8
+             * @description The actor.
+             */
+            seat: number;
+            /** @enum {string} */
+            type: "omen_chosen";
         } | {
             /** @description R8.8.1: The Gravedigger and the number of Candle cards it took. */
             gravedigger?: [

@@ -50,46 +50,11 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
                 }
                 return Answer::Ability { ability: random_ability(ability.as_ref().expect("ability"), rng) };
             }
-            let opt = &options[i];
-            let card = opt.card.handle;
-            let u = opt.uses.choose(rng).expect("a listed card has a use");
-            let action = match u {
-                UseOption::Haunt { targets } => Action::Haunt { card, target: *targets.choose(rng).expect("t") },
-                UseOption::Banish { ghosts } => Action::Banish { card, ghost: *ghosts.choose(rng).expect("g") },
-                UseOption::Draft { targets } => Action::Draft { card, target: *targets.choose(rng).expect("t") },
-                UseOption::Greed { targets } => Action::Greed { card, target: *targets.choose(rng).expect("t") },
-                UseOption::Scare { targets } => Action::Scare { card, target: *targets.choose(rng).expect("t") },
-                UseOption::Drain => Action::Drain { card },
-                UseOption::Sight { targets } => Action::Sight { card, target: *targets.choose(rng).expect("t") },
-                UseOption::Cleanse { ghosts, two } => {
-                    let k = if *two { 2 } else { 1 };
-                    let g: Vec<_> = ghosts.sample(rng, k).copied().collect();
-                    Action::Cleanse { card, ghost: g[0], second: g.get(1).copied() }
-                }
-                UseOption::Recall { ghosts } => {
-                    let g = ghosts.choose(rng).expect("g");
-                    Action::Recall { card, owner: g.owner, ghost: g.ghost }
-                }
-                UseOption::Possess { ghosts, destinations } => Action::Possess {
-                    card,
-                    ghost: *ghosts.choose(rng).expect("g"),
-                    destination: *destinations.choose(rng).expect("d"),
-                },
-                UseOption::Rekindle => Action::Rekindle { card },
-                UseOption::Mirror { targets } => Action::Mirror { card, target: *targets.choose(rng).expect("t") },
-                UseOption::Medium { modes } => {
-                    Action::Medium { card, mode: *modes.choose(rng).unwrap_or(&MediumMode::Search) }
-                }
-                UseOption::Purge => Action::Purge { card },
-                UseOption::Boo => Action::Boo { card },
-                UseOption::BuildWall => Action::BuildWall { card },
-                UseOption::AlterSuit { choices } => {
-                    let c = choices.choose(rng).expect("c");
-                    Action::AlterSuit { card, owner: c.owner, ghost: c.ghost, suit: *c.suits.choose(rng).expect("s") }
-                }
-                UseOption::WatcherSight => Action::WatcherSight { card },
-            };
-            Answer::Act { action }
+            Answer::Act { action: random_use(&options[i], rng) }
+        }
+        // A6 Omen: one of the revealed cards' plays, chosen like a Ritual use.
+        PromptKind::OmenPlay { options, .. } => {
+            Answer::Act { action: random_use(options.choose(rng).expect("an Omen play is offered"), rng) }
         }
         PromptKind::Salt { fives, .. } => {
             if !fives.is_empty() && rng.random_bool(0.5) {
@@ -176,5 +141,50 @@ pub(crate) fn random_ability<R: Rng + ?Sized>(
         AbilityOption::Trader { cards, targets } => {
             Ability::Trader { card: *cards.choose(rng).expect("c"), target: *targets.choose(rng).expect("t") }
         }
+    }
+}
+
+/// A uniformly random use of one card option (a Ritual card or an Omen's revealed card), with
+/// uniformly random choices within its constraints.
+fn random_use<R: Rng + ?Sized>(
+    opt: &final_flicker::prompt::CardOptions,
+    rng: &mut R,
+) -> Action<final_flicker::handle::CardRef> {
+    let card = opt.card.handle;
+    let u = opt.uses.choose(rng).expect("a listed card has a use");
+    match u {
+        UseOption::Haunt { targets } => Action::Haunt { card, target: *targets.choose(rng).expect("t") },
+        UseOption::Banish { ghosts } => Action::Banish { card, ghost: *ghosts.choose(rng).expect("g") },
+        UseOption::Draft { targets } => Action::Draft { card, target: *targets.choose(rng).expect("t") },
+        UseOption::Omen => Action::Omen { card },
+        UseOption::Greed { targets } => Action::Greed { card, target: *targets.choose(rng).expect("t") },
+        UseOption::Scare { targets } => Action::Scare { card, target: *targets.choose(rng).expect("t") },
+        UseOption::Drain => Action::Drain { card },
+        UseOption::Sight { targets } => Action::Sight { card, target: *targets.choose(rng).expect("t") },
+        UseOption::Cleanse { ghosts, two } => {
+            let k = if *two { 2 } else { 1 };
+            let g: Vec<_> = ghosts.sample(rng, k).copied().collect();
+            Action::Cleanse { card, ghost: g[0], second: g.get(1).copied() }
+        }
+        UseOption::Recall { ghosts } => {
+            let g = ghosts.choose(rng).expect("g");
+            Action::Recall { card, owner: g.owner, ghost: g.ghost }
+        }
+        UseOption::Possess { ghosts, destinations } => Action::Possess {
+            card,
+            ghost: *ghosts.choose(rng).expect("g"),
+            destination: *destinations.choose(rng).expect("d"),
+        },
+        UseOption::Rekindle => Action::Rekindle { card },
+        UseOption::Mirror { targets } => Action::Mirror { card, target: *targets.choose(rng).expect("t") },
+        UseOption::Medium { modes } => Action::Medium { card, mode: *modes.choose(rng).unwrap_or(&MediumMode::Search) },
+        UseOption::Purge => Action::Purge { card },
+        UseOption::Boo => Action::Boo { card },
+        UseOption::BuildWall => Action::BuildWall { card },
+        UseOption::AlterSuit { choices } => {
+            let c = choices.choose(rng).expect("c");
+            Action::AlterSuit { card, owner: c.owner, ghost: c.ghost, suit: *c.suits.choose(rng).expect("s") }
+        }
+        UseOption::WatcherSight => Action::WatcherSight { card },
     }
 }

@@ -67,6 +67,8 @@ pub fn heuristic_answer<R: Rng + ?Sized>(prompt: &Prompt, view: &View, rng: &mut
                 None => Answer::Endure,
             }
         }
+        // A6 Omen, A12.3: the best play among the revealed cards, else the prompt's default play.
+        PromptKind::OmenPlay { options, .. } => ritual(view, me, options).unwrap_or_else(|| prompt.default.clone()),
         PromptKind::Ritual { ability: Some(a), .. } if let Some(ab) = use_ability(view, me, a) => {
             Answer::Ability { ability: ab }
         }
@@ -255,6 +257,8 @@ fn ritual(view: &View, me: u8, options: &[final_flicker::prompt::CardOptions]) -
                 }
                 UseOption::Boo => consider(16, Action::Boo { card }),
                 UseOption::Medium { .. } => consider(8, Action::Medium { card, mode: MediumMode::Search }),
+                // A6 Omen: three cards to choose from beat a weak play.
+                UseOption::Omen => consider(12, Action::Omen { card }),
                 _ => {}
             }
         }

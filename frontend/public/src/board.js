@@ -35,6 +35,7 @@ export const PROMPT_KIND = {
   salt: 'Salt or Pass', counter_salt: 'counter-Salt', sight_pick: 'Sight pick', medium_pick: 'Medium pick',
   burden_discard: 'Burden discard', death_split: 'death split', choose_class: 'class choice', reaction: 'class reaction',
   martyr_draw: 'Martyr draw', trader_swap: 'Trader swap', plague_spread: 'Plague spread', watcher_pick: 'Watcher pick',
+  omen_play: 'Omen play',
 };
 
 /** A seat's display name. @param {TableInfo | null | undefined} table @param {number | null | undefined} seat */
@@ -220,7 +221,7 @@ export function Board({ view, table, clock, me = null, reveal = false, targeting
   });
   const act = view.action;
   /** @type {Record<string, string>} */
-  const ACT = { haunt: 'Haunt', banish: 'Banish', draft: 'Draft', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight', cleanse: 'Cleanse',
+  const ACT = { haunt: 'Haunt', banish: 'Banish', draft: 'Draft', omen: 'Omen', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight', cleanse: 'Cleanse',
     recall: 'Recall', possess: 'Possess', rekindle: 'Rekindle', mirror: 'Mirror', medium: 'Medium', purge: 'Purge', boo: 'BOO!' };
   return html`<div class=${`circle n${n}`} data-testid="board">
     ${grid.slice(0, 4)}

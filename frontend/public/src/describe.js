@@ -10,7 +10,7 @@ import { className } from './classes.js';
 
 /** @type {Record<string, string>} */
 const VERB = {
-  haunt: 'Haunts', banish: 'Banishes', draft: 'Drafts', greed: 'plays Greed on', scare: 'Scares', drain: 'Drains',
+  haunt: 'Haunts', banish: 'Banishes', draft: 'Drafts', omen: 'casts an Omen', greed: 'plays Greed on', scare: 'Scares', drain: 'Drains',
   sight: 'uses Sight on', cleanse: 'Cleanses', recall: 'Recalls', possess: 'Possesses', rekindle: 'Rekindles',
   mirror: 'Mirrors', medium: 'calls a Medium', purge: 'Purges', boo: 'plays BOO!',
 };
@@ -110,6 +110,10 @@ export function describe(ev, who, card) {
       const why = { consumed: 'is Consumed', possessed: 'is Possessed', conceded: 'concedes' };
       return `${who(ev.seat)} ${why[ev.cause] || 'is eliminated'} and finishes ${ordinal(ev.placing)}.`;
     }
+    case 'omen_chosen': {
+      const under = ev.rest && ev.rest.length ? ` ${cards(ev.rest, card)} go${ev.rest.length === 1 ? 'es' : ''} under the Candle.` : '';
+      return ev.play ? `${declared(ev.seat, ev.play, who, card)}${under}` : `Nothing revealed can be played.${under}`;
+    }
     case 'eliminated': {
       const shares = (ev.shares || []).filter((/** @type {any} */ s) => s[1] && s[1].length);
       const toDark = ev.to_dark && ev.to_dark.length ? `; their ghosts go to The Dark (${cards(ev.to_dark, card)})` : '';
@@ -198,6 +202,7 @@ function declared(actor, a, who, card) {
     case 'haunt': return `${who(actor)} Haunts ${who(a.target)} with ${c}.`;
     case 'banish': return `${who(actor)} Banishes ${card(a.ghost)} with ${c}.`;
     case 'draft': return `${who(actor)} Drafts ${who(a.target)} with ${c}.`;
+    case 'omen': return `${who(actor)} casts an Omen (${c}).`;
     case 'greed': return `${who(actor)} plays Greed (${c}) on ${a.target === actor ? 'themself' : who(a.target)}.`;
     case 'scare': return `${who(actor)} Scares ${who(a.target)} with ${c}.`;
     case 'drain': return `${who(actor)} Drains the neighbours' Candles with ${c}.`;
@@ -222,6 +227,7 @@ function resolved(actor, e, who, card) {
     case 'haunted': return e.ghost ? `${card(e.ghost)} now haunts ${who(e.target)}'s Shadow.` : `The ghost now haunts ${who(e.target)}'s Shadow.`;
     case 'banished': return `${card(e.ghost)} is Banished${siph(e.siphoned)}.`;
     case 'drafted': return `${who(e.target)} Burns ${cards(e.burned, card)}.`;
+    case 'omen_revealed': return `The Omen reveals ${cards(e.revealed, card)} from ${who(actor)}'s Candle.`;
     case 'greed': return `${who(e.target)} draws ${cardsOrCount(e.drawn, card)}.`;
     case 'scared': return `${who(e.target)} loses ${cards(e.discarded, card)} to The Dark.`;
     case 'drained': return `${who(actor)} drains ${(e.packets || []).map((/** @type {any} */ p) => `${Array.isArray(p[1]) ? p[1].length : p[1]} from ${who(p[0])}`).join(' and ')}.`;

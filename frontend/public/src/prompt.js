@@ -19,7 +19,7 @@ import { CLASSES, className } from './classes.js';
 
 /** Names of Ritual uses (`UseOption.action`, R5, R8) and class actions (`ClassActionOption`). @type {Record<string, string>} */
 export const USE_LABEL = {
-  haunt: 'Haunt', banish: 'Banish', draft: 'Draft', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight',
+  haunt: 'Haunt', banish: 'Banish', draft: 'Draft', omen: 'Omen', greed: 'Greed', scare: 'Scare', drain: 'Drain', sight: 'Sight',
   cleanse: 'Cleanse', recall: 'Recall', possess: 'Possess', rekindle: 'Rekindle', mirror: 'Mirror',
   medium: 'Medium', purge: 'Purge', boo: 'BOO!', build_wall: 'Build a Wall', alter_suit: 'Alter a suit',
   watcher_sight: 'Sight (both neighbours)', usurp: 'Usurp',
@@ -275,10 +275,14 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
           onClick=${() => answer({ answer: 'pick', cards: picks })}>${picks.length ? `Take ${picks.length}` : 'Take nothing'}</button></div>`);
     }
 
+    // A6 Omen (classic): the revealed cards are played like hand cards, and one must be played.
+    case 'omen_play':
     case 'ritual': {
+      const omen = prompt.kind === 'omen_play';
       const options = /** @type {any[]} */ (prompt.options || []);
-      const classActions = /** @type {any[]} */ (prompt.class_actions || []);
-      const ability = prompt.ability || null;
+      const classActions = /** @type {any[]} */ (omen ? [] : prompt.class_actions || []);
+      const ability = omen ? null : prompt.ability || null;
+      const row = omen ? /** @type {any[]} */ (prompt.revealed || []) : handOf(view, prompt.seat);
       const need = sel ? nextNeed(sel.use, sel.partial) : null;
       /** @param {Need} n @param {any} v */
       function valueText(n, v) {
@@ -291,9 +295,10 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
       }
       const verb = sel && sel.use ? (sel.via === 'ability' ? ABILITY_LABEL[sel.use.ability] || sel.use.ability : USE_LABEL[sel.use.action] || sel.use.action) : '';
       return wrap(html`
-        <p>${prompt.budget > 0 ? `${prompt.budget} action${prompt.budget === 1 ? '' : 's'} left. Choose a card to play, or end your Ritual.` : 'No actions left.'}</p>
-        <div class="hand-row" role="group" aria-label="Your hand">
-          ${handOf(view, prompt.seat).map((c) => {
+        <p>${omen ? 'Omen: play one of the revealed cards now (the others go under your Candle).'
+          : prompt.budget > 0 ? `${prompt.budget} action${prompt.budget === 1 ? '' : 's'} left. Choose a card to play, or end your Ritual.` : 'No actions left.'}</p>
+        <div class="hand-row" role="group" aria-label=${omen ? 'The revealed cards' : 'Your hand'} data-testid=${omen ? 'omen-revealed' : undefined}>
+          ${row.map((c) => {
             const opt = options.find((o) => o.card.handle === c.handle);
             return html`<${Card} card=${c} size="lg" dim=${!opt} selected=${sel && sel.card && sel.card.handle === c.handle}
               title=${opt ? opt.uses.map((/** @type {any} */ u) => USE_LABEL[u.action] || u.action).join(' / ') : 'no legal use now'}
@@ -317,8 +322,8 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
         </div>`}
         <div class="actions">
           ${sel && html`<button type="button" class="secondary" onClick=${() => setSel(null)}>Cancel</button>`}
-          <button type="button" class="end" disabled=${busy} data-testid="end-ritual"
-            onClick=${() => answer({ answer: 'end_ritual' })}>${view.budget > 0 && !hasActed(view, prompt) ? 'Abstain' : 'End Ritual'}</button>
+          ${!omen && html`<button type="button" class="end" disabled=${busy} data-testid="end-ritual"
+            onClick=${() => answer({ answer: 'end_ritual' })}>${view.budget > 0 && !hasActed(view, prompt) ? 'Abstain' : 'End Ritual'}</button>`}
         </div>`);
 
     }
@@ -336,7 +341,7 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
         <div class="actions">
           ${fives.map((f) => html`<button type="button" class="salt" disabled=${busy} data-testid="salt"
             onClick=${() => answer({ answer: 'salt', card: f.handle })}>Salt with ${cardText(f)}</button>`)}
-          ${fives.length === 0 && html`<span class="hint">You hold no 5.</span>`}
+          ${fives.length === 0 && html`<span class="hint">You hold no ${view.ruleset && view.ruleset.id === 'classic-1.0' ? '4' : '5'}.</span>`}
           <button type="button" disabled=${busy} data-testid="pass" data-main
             onClick=${() => answer(prompt.kind === 'salt' ? { answer: 'pass' } : { answer: 'yield' })}>${prompt.kind === 'salt' ? 'Pass' : 'Yield'}</button>
         </div>`);

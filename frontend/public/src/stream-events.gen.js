@@ -24,6 +24,7 @@ export const VIEW_EVENT_TYPES = /** @type {const} */ ([
   'concession_requested',
   'timed_out',
   'elimination_started',
+  'omen_chosen',
   'eliminated',
   'game_ended',
   'class_selection_started',

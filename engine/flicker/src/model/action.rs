@@ -48,6 +48,12 @@ pub enum Action<C> {
         /// A neighbour.
         target: u8,
     },
+    /// A6 Omen (classic 3): reveal the top 3 of one's Candle and play one of them at once
+    /// (prompt OmenPlay).
+    Omen {
+        /// The 3.
+        card: C,
+    },
     /// R5.5.2 Greed (2): a Lit player draws 2 (A6: classic 5, the actor draws 2).
     Greed {
         /// The 2.
@@ -166,6 +172,7 @@ impl<C> Action<C> {
             Action::Haunt { card, .. }
             | Action::Banish { card, .. }
             | Action::Draft { card, .. }
+            | Action::Omen { card }
             | Action::Greed { card, .. }
             | Action::Scare { card, .. }
             | Action::Drain { card }
@@ -197,6 +204,7 @@ impl<C> Action<C> {
             Action::Haunt { .. } => "haunt",
             Action::Banish { .. } => "banish",
             Action::Draft { .. } => "draft",
+            Action::Omen { .. } => "omen",
             Action::Greed { .. } => "greed",
             Action::Scare { .. } => "scare",
             Action::Drain { .. } => "drain",
@@ -222,6 +230,7 @@ impl<C> Action<C> {
             Action::Haunt { card, target } => Action::Haunt { card: f(card), target: *target },
             Action::Banish { card, ghost } => Action::Banish { card: f(card), ghost: f(ghost) },
             Action::Draft { card, target } => Action::Draft { card: f(card), target: *target },
+            Action::Omen { card } => Action::Omen { card: f(card) },
             Action::Greed { card, target } => Action::Greed { card: f(card), target: *target },
             Action::Scare { card, target } => Action::Scare { card: f(card), target: *target },
             Action::Drain { card } => Action::Drain { card: f(card) },
@@ -253,6 +262,7 @@ impl<C> Action<C> {
             Action::Haunt { card, target } => Action::Haunt { card: f(card)?, target: *target },
             Action::Banish { card, ghost } => Action::Banish { card: f(card)?, ghost: f(ghost)? },
             Action::Draft { card, target } => Action::Draft { card: f(card)?, target: *target },
+            Action::Omen { card } => Action::Omen { card: f(card)? },
             Action::Greed { card, target } => Action::Greed { card: f(card)?, target: *target },
             Action::Scare { card, target } => Action::Scare { card: f(card)?, target: *target },
             Action::Drain { card } => Action::Drain { card: f(card)? },

@@ -29,8 +29,10 @@ pub enum Edition {
 /// A7 Summon), named by the [`crate::model::action::Action`] that plays it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Power {
-    /// A2: a chosen neighbour Burns 2 (classic A).
+    /// A6: a chosen neighbour Burns 2 (classic A).
     Draft,
+    /// A6, A12.3: reveal the top 3 of one's Candle and play one of them at once (classic 3).
+    Omen,
     /// R5.5.2 (current 2) / A6 (classic 5, the actor only).
     Greed,
     /// R5.5.3 (current 3) / A6 (classic 2).
@@ -147,7 +149,7 @@ impl Rules {
     }
 
     /// R5.5, R5.6, A6, A7: what `rank` does when played for its own effect (`None`: nothing,
-    /// such as the Ace and Salt in `current`, and Salt and the Omen in classic).
+    /// such as the Ace and Salt in `current`, and Salt in classic).
     pub fn power(self, rank: Rank) -> Option<Power> {
         use Power::*;
         match (self.edition, rank) {
@@ -157,6 +159,7 @@ impl Rules {
             (Edition::Current, Rank::Six) | (Edition::Classic, Rank::Seven) => Some(Sight),
             (Edition::Current, Rank::Seven) | (Edition::Classic, Rank::Six) => Some(Cleanse),
             (Edition::Classic, Rank::Ace) => Some(Draft),
+            (Edition::Classic, Rank::Three) => Some(Omen),
             (_, Rank::Eight) => Some(Recall),
             (_, Rank::Nine) => Some(Possess),
             (_, Rank::Ten) => Some(Rekindle),
@@ -245,7 +248,7 @@ mod tests {
         let table = [
             (Rank::Ace, Some(Power::Draft)),
             (Rank::Two, Some(Power::Scare)),
-            (Rank::Three, None),
+            (Rank::Three, Some(Power::Omen)),
             (Rank::Four, None),
             (Rank::Five, Some(Power::Greed)),
             (Rank::Six, Some(Power::Cleanse)),

@@ -88,6 +88,12 @@ pub enum Effect {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         priest: Option<CardId>,
     },
+    /// A6 Omen: the top cards of the actor's Candle (up to 3, top first) now lie face up in the
+    /// Resolving area, waiting for the OmenPlay choice.
+    OmenRevealed {
+        /// The cards, top of the Candle first.
+        revealed: Vec<CardId>,
+    },
     /// A6 Draft: `target` Burned these cards, top of its Candle first (fewer than 2 if it ran out).
     Drafted {
         /// Who Burned.
@@ -402,6 +408,18 @@ pub enum Event {
         /// The players whose answer the deadline supplied, in seat order of the window.
         seats: Vec<u8>,
     },
+    /// A6 Omen, A12.3: the OmenPlay choice: the `rest` of the revealed cards went to the bottom
+    /// of the actor's Candle in the order revealed, then `play` (one revealed card's declaration,
+    /// as if from the hand) began as an action with its own reactions; `None` when no revealed
+    /// card could legally be played.
+    OmenChosen {
+        /// The actor.
+        seat: u8,
+        /// The declaration played.
+        play: Option<Action<CardId>>,
+        /// The other revealed cards, in the order revealed.
+        rest: Vec<CardId>,
+    },
     /// R7.4: the elimination procedure of `seat` began (placing fixed now, R7.4 step 2).
     EliminationStarted {
         /// The eliminated player.
@@ -563,6 +581,7 @@ impl Event {
             Event::TimedOut { .. } => "timed_out",
             Event::EliminationStarted { .. } => "elimination_started",
             Event::Eliminated { .. } => "eliminated",
+            Event::OmenChosen { .. } => "omen_chosen",
             Event::GameEnded { .. } => "game_ended",
             Event::ClassSelectionStarted { .. } => "class_selection_started",
             Event::ClassOffered { .. } => "class_offered",

@@ -129,6 +129,9 @@ pub(crate) enum ActionStage {
     SightPick { target: u8 },
     /// R5.6.2: the actor chooses a card of The Dark (prompt MediumPick).
     MediumPick,
+    /// A6 Omen: the revealed cards wait face up in the Resolving area for the actor's choice
+    /// (prompt OmenPlay).
+    OmenPlay { revealed: Vec<CardId> },
 }
 
 /// An action between its declaration and its resolution (R5.1).

@@ -52,6 +52,11 @@ pub struct BooRevealView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum EffectView {
+    /// A6 Omen: the revealed cards, face up in the Resolving area (public).
+    OmenRevealed {
+        /// The cards, top of the Candle first.
+        revealed: Vec<CardView>,
+    },
     /// A6 Draft: the Burned cards, face up in The Dark (public).
     Drafted {
         /// Who Burned.
@@ -474,6 +479,17 @@ pub enum ViewEvent {
         /// Placing.
         placing: u8,
     },
+    /// A6 Omen: the others of the revealed cards went to the bottom of the actor's Candle in the
+    /// order revealed (as they lay face up: they were shown), and the play of one revealed card
+    /// began (its card as it lies face up in the Resolving area), if any could be played.
+    OmenChosen {
+        /// The actor.
+        seat: u8,
+        /// The declaration played.
+        play: Option<Action<CardView>>,
+        /// The others, as they lay face up.
+        rest: Vec<CardView>,
+    },
     /// R7.4-R7.5.
     Eliminated {
         /// Who.
@@ -699,6 +715,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                     spread: *spread,
                     priest: priest.as_ref().map(pre),
                 },
+                Effect::OmenRevealed { revealed } => EffectView::OmenRevealed { revealed: posts(revealed) },
                 Effect::Drafted { target, burned } => EffectView::Drafted { target: *target, burned: posts(burned) },
                 Effect::Greed { target, drawn } => {
                     EffectView::Greed { target: *target, drawn: shown_to(drawn, &[*target]) }
@@ -805,6 +822,11 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
         Event::EliminationStarted { seat, cause, placing } => {
             ViewEvent::EliminationStarted { seat: *seat, cause: *cause, placing: *placing }
         }
+        Event::OmenChosen { seat, play, rest } => ViewEvent::OmenChosen {
+            seat: *seat,
+            play: play.as_ref().map(|a| a.map_cards(post)),
+            rest: rest.iter().map(pre).collect(),
+        },
         Event::Eliminated { seat, shares, out_of_play, gravedigger, to_dark } => ViewEvent::Eliminated {
             seat: *seat,
             shares: shares.iter().map(|(s, g)| (*s, posts(g))).collect(),

@@ -298,6 +298,7 @@ fn wrong(open: &Open) -> RuleError {
         Open::Salt { .. } => "pass or salt",
         Open::Counter => "salt or yield",
         Open::SightPick { .. } | Open::MediumPick | Open::Burden => "pick",
+        Open::OmenPlay { .. } => "act",
         Open::DeathSplit { .. } => "split",
     };
     RuleError::new(ErrorKind::WrongAnswer, "R10.5", format!("the open prompt takes {expected}"))
@@ -416,49 +417,18 @@ fn answer_events<R: Rng + ?Sized>(
                 return Ok(vec![Event::ActionDeclared { actor: seat, action: a }]);
             }
             let card = in_hand(state, seat, *action.card().expect("a card action"), "R5.1.2")?;
-            let a: Action<CardId> = match action {
-                Action::Banish { ghost, .. } => {
-                    Action::Banish { card, ghost: in_shadow(state, seat, *ghost, "R5.3.1")? }
-                }
-                Action::Cleanse { ghost, second, .. } => Action::Cleanse {
-                    card,
-                    ghost: in_shadow(state, seat, *ghost, "R5.5.7")?,
-                    second: match second {
-                        Some(g) => Some(in_shadow(state, seat, *g, "R8.4.1")?),
-                        None => None,
-                    },
-                },
-                Action::AlterSuit { owner, ghost, suit, .. } => {
-                    if !state.is_lit(*owner) {
-                        return Err(RuleError::illegal("R8.5.1", format!("seat {owner} is not Lit")));
-                    }
-                    Action::AlterSuit {
-                        card,
-                        owner: *owner,
-                        ghost: in_shadow(state, *owner, *ghost, "R8.5.1")?,
-                        suit: *suit,
-                    }
-                }
-                Action::Possess { ghost, destination, .. } => Action::Possess {
-                    card,
-                    ghost: in_shadow(state, seat, *ghost, "R5.5.9")?,
-                    destination: *destination,
-                },
-                Action::Recall { owner, ghost, .. } => {
-                    if !state.is_lit(*owner) {
-                        return Err(RuleError::illegal("R5.5.8", format!("seat {owner} is not Lit")));
-                    }
-                    Action::Recall { card, owner: *owner, ghost: in_shadow(state, *owner, *ghost, "R5.5.8")? }
-                }
-                other => other.map_cards(|_| card),
-            };
-            for s in seat_args(&a) {
-                if s as usize >= state.players.len() {
-                    return Err(RuleError::illegal("R0.2", format!("no seat {s} at this table")));
-                }
-            }
-            crate::rules::legal::check_action(state, seat, &a)?;
+            let a = bind(state, seat, action, card)?;
             Ok(vec![Event::ActionDeclared { actor: seat, action: a }])
+        }
+        (Open::OmenPlay { revealed }, Answer::Act { action }) => {
+            let r = action.card().ok_or_else(|| RuleError::illegal("A6", "an Omen plays one of the revealed cards"))?;
+            let card = find(state, revealed.iter().copied(), *r, "A6", "the revealed cards")?;
+            if matches!(action, Action::Omen { .. }) {
+                return Err(RuleError::illegal("A12.3", "an Omen cannot play another Omen"));
+            }
+            let a = bind(state, seat, action, card)?;
+            let rest = revealed.iter().copied().filter(|&c| c != card).collect();
+            Ok(vec![Event::OmenChosen { seat, play: Some(a), rest }])
         }
         (Open::Ritual, Answer::EndRitual) => Ok(vec![Event::RitualEnded { seat, abstained: state.turn.declared == 0 }]),
         (Open::Ritual, Answer::Ability { ability }) => {
@@ -597,9 +567,50 @@ fn answer_events<R: Rng + ?Sized>(
     }
 }
 
+/// R5.1.2: the declaration `action` of `seat` with its card `card` (found by the caller in the
+/// hand, or among an Omen's revealed cards, A6): its ghosts and seats resolved and its Requires
+/// clause checked.
+fn bind(state: &State, seat: u8, action: &Action<CardRef>, card: CardId) -> Result<Action<CardId>, RuleError> {
+    let a: Action<CardId> = match action {
+        Action::Banish { ghost, .. } => Action::Banish { card, ghost: in_shadow(state, seat, *ghost, "R5.3.1")? },
+        Action::Cleanse { ghost, second, .. } => Action::Cleanse {
+            card,
+            ghost: in_shadow(state, seat, *ghost, "R5.5.7")?,
+            second: match second {
+                Some(g) => Some(in_shadow(state, seat, *g, "R8.4.1")?),
+                None => None,
+            },
+        },
+        Action::AlterSuit { owner, ghost, suit, .. } => {
+            if !state.is_lit(*owner) {
+                return Err(RuleError::illegal("R8.5.1", format!("seat {owner} is not Lit")));
+            }
+            Action::AlterSuit { card, owner: *owner, ghost: in_shadow(state, *owner, *ghost, "R8.5.1")?, suit: *suit }
+        }
+        Action::Possess { ghost, destination, .. } => {
+            Action::Possess { card, ghost: in_shadow(state, seat, *ghost, "R5.5.9")?, destination: *destination }
+        }
+        Action::Recall { owner, ghost, .. } => {
+            if !state.is_lit(*owner) {
+                return Err(RuleError::illegal("R5.5.8", format!("seat {owner} is not Lit")));
+            }
+            Action::Recall { card, owner: *owner, ghost: in_shadow(state, *owner, *ghost, "R5.5.8")? }
+        }
+        other => other.map_cards(|_| card),
+    };
+    for s in seat_args(&a) {
+        if s as usize >= state.players.len() {
+            return Err(RuleError::illegal("R0.2", format!("no seat {s} at this table")));
+        }
+    }
+    crate::rules::legal::check_action(state, seat, &a)?;
+    Ok(a)
+}
+
 fn seat_args(a: &Action<CardId>) -> Vec<u8> {
     match a {
         Action::Haunt { target, .. }
+        | Action::Draft { target, .. }
         | Action::Greed { target, .. }
         | Action::Scare { target, .. }
         | Action::Sight { target, .. }
@@ -819,7 +830,14 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
                 _ => None,
             },
             ActionStage::Ready { .. } => Some(vec![resolved(state, None, rng)]),
-            ActionStage::SightPick { .. }
+            // A12.3: an Omen with no legal play plays none.
+            ActionStage::OmenPlay { revealed }
+                if crate::rules::legal::omen_plays(state, flow.actor, revealed).is_empty() =>
+            {
+                Some(vec![Event::OmenChosen { seat: flow.actor, play: None, rest: revealed.clone() }])
+            }
+            ActionStage::OmenPlay { .. }
+            | ActionStage::SightPick { .. }
             | ActionStage::MediumPick
             | ActionStage::Grimoire { .. }
             | ActionStage::Target

@@ -143,26 +143,7 @@ pub fn apply(state: &mut State, event: &Event) {
             to_hand(state, *seat, *card);
             state.step = Step::Ritual;
         }
-        Event::ActionDeclared { actor, action } => {
-            if let Some(&card) = action.card() {
-                remove_from_hand(state, *actor, card);
-                to_resolving(state, card);
-            }
-            let first = state.turn.declared == 0;
-            state.turn.declared += 1;
-            state.turn.budget = state.turn.budget.saturating_sub(1);
-            let mut flow = ActionFlow {
-                actor: *actor,
-                action: action.clone(),
-                first,
-                stage: ActionStage::Ready { protected: Vec::new() },
-                redirect: None,
-                spreads: Vec::new(),
-            };
-            // R6.2: W1, then W2, then W3.
-            flow.stage = reactions::first_stage(state, &flow);
-            state.step = Step::Action(Box::new(flow));
-        }
+        Event::ActionDeclared { actor, action } => declare(state, *actor, action),
         Event::SaltAnswered { seat, salt } => {
             if let Some(w) = window_mut(state)
                 && let Some(slot) = w.answers.iter_mut().find(|(s, _)| s == seat)
@@ -287,6 +268,13 @@ pub fn apply(state: &mut State, event: &Event) {
             let greed_first = state.rules().greed_extra_action()
                 && matches!(state.flow(), Some(f) if f.first && matches!(f.action, Action::Greed { .. }));
             apply_effect(state, *actor, effect);
+            if let Effect::OmenRevealed { revealed } = effect {
+                // A6 Omen: the revealed cards wait face up for the OmenPlay choice.
+                if let Some(f) = state.flow_mut() {
+                    f.stage = ActionStage::OmenPlay { revealed: revealed.clone() };
+                }
+                return;
+            }
             cleanup(state);
             if greed_first {
                 // R4.4.4: Greed's extra action.
@@ -314,6 +302,22 @@ pub fn apply(state: &mut State, event: &Event) {
         }
         // R10.7.1: only a mark; the default answers that follow change the state.
         Event::TimedOut { .. } => {}
+        Event::OmenChosen { seat, play, rest } => {
+            // A6 Omen: the other revealed cards go to the bottom of the Candle in the order
+            // revealed, before the chosen play begins.
+            for &c in rest {
+                remove_from_resolving(state, c);
+                to_candle_bottom(state, *seat, c);
+            }
+            match play {
+                Some(a) => declare(state, *seat, a),
+                None => {
+                    // A12.3: nothing could be played: the Omen is over.
+                    cleanup(state);
+                    end_action(state, *seat, false);
+                }
+            }
+        }
         Event::EliminationStarted { seat, cause, placing } => {
             state.conceding.retain(|s| s != seat);
             state.players[*seat as usize].placing = Some(*placing);
@@ -696,6 +700,31 @@ fn window_mut(state: &mut State) -> Option<&mut SaltWindowState> {
 }
 
 /// After an action: back to the Ritual, or (R4.4.5) straight on when a Salt ended it.
+/// R5.1.3: a declaration: its card leaves the hand for the Resolving area (a card an Omen
+/// revealed is there already, A6), the budget drops, and the first reaction stage opens.
+fn declare(state: &mut State, actor: u8, action: &Action<CardId>) {
+    if let Some(&card) = action.card() {
+        remove_from_hand(state, actor, card);
+        if !state.resolving.contains(&card) {
+            to_resolving(state, card);
+        }
+    }
+    let first = state.turn.declared == 0;
+    state.turn.declared += 1;
+    state.turn.budget = state.turn.budget.saturating_sub(1);
+    let mut flow = ActionFlow {
+        actor,
+        action: action.clone(),
+        first,
+        stage: ActionStage::Ready { protected: Vec::new() },
+        redirect: None,
+        spreads: Vec::new(),
+    };
+    // R6.2: W1, then W2, then W3.
+    flow.stage = reactions::first_stage(state, &flow);
+    state.step = Step::Action(Box::new(flow));
+}
+
 fn end_action(state: &mut State, actor: u8, ends_ritual: bool) {
     if ends_ritual && actor == state.turn.active {
         // R4.4.5: the Ritual ends at once.
@@ -737,6 +766,12 @@ fn apply_effect(state: &mut State, actor: u8, effect: &Effect) {
             remove_one(state, actor, *ghost, *siphoned, *spread);
             if let Some(Removed { ghost, siphoned, spread }) = second {
                 remove_one(state, actor, *ghost, *siphoned, *spread);
+            }
+        }
+        Effect::OmenRevealed { revealed } => {
+            for &c in revealed {
+                take_from_candle(state, actor, c);
+                to_resolving(state, c);
             }
         }
         Effect::Drafted { target, burned } => {

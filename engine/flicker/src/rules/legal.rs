@@ -156,6 +156,7 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             }
             Ok(())
         }
+        Action::Omen { .. } => need(Power::Omen, "A6", "Omen"),
         Action::Draft { target, .. } => {
             need(Power::Draft, "A6", "Draft")?;
             neighbour(*target, "A6")
@@ -265,6 +266,7 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
 pub(crate) enum Use {
     Haunt(Vec<u8>),
     Draft(Vec<u8>),
+    Omen,
     Banish(Vec<CardId>),
     Greed(Vec<u8>),
     Scare(Vec<u8>),
@@ -306,6 +308,7 @@ pub(crate) fn uses(state: &State, actor: u8, c: CardId) -> Vec<Use> {
                 v.push(Use::Draft(t));
             }
         }
+        Some(Power::Omen) => v.push(Use::Omen),
         Some(Power::Greed) => v.push(Use::Greed(greed_targets(state, actor))),
         Some(Power::Scare) => v.push(Use::Scare(nbrs())),
         Some(Power::Drain) => v.push(Use::Drain),
@@ -352,4 +355,42 @@ pub(crate) fn uses(state: &State, actor: u8, c: CardId) -> Vec<Use> {
         }
     }
     v
+}
+
+/// A6 Omen, A12.3: every legal play of each revealed card, as if from the hand and never as
+/// another Omen; cards with no legal play are left out (an empty list: none can be played).
+pub(crate) fn omen_plays(state: &State, actor: u8, revealed: &[CardId]) -> Vec<(CardId, Vec<Use>)> {
+    revealed
+        .iter()
+        .map(|&c| (c, uses(state, actor, c).into_iter().filter(|u| !matches!(u, Use::Omen)).collect::<Vec<_>>()))
+        .filter(|(_, u)| !u.is_empty())
+        .collect()
+}
+
+/// A12.3, R10.5: the default play of an Omen: the first listed use of the first playable card,
+/// with its first listed target, ghost or mode (all public: the revealed cards are face up).
+pub(crate) fn first_play(card: CardId, u: &Use) -> Action<CardId> {
+    match u {
+        Use::Haunt(t) => Action::Haunt { card, target: t[0] },
+        Use::Banish(g) => Action::Banish { card, ghost: g[0] },
+        Use::Draft(t) => Action::Draft { card, target: t[0] },
+        Use::Omen => Action::Omen { card },
+        Use::Greed(t) => Action::Greed { card, target: t[0] },
+        Use::Scare(t) => Action::Scare { card, target: t[0] },
+        Use::Drain => Action::Drain { card },
+        Use::Sight(t) => Action::Sight { card, target: t[0] },
+        Use::Cleanse(g, two) => {
+            Action::Cleanse { card, ghost: g[0], second: if *two { g.get(1).copied() } else { None } }
+        }
+        Use::Recall(g) => Action::Recall { card, owner: g[0].0, ghost: g[0].1 },
+        Use::Possess(g, d) => Action::Possess { card, ghost: g[0], destination: d[0] },
+        Use::Rekindle => Action::Rekindle { card },
+        Use::Mirror(t) => Action::Mirror { card, target: t[0] },
+        Use::Medium(m) => Action::Medium { card, mode: m[0] },
+        Use::Purge => Action::Purge { card },
+        Use::Boo => Action::Boo { card },
+        Use::BuildWall => Action::BuildWall { card },
+        Use::AlterSuit(a) => Action::AlterSuit { card, owner: a[0].0, ghost: a[0].1, suit: a[0].2[0] },
+        Use::WatcherSight => Action::WatcherSight { card },
+    }
 }

@@ -40,6 +40,8 @@ pub enum UseOption {
         /// Ghosts of one's Shadow this card beats.
         ghosts: Vec<CardRef>,
     },
+    /// A6 (classic 3): Omen (the revealed cards are offered in prompt OmenPlay).
+    Omen,
     /// A6 (classic A): Draft one of `targets`.
     Draft {
         /// Neighbours.
@@ -200,6 +202,14 @@ pub enum PromptKind {
         /// Ghosts a Panic may target (empty when the Candle is empty, R11.26).
         panic: Vec<CardView>,
     },
+    /// A6 Omen, A12.3 (classic): answer `act` with one of `options`: a play of one of the
+    /// revealed cards, as if from the hand (never another Omen). Only asked when one exists.
+    OmenPlay {
+        /// The revealed cards, top of the Candle first (face up in the Resolving area).
+        revealed: Vec<CardView>,
+        /// The legal plays of each revealed card.
+        options: Vec<CardOptions>,
+    },
     /// #5 (R4.4.2): answer `act` with one of `options`, or `end_ritual`.
     Ritual {
         /// Actions left (R4.4.1).
@@ -334,6 +344,10 @@ pub(crate) enum Open {
         target: u8,
     },
     MediumPick,
+    /// A6 Omen: the revealed cards, top first.
+    OmenPlay {
+        revealed: Vec<CardId>,
+    },
     Burden,
     DeathSplit {
         left: u8,
@@ -437,7 +451,11 @@ pub(crate) fn asked(state: &State) -> Vec<(u8, Open)> {
                 None => Vec::new(),
             },
             ActionStage::MediumPick => vec![(flow.actor, Open::MediumPick)],
-            ActionStage::Ready { .. } => Vec::new(),
+            // A12.3: asked only when some revealed card can be played.
+            ActionStage::OmenPlay { revealed } if !legal::omen_plays(state, flow.actor, revealed).is_empty() => {
+                vec![(flow.actor, Open::OmenPlay { revealed: revealed.clone() })]
+            }
+            ActionStage::OmenPlay { .. } | ActionStage::Ready { .. } => Vec::new(),
         },
         Step::Eliminating(el) if el.cause != EliminationCause::Conceded => match split_neighbours(state, el.seat) {
             Some((left, right)) => vec![(el.seat, Open::DeathSplit { left, right })],
@@ -506,11 +524,17 @@ pub(crate) fn default_answer(state: &State, seat: u8, open: &Open) -> Answer {
         Open::SightPick { target } => {
             let hand = &state.players[*target as usize].hand;
             let shown = neutral_order(state, hand);
-            Answer::Pick { cards: refs(state, shown.into_iter().take(2)) }
+            Answer::Pick { cards: refs(state, shown.into_iter().take(state.rules().sight_takes())) }
         }
         Open::MediumPick => {
             Answer::Pick { cards: refs(state, crate::rules::resolve::medium_choices(state).into_iter().take(1)) }
         }
+        Open::OmenPlay { revealed } => match legal::omen_plays(state, seat, revealed).first() {
+            Some((card, uses)) => {
+                Answer::Act { action: legal::first_play(*card, &uses[0]).map_cards(|&c| handle(state, c)) }
+            }
+            None => Answer::EndRitual,
+        },
         Open::Burden => {
             // The most recently acquired cards, discarded oldest-first among them.
             let hand = &state.players[seat as usize].hand;
@@ -547,7 +571,7 @@ pub(crate) fn timeout_answer<R: rand::Rng + ?Sized>(state: &State, seat: u8, ope
     match open {
         Open::SightPick { target } => {
             let hand = &state.players[*target as usize].hand;
-            pick(hand, hand.len().min(2), rng)
+            pick(hand, hand.len().min(state.rules().sight_takes()), rng)
         }
         Open::MediumPick => pick(&crate::rules::resolve::medium_choices(state), 1, rng),
         Open::Burden => {
@@ -574,6 +598,7 @@ fn use_option(state: &State, u: Use) -> UseOption {
         Use::Haunt(t) => UseOption::Haunt { targets: t },
         Use::Banish(g) => UseOption::Banish { ghosts: refs(state, g) },
         Use::Draft(t) => UseOption::Draft { targets: t },
+        Use::Omen => UseOption::Omen,
         Use::Greed(t) => UseOption::Greed { targets: t },
         Use::Scare(t) => UseOption::Scare { targets: t },
         Use::Drain => UseOption::Drain,
@@ -635,6 +660,16 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
             ghosts: p.shadow.len(),
             aces: views(state, p.hand.iter().copied().filter(|&c| state.face(c).rank == Rank::Ace)),
             panic: if p.candle.is_empty() { Vec::new() } else { views(state, p.shadow.iter().map(|g| g.card)) },
+        },
+        Open::OmenPlay { revealed } => PromptKind::OmenPlay {
+            revealed: views(state, revealed.iter().copied()),
+            options: legal::omen_plays(state, seat, revealed)
+                .into_iter()
+                .map(|(c, uses)| CardOptions {
+                    card: card_view(state, c),
+                    uses: uses.into_iter().map(|u| use_option(state, u)).collect(),
+                })
+                .collect(),
         },
         Open::Ritual => PromptKind::Ritual {
             budget: state.turn.budget,

@@ -127,6 +127,8 @@ pub(crate) fn effect<R: Rng + ?Sized>(
         }
         // A6 Draft: a Burn takes the top of the Candle (fewer when it runs out; A12.2: no
         // Consumption before the draw).
+        // A6 Omen: the top 3 of the Candle (fewer when it holds fewer), top first.
+        Action::Omen { .. } => Effect::OmenRevealed { revealed: top(state, actor, 3) },
         Action::Draft { target, .. } => Effect::Drafted { target: *target, burned: top(state, *target, 2) },
         Action::Greed { target, .. } => Effect::Greed { target: *target, drawn: top(state, *target, 2) },
         Action::Scare { target, .. } => {

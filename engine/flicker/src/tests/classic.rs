@@ -454,3 +454,74 @@ fn a10_no_current_only_actions() {
     assert!(!kinds(&k.events).contains(&"reprieved"));
     assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::Ritual { .. })));
 }
+
+// ---------------------------------------------------------------------------------------------
+// A6 Omen, A12.3
+// ---------------------------------------------------------------------------------------------
+
+fn revealed_names(k: &Kit) -> Vec<String> {
+    match k.prompt(0).map(|p| p.kind) {
+        Some(PromptKind::OmenPlay { revealed, .. }) => revealed.iter().map(|c| name(c.face)).collect(),
+        other => panic!("expected OmenPlay, got {other:?}"),
+    }
+}
+
+/// A6 row 3: the Omen reveals the top 3 of the Candle face up; the chosen card is played at once
+/// as if from the hand (here a Haunt, with its own Salt window); the others go to the bottom of
+/// the Candle in the order revealed, never to The Dark.
+#[test]
+fn a6_omen_reveals_three_and_plays_one() {
+    let mut k = kit(3).hand(0, &["3H"]).hand(1, &["7D"]).candle(0, &["9C", "KH", "2D", "8S"]).ritual(0);
+    assert!(uses_of(&k, 0, "3H").contains(&UseOption::Omen));
+    k.act(0, Action::Omen { card: k.in_hand(0, "3H") }).unwrap();
+    assert_eq!(revealed_names(&k), strs(&["9C", "KH", "2D"]));
+    assert_eq!(k.state.resolving.len(), 4, "the 3 and the revealed cards lie face up");
+    let PromptKind::OmenPlay { options, .. } = k.prompt(0).unwrap().kind else { unreachable!() };
+    let nine = options.iter().find(|o| name(o.card.face) == "9C").expect("the 9 is playable");
+    assert!(nine.uses.contains(&UseOption::Haunt { targets: vec![1, 2] }));
+    let card = nine.card.handle;
+    k.answer(0, Answer::Act { action: Action::Haunt { card, target: 1 } }).unwrap();
+    assert!(kinds(&k.events).contains(&"omen_chosen"));
+    assert_eq!(k.candle_of(0), strs(&["8S", "KH", "2D"]), "the others under the Candle, in the order revealed");
+    // The played Haunt opens its own window: the target may Salt (here it passes).
+    pass_window(&mut k);
+    assert_eq!(k.shadow_of(1), vec![("9C".to_string(), Some(0))]);
+    assert_eq!(k.state.turn.active, 1, "the Omen was the turn's one action");
+    // Seat 1's Haunting then Burned one card for the new ghost, on top of the Omen's 3.
+    assert_eq!(k.dark_of()[1..], strs(&["3H"]), "only the Omen card went to The Dark");
+}
+
+/// A12.3: an Omen cannot play another Omen (a revealed 3 may still Haunt).
+#[test]
+fn a12_3_no_omen_chains() {
+    let mut k = kit(3).hand(0, &["3H"]).candle(0, &["3C", "9D"]).ritual(0);
+    k.act(0, Action::Omen { card: k.in_hand(0, "3H") }).unwrap();
+    let PromptKind::OmenPlay { options, .. } = k.prompt(0).unwrap().kind else { panic!("OmenPlay") };
+    let three = options.iter().find(|o| name(o.card.face) == "3C").expect("the 3 may Haunt");
+    assert!(!three.uses.contains(&UseOption::Omen));
+    let e = k.answer(0, Answer::Act { action: Action::Omen { card: three.card.handle } }).unwrap_err();
+    assert_eq!(e.rule, "A12.3");
+}
+
+/// A12.3: when nothing was revealed (an empty Candle), nothing is played and the Omen ends.
+#[test]
+fn a12_3_nothing_to_play() {
+    let mut k = kit(3).hand(0, &["3H"]).candle(0, &[]).ritual(0);
+    k.act(0, Action::Omen { card: k.in_hand(0, "3H") }).unwrap();
+    assert!(k.events.iter().any(|e| matches!(e, Event::OmenChosen { seat: 0, play: None, .. })));
+    assert_eq!(k.dark_of(), strs(&["3H"]));
+    assert_eq!(k.state.turn.active, 1);
+}
+
+/// A12.3, R10.5: the OmenPlay default is a legal play (mandatory when one exists); a time-out
+/// applies it.
+#[test]
+fn a12_3_omen_default_plays() {
+    let mut k = kit(3).hand(0, &["3H"]).candle(0, &["KD", "9C", "8S"]).ritual(0);
+    k.act(0, Action::Omen { card: k.in_hand(0, "3H") }).unwrap();
+    let p = k.prompt(0).unwrap();
+    assert!(matches!(p.default, Answer::Act { .. }), "{:?}", p.default);
+    assert!(!p.random_default);
+    k.send(crate::model::command::Command::Timeout).unwrap();
+    assert!(k.events.iter().any(|e| matches!(e, Event::OmenChosen { play: Some(_), .. })));
+}

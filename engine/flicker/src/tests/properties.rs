@@ -35,7 +35,8 @@ fn check_leaks(before: &State, event: &Event, after: &State) -> Result<(), Strin
     }
     for viewer in viewers(after.players.len()) {
         let v = serde_json::to_value(view(after, viewer)).expect("view json");
-        check_view(&v, after, viewer, &format!("view for {viewer:?}"))?;
+        check_view(&v, after, viewer, &format!("view for {viewer:?} after {}", event.type_name()))
+            .map_err(|e| format!("{e}\nview: {v}"))?;
         if viewer == Viewer::Spectator && v["prompt"] != Value::Null {
             return Err("a spectator's view holds a prompt".into());
         }
