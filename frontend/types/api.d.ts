@@ -2788,7 +2788,7 @@ export interface components {
          *     class is `ShadowClass` here (serialised `shadow`) to keep it apart from the zone (R8.26).
          * @enum {string}
          */
-        ClassId: "clown" | "cryptkeeper" | "doomreader" | "exorcist" | "fatalist" | "funeral_bell" | "gatekeeper" | "gravedigger" | "grimoire_of_rejection" | "hex" | "hoarder" | "judge" | "leech" | "lich" | "martyr" | "mime" | "mimic" | "occultist" | "phantom" | "plague" | "priest" | "pyromaniac" | "sadist" | "sealbinder" | "seer" | "shadow" | "silence" | "skeptic" | "sufferer" | "survivor" | "trader" | "unseen" | "usurer" | "voodoo_doll" | "vulture" | "warlock" | "watcher" | "witness";
+        ClassId: "clown" | "cryptkeeper" | "doomreader" | "exorcist" | "fatalist" | "funeral_bell" | "gatekeeper" | "gravedigger" | "grimoire_of_rejection" | "hex" | "hoarder" | "judge" | "leech" | "lich" | "martyr" | "mime" | "mimic" | "occultist" | "phantom" | "plague" | "priest" | "pyromaniac" | "sadist" | "sealbinder" | "seer" | "shadow" | "silence" | "skeptic" | "sufferer" | "survivor" | "trader" | "unseen" | "usurer" | "voodoo_doll" | "vulture" | "warlock" | "watcher" | "witness" | "binder" | "jester" | "architect";
         /** @description A clock as shown to a viewer. */
         ClockView: {
             /**
@@ -3805,6 +3805,11 @@ export interface components {
                     number,
                     number[]
                 ][];
+                /**
+                 * @description A9 row 20, A3.3: classic with `dark_mode` standard: the ghosts went to The Dark, in
+                 *     entry order.
+                 */
+                to_dark?: components["schemas"]["CardId"][];
             };
             /** @enum {string} */
             type: "revived";
@@ -4149,7 +4154,7 @@ export interface components {
             round_limit?: number;
             /**
              * @description R10.1.3, R10.11: the ruleset every table of the gathering plays, `current` (default) or
-             *     `classic-1.0` (RULES.md appendix A; classes off until the classic roster is served).
+             *     `classic-1.0` (RULES.md appendix A; with classes, its 25-class roster, A9).
              */
             ruleset?: components["schemas"]["RulesetName"];
             /** @description R6.5.2: only targeted players may Salt (default false). */
@@ -4619,6 +4624,18 @@ export interface components {
             /**
              * Format: uint8
              * @description The neighbour seen.
+             */
+            target: number;
+        } | {
+            /** @description How many to discard. */
+            count: number;
+            /** @description Their hand. */
+            hand: components["schemas"]["CardView"][];
+            /** @enum {string} */
+            kind: "sadist_pick";
+            /**
+             * Format: uint8
+             * @description The neighbour Scared.
              */
             target: number;
         } | {
@@ -5412,6 +5429,8 @@ export interface components {
             /** @enum {string} */
             trigger: "martyr_draw";
         } | {
+            /** @description A9 row 10 (classic): the whole Candle after the shuffle, top first. */
+            candle?: components["schemas"]["CardId"][] | null;
             /**
              * Format: uint8
              * @description The eliminated neighbour.
@@ -6021,6 +6040,8 @@ export interface components {
                 number,
                 number
             ][];
+            /** @description A3.3: ghosts that went to The Dark, in entry order (public). */
+            to_dark?: components["schemas"]["CardView"][];
             /** @enum {string} */
             type: "revived";
         } | {

@@ -58,8 +58,8 @@ struct RunArgs {
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 3600)]
     timeout_secs: u64,
-    /// R10.11, A1: the ruleset every table plays, `current` or `classic-1.0` (classic plays
-    /// without classes until its roster, A9, is served).
+    /// R10.11, A1: the ruleset every table plays, `current` or `classic-1.0` (with the classic
+    /// roster of A9).
     #[arg(long, value_enum, default_value = "current")]
     ruleset: crate::simulate::RulesetArg,
     /// A3.3: `classic-1.0` only: a dead player's ghosts go to The Dark (`standard`) or are split
@@ -149,7 +149,6 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
         bot_delay_ms: r.bot_delay_ms,
         ruleset: r.ruleset.into(),
         dark_mode: r.dark_mode.into(),
-        classes: r.ruleset == crate::simulate::RulesetArg::Current,
         ..GatheringSettings::default()
     };
     let g = api

@@ -196,7 +196,8 @@ fn env_or(name: &str, default: u64) -> u64 {
 }
 
 /// Settings of game `g`: 2-8 players in turn, both window forms; every third game `classic-1.0`
-/// (A1; classes off, both `dark_mode`s), the others `current` with classes on (bans sometimes).
+/// (A1; half of them with the classic roster, both `dark_mode`s), the others `current` with
+/// classes on (bans sometimes).
 fn settings_for(g: usize, rng: &mut ChaCha8Rng) -> Settings {
     let mut s = Settings::new(2 + (g % 7) as u8);
     if g % 3 == 2 {
@@ -205,6 +206,7 @@ fn settings_for(g: usize, rng: &mut ChaCha8Rng) -> Settings {
             if rng.random_bool(0.5) { final_flicker::DarkMode::Dark } else { final_flicker::DarkMode::Standard };
         s.salt_window = if rng.random_bool(0.5) { SaltWindow::Simultaneous } else { SaltWindow::Sequential };
         s.hold_windows = rng.random_bool(0.3);
+        s.classes = rng.random_bool(0.5);
         return s;
     }
     s.classes = true;

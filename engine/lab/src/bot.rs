@@ -70,7 +70,7 @@ pub fn random_answer<R: Rng + ?Sized>(prompt: &Prompt, rng: &mut R) -> Answer {
                 Answer::Yield
             }
         }
-        PromptKind::SightPick { hand, count, .. } => {
+        PromptKind::SightPick { hand, count, .. } | PromptKind::SadistPick { hand, count, .. } => {
             Answer::Pick { cards: hand.sample(rng, *count).map(|c| c.handle).collect() }
         }
         PromptKind::MediumPick { choices } => {

@@ -120,6 +120,12 @@ pub fn heuristic_answer<R: Rng + ?Sized>(prompt: &Prompt, view: &View, rng: &mut
             h.sort_by_key(|c| std::cmp::Reverse(keep_value(is_classic(view), c.face)));
             Answer::Pick { cards: h.iter().take(*count).map(|c| c.handle).collect() }
         }
+        // A9 row 7: discard the neighbour's most useful cards.
+        PromptKind::SadistPick { hand, count, .. } => {
+            let mut h = hand.clone();
+            h.sort_by_key(|c| std::cmp::Reverse(keep_value(is_classic(view), c.face)));
+            Answer::Pick { cards: h.iter().take(*count).map(|c| c.handle).collect() }
+        }
         PromptKind::MediumPick { choices } => Answer::Pick {
             cards: choices
                 .iter()

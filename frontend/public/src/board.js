@@ -35,7 +35,7 @@ export const PROMPT_KIND = {
   salt: 'Salt or Pass', counter_salt: 'counter-Salt', sight_pick: 'Sight pick', medium_pick: 'Medium pick',
   burden_discard: 'Burden discard', death_split: 'death split', choose_class: 'class choice', reaction: 'class reaction',
   martyr_draw: 'Martyr draw', trader_swap: 'Trader swap', plague_spread: 'Plague spread', watcher_pick: 'Watcher pick',
-  omen_play: 'Omen play',
+  omen_play: 'Omen play', sadist_pick: 'Sadist pick',
 };
 
 /** A seat's display name. @param {TableInfo | null | undefined} table @param {number | null | undefined} seat */
@@ -127,7 +127,7 @@ function Seat({ p, view, table, me, reveal, targeting, style }) {
       <span class="name">${active && html`<span class="turn-dot" aria-label="their turn">●</span>`}${name}</span>
       ${bot && html`<span class="badge bot" title=${`built-in ${bot} bot`}><${Icon} name="bot" size=${12} /> bot</span>`}
       ${p.seat === me && html`<span class="badge you">you</span>`}
-      ${cls && html`<span class="badge class" data-testid="class" title=${classText(cls)}>${className(cls)}</span>`}
+      ${cls && html`<span class="badge class" data-testid="class" title=${classText(cls, view.ruleset && view.ruleset.id)}>${className(cls)}</span>`}
       ${!p.lit && html`<span class="badge out">${p.placing ? ordinal(p.placing) : 'out'}</span>`}
       ${winner && html`<span class="badge win">winner</span>`}
     </header>

@@ -2,7 +2,7 @@
 // description of what the class does, keyed by the API's `ClassId` (snake_case).
 
 /**
- * @typedef {{ name: string, kind: string, text: string }} ClassInfo
+ * @typedef {{ name: string, kind: string, text: string, classic?: boolean }} ClassInfo
  */
 
 /** R8.1-R8.38: every class, by its API id. @type {Record<string, ClassInfo>} */
@@ -45,6 +45,10 @@ export const CLASSES = {
   warlock: { name: 'The Warlock', kind: 'Passive', text: 'You may Haunt with J, Q, K or a Joker (a ghost of value 10).' },
   watcher: { name: 'The Watcher', kind: 'Passive', text: 'Your Sight sees both neighbours’ hands and takes up to 2 cards from each.' },
   witness: { name: 'The Witness', kind: 'Passive', text: 'You cannot win: when you and one other are the last Lit, the game ends Witnessed, with no winner.' },
+  // A9: the classes of the classic roster only.
+  binder: { name: 'The Binder', kind: 'Passive', text: 'Ghosts you Haunted cannot be moved by Possess or taken by Vanish (Mirror still swaps them).', classic: true },
+  jester: { name: 'The Jester', kind: 'Reaction', text: 'Discard a card to redirect a Haunt aimed at you to your other neighbour (as The Mime).', classic: true },
+  architect: { name: 'The Architect', kind: 'Ritual action', text: 'Build Walls face down in your Shadow (up to 3); your oldest Wall absorbs each Haunt aimed at you. A Mirror leaves your Walls.', classic: true },
 };
 
 /** A class's display name: "The Grimoire of Rejection"; unknown ids are spelled out. @param {string | null | undefined} id */
@@ -54,7 +58,27 @@ export function className(id) {
   return c ? c.name : id.replace(/_/g, ' ');
 }
 
-/** The short description of a class, or ''. @param {string | null | undefined} id */
-export function classText(id) {
+/** A9: the classic roster's effects where they differ from the current class. @type {Record<string, string>} */
+export const CLASSIC_TEXT = {
+  skeptic: 'A Draft on you Burns nothing.',
+  priest: 'After each of your Banish actions, draw 1 card from your Candle.',
+  exorcist: 'Your Cleanse removes two different ghosts of your Shadow instead of one.',
+  sadist: 'Your Scare lets you look at the hand and choose the 2 cards discarded.',
+  vulture: 'When a neighbour dies, take the top 5 cards of The Dark into your Candle, then shuffle it.',
+  occultist: 'Your Possess may target any player.',
+  hoarder: 'Your hand limit is 10 instead of 7.',
+  leech: 'Every ghost you Banish goes to the bottom of your Candle, Spades too.',
+  clown: 'Your ghosts cannot be Banished with number cards; a face card may Banish them (and only them), and Cleanse or Purge remove them.',
+};
+
+/** A9: the classic roster, in its table's order. */
+export const CLASSIC_ROSTER = ['skeptic', 'priest', 'shadow', 'exorcist', 'survivor', 'pyromaniac', 'sadist', 'binder', 'warlock',
+  'vulture', 'occultist', 'trader', 'seer', 'hoarder', 'mimic', 'gravedigger', 'fatalist', 'leech', 'martyr', 'lich', 'judge',
+  'jester', 'architect', 'clown', 'phantom'];
+
+/** The short description of a class (under `classic-1.0` when `ruleset` says so), or ''.
+ * @param {string | null | undefined} id @param {string} [ruleset] */
+export function classText(id, ruleset) {
+  if (id && ruleset === 'classic-1.0' && CLASSIC_TEXT[id]) return CLASSIC_TEXT[id];
   return (id && CLASSES[id] && CLASSES[id].text) || '';
 }

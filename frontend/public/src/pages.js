@@ -6,7 +6,7 @@ import {
 import { useState } from 'preact/hooks';
 import { ordinal } from './describe.js';
 import { Icon } from './icons.js';
-import { CLASSES, className, classText } from './classes.js';
+import { CLASSES, CLASSIC_ROSTER, className, classText } from './classes.js';
 
 /**
  * @typedef {import('./api.js').GatheringSummary} GatheringSummary
@@ -254,7 +254,7 @@ export function PracticePage() {
       <label>Rules <select name="ruleset" value=${ruleset} data-testid="practice-ruleset"
         onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
         <option value="current">Current rules</option>
-        <option value="classic-1.0">Classic 1.0 (the 1.0 manual: 5-card hands, Salt is a 4, no classes yet)</option></select></label>
+        <option value="classic-1.0">Classic 1.0 (the 1.0 manual: 5-card hands, Salt is a 4)</option></select></label>
       <label>Bot pace (ms between bot moves) <input type="number" min="0" max="10000" step="100" value=${delay} name="bot_delay_ms"
         onInput=${(/** @type {any} */ e) => setDelay(Number(e.target.value))} /></label>
       <label>Decision clock (s) <input type="number" min="5" max="86400" value=${decision} onInput=${(/** @type {any} */ e) => setDecision(Number(e.target.value))} /></label>
@@ -293,7 +293,7 @@ export function OrganiserPage() {
 }
 
 /** Every class id of the roster (R8.0.2), in roster order. */
-const CLASS_IDS = /** @type {ClassId[]} */ (Object.keys(CLASSES));
+const CLASS_IDS = /** @type {ClassId[]} */ (Object.keys(CLASSES).filter((id) => !CLASSES[id].classic));
 
 /**
  * The console's new-gathering form: every setting of `GatheringSettings` an organiser picks
@@ -330,8 +330,7 @@ function CreateGathering({ onCreated }) {
     const settings = {
       max_circle: maxCircle, advance, final_dark: finalDark, bot_delay_ms: delay, round_limit: roundLimit,
       salt_window: saltWindow, clocks: { decision_secs: decision, reaction_secs: reaction },
-      // A9: the classic roster is not served yet, so classic gatherings play without classes.
-      classes: classes && !classic, class_bans: classes && !classic ? bans : [], commentary, abandonment,
+      classes, class_bans: classes ? bans.filter((b) => !classic || CLASSIC_ROSTER.includes(b)) : [], commentary, abandonment,
       ruleset,
       spectator_delay_events: delayKind === 'events' ? delayBy : 0,
       spectator_delay_secs: delayKind === 'secs' ? delayBy : 0,
@@ -354,7 +353,7 @@ function CreateGathering({ onCreated }) {
     <label class="wide">Name <input name="name" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.target.value)} /></label>
     <label>Rules <select name="ruleset" value=${ruleset} data-testid="gathering-ruleset" onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
       <option value="current">Current rules</option><option value="classic-1.0">Classic 1.0</option></select>
-      <small class="help">R10.11, appendix A: classic 1.0 is the 1.0 manual: 5-card hands, hand limit 7, Salt is a 4 and only against actions that target you, no Reprieve or Siphon. It plays without classes for now.</small></label>
+      <small class="help">R10.11, appendix A: classic 1.0 is the 1.0 manual: 5-card hands, hand limit 7, Salt is a 4 and only against actions that target you, no Reprieve or Siphon, and its own roster of 25 classes.</small></label>
     ${classic && html`<label>Ghosts of the dead <select name="dark_mode" value=${darkMode} onChange=${(/** @type {any} */ e) => setDarkMode(e.target.value)}>
       <option value="standard">to The Dark</option><option value="dark">split between the neighbours</option></select>
       <small class="help">A3.3 (dark_mode): where a dead player's ghosts go.</small></label>`}
@@ -388,13 +387,13 @@ function CreateGathering({ onCreated }) {
       <small class="help">R10.8: spectators, and you, see each table this far behind, so that watching cannot help a seated player. With the commentary view you may watch every table with all cards shown (delayed the same way); no seated player can open it.</small>
     </fieldset>
     <fieldset class="wide" data-testid="class-settings"><legend>Classes</legend>
-      <label class="check"><input type="checkbox" name="classes" checked=${classes && !classic} disabled=${classic}
+      <label class="check"><input type="checkbox" name="classes" checked=${classes}
         onChange=${(/** @type {any} */ e) => setClasses(e.target.checked)} />
         Play with classes</label>
       <small class="help">R8.0.5, R2.7: each player picks one of three classes offered at the start of stage 1 and keeps it in later stages. <a href="/rules#classes">The classes</a>.</small>
       ${classes && html`<details class="bans"><summary>Banned classes (${bans.length})</summary>
         <p class="help">R2.7.2: never offered in stage 1 (ignored at a circle where too few would remain).</p>
-        <div class="ban-list">${CLASS_IDS.map((id) => html`<label class="check" title=${classText(id)}><input type="checkbox" name="ban" value=${id}
+        <div class="ban-list">${(classic ? /** @type {ClassId[]} */ (CLASSIC_ROSTER) : CLASS_IDS).map((id) => html`<label class="check" title=${classText(id, ruleset)}><input type="checkbox" name="ban" value=${id}
           checked=${bans.includes(id)} onChange=${(/** @type {any} */ e) => ban(id, e.target.checked)} /> ${className(id)}</label>`)}</div></details>`}
     </fieldset>
     ${err && html`<p class="error wide" role="alert">${err}</p>`}

@@ -6,7 +6,7 @@ import { html } from './lib.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Card, cardText, RANK_POWER } from './cards.js';
 import { Clock, PROMPT_KIND, seatName } from './board.js';
-import { CLASSES, className } from './classes.js';
+import { CLASSES, className, classText } from './classes.js';
 
 /**
  * @typedef {import('./board.js').TableInfo} TableInfo
@@ -198,7 +198,7 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
           <button type="button" class="class-choice" disabled=${busy} data-testid="class-choice" data-class=${c} data-main=${i === 0 ? true : undefined}
             onClick=${() => answer({ answer: 'choose_class', class: c })}>
             <strong>${className(c)}</strong>${CLASSES[c] && html`<span class="class-kind">${CLASSES[c].kind}</span>
-            <span class="class-text">${CLASSES[c].text}</span>`}</button></li>`)}</ul>`);
+            <span class="class-text">${classText(c, view.ruleset && view.ruleset.id)}</span>`}</button></li>`)}</ul>`);
     }
 
     case 'haunting_choice': {
@@ -348,11 +348,13 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
     }
 
     case 'sight_pick':
+    case 'sadist_pick':
     case 'burden_discard':
     case 'medium_pick': {
       const cards = /** @type {any[]} */ (prompt.kind === 'medium_pick' ? prompt.choices : prompt.hand);
       const count = prompt.kind === 'medium_pick' ? Math.min(1, cards.length) : prompt.count;
       const text = prompt.kind === 'sight_pick' ? `Take ${count} card${count === 1 ? '' : 's'} from ${name(prompt.target)}'s hand.`
+        : prompt.kind === 'sadist_pick' ? `The Sadist: choose ${count} card${count === 1 ? '' : 's'} of ${name(prompt.target)}'s hand to discard to The Dark.`
         : prompt.kind === 'burden_discard' ? `Your hand is over the limit: discard ${count} card${count === 1 ? '' : 's'} to The Dark, in order (the last ends on top).`
         : cards.length ? 'Take one card from The Dark.' : 'The Dark holds nothing you may take.';
       /** @param {number} h */
@@ -364,7 +366,7 @@ export function PromptPanel({ prompt, clock, view, table, answer, busy, setTarge
             onClick=${busy ? undefined : () => toggle(c.handle)} />`)}
         </div>
         <div class="actions"><button type="button" disabled=${busy || picks.length !== count} data-testid="confirm-pick"
-          onClick=${() => answer({ answer: 'pick', cards: picks })}>${prompt.kind === 'burden_discard' ? 'Discard' : 'Take'} ${picks.length}/${count}</button></div>`);
+          onClick=${() => answer({ answer: 'pick', cards: picks })}>${prompt.kind === 'burden_discard' || prompt.kind === 'sadist_pick' ? 'Discard' : 'Take'} ${picks.length}/${count}</button></div>`);
     }
 
     case 'death_split': {

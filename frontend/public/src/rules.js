@@ -1,7 +1,7 @@
 // The rules page (/rules): how to play, every card and every class, short, after the canonical
 // RULES.md (rule ids in brackets so a reader can look them up there).
 import { html } from './lib.js';
-import { CLASSES } from './classes.js';
+import { CLASSES, CLASSIC_ROSTER, className, classText } from './classes.js';
 import { Card } from './cards.js';
 
 /** R1.3, R5.5, R5.6, R6.5: what each rank does when played. @type {{ rank: string, name: string, text: string, rule: string }[]} */
@@ -26,7 +26,7 @@ export const CARD_RULES = [
 export const CLASSIC_CARD_RULES = [
   { rank: 'A', name: 'Draft', text: 'A chosen neighbour Burns 2.' },
   { rank: '2', name: 'Scare', text: 'A neighbour discards 2 cards at random.' },
-  { rank: '3', name: 'Omen', text: 'Reveal the top 3 of your Candle and play one at once (not served yet: a 3 can Haunt or Banish).' },
+  { rank: '3', name: 'Omen', text: 'Reveal the top 3 of your Candle and play one of them at once, as if from your hand (never another Omen); the others go under your Candle.' },
   { rank: '4', name: 'Salt', text: 'A reaction only: cancel an action that targets you. The actor may Salt back; the last 4 decides.' },
   { rank: '5', name: 'Greed', text: 'Draw 2 cards from your own Candle.' },
   { rank: '6', name: 'Cleanse', text: 'Remove one ghost of your Shadow to The Dark, whatever its value.' },
@@ -42,7 +42,7 @@ export const CLASSIC_CARD_RULES = [
 
 /** The rules page. */
 export function RulesPage() {
-  const classes = Object.entries(CLASSES);
+  const classes = Object.entries(CLASSES).filter(([, c]) => !c.classic);
   return html`<main class="page rules-page" data-testid="rules-page">
     <h2>How to play The Final Flicker</h2>
     <nav class="toc" aria-label="On this page"><a href="#how">How to play</a> · <a href="#turn">A turn</a> · <a href="#cards">The cards</a>
@@ -95,10 +95,14 @@ export function RulesPage() {
         a 5-card starting hand and a hand limit of 7; the Haunting Burns one card per ghost with no Reprieve, Endure or Panic;
         one action a turn; only number cards Banish and nothing is ever Siphoned; Salt is a 4 and only the player an action
         targets may Salt it; you are Consumed only when you must draw from an empty Candle; a dead player's ghosts go to The Dark
-        (or, with <em>dark mode</em>, are split between the neighbours). Classic tables play without classes for now.</p>
+        (or, with <em>dark mode</em>, are split between the neighbours). Classic tables with classes offer the classic roster of
+        25 classes to every circle size (A9).</p>
       <div class="card-rules">${CLASSIC_CARD_RULES.map((c) => html`<div class="card-rule" data-testid="classic-card-rule">
         <${Card} card=${{ rank: c.rank, suit: c.rank === 'Joker' ? null : c.rank === '4' ? 'hearts' : 'spades' }} size="xs" />
-        <div><strong>${c.rank} · ${c.name}</strong> <span class="muted">A6–A8</span><br />${c.text}</div></div>`)}</div></section>
+        <div><strong>${c.rank} · ${c.name}</strong> <span class="muted">A6–A8</span><br />${c.text}</div></div>`)}</div>
+      <h4>The classic roster (A9)</h4>
+      <dl class="class-rules">${CLASSIC_ROSTER.map((id) => html`<div class="class-rule" data-testid="classic-class-rule">
+        <dt>${className(id)}</dt><dd>${classText(id, 'classic-1.0')}</dd></div>`)}</dl></section>
 
     <section id="gatherings"><h3>Gatherings (R9)</h3>
       <p>A gathering splits its players into circles of at most the organiser's largest size. Each qualifying circle sends on

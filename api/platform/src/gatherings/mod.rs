@@ -110,7 +110,7 @@ pub struct GatheringSettings {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub check_in: bool,
     /// R10.1.3, R10.11: the ruleset every table of the gathering plays, `current` (default) or
-    /// `classic-1.0` (RULES.md appendix A; classes off until the classic roster is served).
+    /// `classic-1.0` (RULES.md appendix A; with classes, its 25-class roster, A9).
     #[serde(default)]
     pub ruleset: final_flicker::RulesetName,
     /// R10.11, A3.3: `classic-1.0` only: where a dead player's ghosts go, `standard` (default: to
@@ -185,16 +185,8 @@ impl GatheringSettings {
         if self.registration_cap.is_some_and(|c| !(2..=MAX_PLAYERS as u32).contains(&c)) {
             return Err(format!("registration_cap is 2 to {MAX_PLAYERS} (or null)"));
         }
-        match self.ruleset {
-            final_flicker::RulesetName::Classic if self.classes => {
-                return Err(
-                    "A9: the classic roster is not served yet: set classes off for a classic-1.0 gathering".into()
-                );
-            }
-            final_flicker::RulesetName::Current if self.dark_mode != final_flicker::DarkMode::Standard => {
-                return Err("R10.11: dark_mode is a setting of classic-1.0 only".into());
-            }
-            _ => {}
+        if self.ruleset == final_flicker::RulesetName::Current && self.dark_mode != final_flicker::DarkMode::Standard {
+            return Err("R10.11: dark_mode is a setting of classic-1.0 only".into());
         }
         Ok(())
     }

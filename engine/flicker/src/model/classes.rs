@@ -90,6 +90,12 @@ pub enum ClassId {
     Watcher,
     /// R8.38.
     Witness,
+    /// A9 row 8 (classic only): ghosts it Haunted cannot be moved by Possess or taken by Vanish.
+    Binder,
+    /// A9 row 22 (classic only): as The Mime (R8.16, R6.7).
+    Jester,
+    /// A9 row 23 (classic only): builds Walls that absorb Haunts on their own.
+    Architect,
 }
 
 impl ClassId {
@@ -133,6 +139,35 @@ impl ClassId {
         ClassId::Warlock,
         ClassId::Watcher,
         ClassId::Witness,
+    ];
+
+    /// A9: the classic roster, in its table's order (25 classes, all in every pool, A2.6).
+    pub const CLASSIC: [ClassId; 25] = [
+        ClassId::Skeptic,
+        ClassId::Priest,
+        ClassId::ShadowClass,
+        ClassId::Exorcist,
+        ClassId::Survivor,
+        ClassId::Pyromaniac,
+        ClassId::Sadist,
+        ClassId::Binder,
+        ClassId::Warlock,
+        ClassId::Vulture,
+        ClassId::Occultist,
+        ClassId::Trader,
+        ClassId::Seer,
+        ClassId::Hoarder,
+        ClassId::Mimic,
+        ClassId::Gravedigger,
+        ClassId::Fatalist,
+        ClassId::Leech,
+        ClassId::Martyr,
+        ClassId::Lich,
+        ClassId::Judge,
+        ClassId::Jester,
+        ClassId::Architect,
+        ClassId::Clown,
+        ClassId::Phantom,
     ];
 
     /// R2.8: the smallest circle whose pool holds this class (2, 3 or 4).
@@ -350,6 +385,9 @@ pub enum TriggerEffect {
         dead: u8,
         /// The cards, top of The Dark first.
         taken: Vec<CardId>,
+        /// A9 row 10 (classic): the whole Candle after the shuffle, top first.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        candle: Option<Vec<CardId>>,
     },
     /// R8.6.1: every other Lit player Burned 1, clockwise from the dead player's former left.
     FuneralBell {

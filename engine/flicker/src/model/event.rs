@@ -526,6 +526,10 @@ pub enum Event {
         shares: Vec<(u8, Vec<CardId>)>,
         /// (player, cards given, top first), clockwise from The Lich's left.
         thefts: Vec<(u8, Vec<CardId>)>,
+        /// A9 row 20, A3.3: classic with `dark_mode` standard: the ghosts went to The Dark, in
+        /// entry order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        to_dark: Vec<CardId>,
     },
     /// R7.7, R7.9.4: the game ended.
     GameEnded {

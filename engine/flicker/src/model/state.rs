@@ -127,6 +127,8 @@ pub(crate) enum ActionStage {
     Ready { protected: Vec<u8> },
     /// R5.5.6: the actor chooses the cards to take (prompt SightPick).
     SightPick { target: u8 },
+    /// A9 row 7: the classic Sadist chooses the 2 cards its Scare discards (prompt SadistPick).
+    SadistPick { target: u8 },
     /// R5.6.2: the actor chooses a card of The Dark (prompt MediumPick).
     MediumPick,
     /// A6 Omen: the revealed cards wait face up in the Resolving area for the actor's choice

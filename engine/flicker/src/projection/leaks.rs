@@ -107,7 +107,9 @@ pub fn visible(state: &State, viewer: Viewer) -> HashSet<CardId> {
         && flow.actor == seat
     {
         match &flow.stage {
-            ActionStage::SightPick { target } => s.extend(state.players[*target as usize].hand.iter().copied()),
+            ActionStage::SightPick { target } | ActionStage::SadistPick { target } => {
+                s.extend(state.players[*target as usize].hand.iter().copied())
+            }
             ActionStage::MediumPick => s.extend(state.dark.iter().copied()),
             ActionStage::WatcherPick { targets } => {
                 for &t in targets {

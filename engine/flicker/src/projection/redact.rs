@@ -595,6 +595,9 @@ pub enum ViewEvent {
         shares: Vec<(u8, Vec<CardView>)>,
         /// (player, number of Candle cards given).
         thefts: Vec<(u8, usize)>,
+        /// A3.3: ghosts that went to The Dark, in entry order (public).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        to_dark: Vec<CardView>,
     },
     /// The unredacted event, for a complete view (after the game, R10.8).
     Full {
@@ -713,7 +716,12 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                     ghost: pre(ghost),
                     siphoned: *siphoned,
                     spread: *spread,
-                    priest: priest.as_ref().map(pre),
+                    // A9 row 2: the classic Priest draws from its own Candle: only it sees the card.
+                    priest: if before.rules().classic() {
+                        priest.as_ref().filter(|_| knows(*actor)).map(post)
+                    } else {
+                        priest.as_ref().map(pre)
+                    },
                 },
                 Effect::OmenRevealed { revealed } => EffectView::OmenRevealed { revealed: posts(revealed) },
                 Effect::Drafted { target, burned } => EffectView::Drafted { target: *target, burned: posts(burned) },
@@ -874,17 +882,20 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                     TriggerView::Voodoo { burns: burns.iter().map(|(s, c)| (*s, posts(c))).collect() }
                 }
                 TriggerEffect::MartyrDraw { card } => TriggerView::MartyrDraw { card: shown_to(&[*card], &[*owner]) },
-                TriggerEffect::Vulture { dead, taken } => TriggerView::Vulture { dead: *dead, taken: dark_take(taken) },
+                TriggerEffect::Vulture { dead, taken, .. } => {
+                    TriggerView::Vulture { dead: *dead, taken: dark_take(taken) }
+                }
                 TriggerEffect::FuneralBell { dead, burns } => {
                     TriggerView::FuneralBell { dead: *dead, burns: burns.iter().map(|(s, c)| (*s, posts(c))).collect() }
                 }
             },
         },
         Event::RevivalStarted { seat, cause } => ViewEvent::RevivalStarted { seat: *seat, cause: *cause },
-        Event::Revived { seat, shares, thefts } => ViewEvent::Revived {
+        Event::Revived { seat, shares, thefts, to_dark } => ViewEvent::Revived {
             seat: *seat,
             shares: shares.iter().map(|(s, g)| (*s, posts(g))).collect(),
             thefts: thefts.iter().map(|(s, c)| (*s, c.len())).collect(),
+            to_dark: posts(to_dark),
         },
         Event::GameEnded { winner, reason, placings, last_lit } => ViewEvent::GameEnded {
             winner: *winner,

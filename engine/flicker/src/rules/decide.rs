@@ -97,20 +97,13 @@ pub fn validate(settings: &Settings) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// A2.5, A2.6: what `classic-1.0` refuses of the settings.
+/// A2.5: what `classic-1.0` refuses of the settings.
 fn validate_classic(settings: &Settings) -> Result<(), RuleError> {
     if matches!(settings.first_player, FirstPlayer::Last { .. } | FirstPlayer::Ask { .. }) {
         return Err(RuleError::new(
             ErrorKind::BadSettings,
             "A2.5",
             "classic-1.0 has no first/last choice: first_player is random or a named first player",
-        ));
-    }
-    if settings.classes {
-        return Err(RuleError::new(
-            ErrorKind::BadSettings,
-            "A9",
-            "the classic roster (A9) is not served yet: play classic-1.0 with classes off",
         ));
     }
     Ok(())
@@ -297,7 +290,7 @@ fn wrong(open: &Open) -> RuleError {
         Open::Ritual => "act or end_ritual",
         Open::Salt { .. } => "pass or salt",
         Open::Counter => "salt or yield",
-        Open::SightPick { .. } | Open::MediumPick | Open::Burden => "pick",
+        Open::SightPick { .. } | Open::SadistPick { .. } | Open::MediumPick | Open::Burden => "pick",
         Open::OmenPlay { .. } => "act",
         Open::DeathSplit { .. } => "split",
     };
@@ -533,6 +526,11 @@ fn answer_events<R: Rng + ?Sized>(
             let picked = pick_exact(state, hand, cards, take, "R5.5.6", "the seen hand")?;
             Ok(vec![resolved(state, Some(&picked), rng)])
         }
+        (Open::SadistPick { target }, Answer::Pick { cards }) => {
+            let hand = &state.players[*target as usize].hand;
+            let picked = pick_exact(state, hand, cards, hand.len().min(2), "A9", "the seen hand")?;
+            Ok(vec![resolved(state, Some(&picked), rng)])
+        }
         (Open::MediumPick, Answer::Pick { cards }) => {
             let choices = resolve::medium_choices(state);
             let count = choices.len().min(1);
@@ -636,7 +634,7 @@ fn resolved<R: Rng + ?Sized>(state: &State, pick: Option<&[CardId]>, rng: &mut R
 /// R8.14.1 (a)-(b): the Revived event: the split (as on death) and the thefts.
 fn revived(state: &State, e: u8, left: Option<(u8, Vec<CardId>)>, right: Option<(u8, Vec<CardId>)>) -> Event {
     let Event::Eliminated { shares, .. } = eliminated(state, e, left, right) else { unreachable!() };
-    Event::Revived { seat: e, shares, thefts: triggers::lich_thefts(state, e) }
+    Event::Revived { seat: e, shares, thefts: triggers::lich_thefts(state, e), to_dark: Vec::new() }
 }
 
 /// R7.4 steps 3-6: the Eliminated event, with the shares in E's entry order (left first).
@@ -666,8 +664,8 @@ fn eliminated(state: &State, e: u8, left: Option<(u8, Vec<CardId>)>, right: Opti
 
 /// R8.14 without a prompt: like [`eliminated_auto`], for The Lich's revival.
 fn revived_auto(state: &State, e: u8) -> Event {
-    let Event::Eliminated { shares, .. } = eliminated_auto(state, e) else { unreachable!() };
-    Event::Revived { seat: e, shares, thefts: triggers::lich_thefts(state, e) }
+    let Event::Eliminated { shares, to_dark, .. } = eliminated_auto(state, e) else { unreachable!() };
+    Event::Revived { seat: e, shares, thefts: triggers::lich_thefts(state, e), to_dark }
 }
 
 /// R7.4-R7.5 without a prompt: the default split (concession), or everything to the only
@@ -717,7 +715,7 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
     }
     // R7.4 step 7, R6.9.3: death triggers resolve one at a time, before the end check.
     if let Some(p) = state.pending_triggers.first() {
-        return Some(vec![Event::Triggered { owner: p.owner, effect: triggers::death_effect(state, p) }]);
+        return Some(vec![Event::Triggered { owner: p.owner, effect: triggers::death_effect(state, p, rng) }]);
     }
     // R2.7, R9.5.5: classes are chosen before anything ends the game.
     let setting_up = matches!(state.step, Step::Selecting)
@@ -836,11 +834,12 @@ fn auto_step<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Vec<Event>> 
             {
                 Some(vec![Event::OmenChosen { seat: flow.actor, play: None, rest: revealed.clone() }])
             }
+            ActionStage::Target => crate::rules::classes::reactions::architect_block(state).map(|e| vec![e]),
             ActionStage::OmenPlay { .. }
+            | ActionStage::SadistPick { .. }
             | ActionStage::SightPick { .. }
             | ActionStage::MediumPick
             | ActionStage::Grimoire { .. }
-            | ActionStage::Target
             | ActionStage::WatcherPick { .. }
             | ActionStage::Spread { .. } => None,
         },

@@ -220,6 +220,12 @@ pub fn apply(state: &mut State, event: &Event) {
                 let pending = spread_choices(state, f);
                 match &f.action {
                     _ if !pending.is_empty() => ActionStage::Spread { pending, chosen: Vec::new() },
+                    Action::Scare { target, .. }
+                        if crate::rules::classes::passives::sadist_chooses(state, f.actor)
+                            && state.players[*target as usize].hand.len() > 2 =>
+                    {
+                        ActionStage::SadistPick { target: *target }
+                    }
                     Action::Sight { target, .. }
                         if state.players[*target as usize].hand.len() > state.rules().sight_takes() =>
                     {
@@ -460,8 +466,12 @@ pub fn apply(state: &mut State, event: &Event) {
             let resume = if matches!(state.step, Step::Draw) { Step::Draw } else { Step::PassTurn };
             state.step = Step::Reviving(Box::new(Elimination { seat: *seat, cause: *cause, resume }));
         }
-        Event::Revived { seat, shares, thefts } => {
+        Event::Revived { seat, shares, thefts, to_dark: ghosts_to_dark } => {
             move_shares(state, *seat, shares);
+            for &g in ghosts_to_dark {
+                remove_ghost(state, *seat, g);
+                to_dark(state, g);
+            }
             for (from, cards) in thefts {
                 for &c in cards {
                     take_from_candle(state, *from, c);
@@ -670,13 +680,20 @@ fn apply_trigger(state: &mut State, owner: u8, effect: &TriggerEffect) {
             to_hand(state, owner, *card);
             state.step = Step::Draw;
         }
-        TriggerEffect::Vulture { taken, .. } => {
+        TriggerEffect::Vulture { taken, candle, .. } => {
             if !state.pending_triggers.is_empty() {
                 state.pending_triggers.remove(0);
             }
             for &c in taken {
                 remove_from_dark(state, c);
                 to_candle_bottom(state, owner, c);
+            }
+            // A9 row 10: the classic Vulture's Candle, shuffled.
+            if let Some(candle) = candle {
+                state.players[owner as usize].candle = candle.iter().copied().collect();
+                for &c in candle {
+                    bump(state, c);
+                }
             }
         }
         TriggerEffect::FuneralBell { burns, .. } => {
@@ -755,12 +772,21 @@ fn apply_effect(state: &mut State, actor: u8, effect: &Effect) {
             }
         }
         Effect::Banished { ghost, siphoned, spread, priest } => {
-            // R8.21.1: The Priest's card first, before the ghost moves.
-            if let Some(p) = priest {
-                remove_from_dark(state, *p);
-                to_hand(state, actor, *p);
+            // R8.21.1: The Priest's card first, before the ghost moves; A9 row 2 (classic): drawn
+            // from its Candle after the Banish.
+            if state.rules().classic() {
+                remove_one(state, actor, *ghost, *siphoned, *spread);
+                if let Some(p) = priest {
+                    take_from_candle(state, actor, *p);
+                    to_hand(state, actor, *p);
+                }
+            } else {
+                if let Some(p) = priest {
+                    remove_from_dark(state, *p);
+                    to_hand(state, actor, *p);
+                }
+                remove_one(state, actor, *ghost, *siphoned, *spread);
             }
-            remove_one(state, actor, *ghost, *siphoned, *spread);
         }
         Effect::Cleansed { ghost, siphoned, spread, second } => {
             remove_one(state, actor, *ghost, *siphoned, *spread);
@@ -789,6 +815,13 @@ fn apply_effect(state: &mut State, actor: u8, effect: &Effect) {
             for &c in discarded {
                 remove_from_hand(state, *target, c);
                 to_dark(state, c);
+            }
+            // A9 row 7, R10.3.2: the cards the classic Sadist saw and left get fresh handles.
+            if crate::rules::classes::passives::sadist_chooses(state, actor) {
+                let seen: Vec<CardId> = state.players[*target as usize].hand.clone();
+                for c in seen {
+                    bump(state, c);
+                }
             }
         }
         Effect::Drained { packets } => {
@@ -856,14 +889,16 @@ fn apply_effect(state: &mut State, actor: u8, effect: &Effect) {
             // R8.20.2: Plague ghosts (every ghost keeps the record) add their new owner.
             state.players[actor as usize].shadow = visit(b, actor);
             state.players[*target as usize].shadow = visit(a, *target);
-            // R8.2.4: Walls move with the rest of the Shadow.
-            let wa = std::mem::take(&mut state.players[actor as usize].walls);
-            let wb = std::mem::take(&mut state.players[*target as usize].walls);
-            for w in wa.iter().chain(wb.iter()) {
-                bump(state, w.card);
+            // R8.2.4: Walls move with the rest of the Shadow; A12.5: not in classic.
+            if !state.rules().classic() {
+                let wa = std::mem::take(&mut state.players[actor as usize].walls);
+                let wb = std::mem::take(&mut state.players[*target as usize].walls);
+                for w in wa.iter().chain(wb.iter()) {
+                    bump(state, w.card);
+                }
+                state.players[actor as usize].walls = wb;
+                state.players[*target as usize].walls = wa;
             }
-            state.players[actor as usize].walls = wb;
-            state.players[*target as usize].walls = wa;
         }
         Effect::MediumSearched { taken } => {
             if let Some(c) = taken {

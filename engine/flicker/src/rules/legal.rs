@@ -24,14 +24,17 @@ fn find_ghost(state: &State, owner: u8, c: CardId) -> Option<&Ghost> {
 /// Ghosts of `actor`'s Shadow that `card` may Banish (R5.3.1-R5.3.2; R8.1.1 not a live Clown
 /// ghost with a number card).
 pub(crate) fn banishable(state: &State, actor: u8, card: Face) -> Vec<CardId> {
-    // A5.2: classic Banishes with number cards only.
-    if card.rank == Rank::Joker || (card.rank.is_face() && !state.rules().face_cards_banish()) {
+    if card.rank == Rank::Joker {
         return Vec::new();
     }
+    // A5.2: classic Banishes with number cards only, but for face cards against live Clown
+    // ghosts (A12.4).
+    let face_barred = card.rank.is_face() && !state.rules().face_cards_banish();
     state.players[actor as usize]
         .shadow
         .iter()
         .filter(|g| beats(card, state.face(g.card), ghost_tier(g)) && !passives::clown_bars(state, g, card.rank))
+        .filter(|g| !face_barred || passives::clown_face_banish(state, g))
         .map(|g| g.card)
         .collect()
 }
@@ -142,11 +145,12 @@ pub(crate) fn check_action(state: &State, actor: u8, a: &Action<CardId>) -> Resu
             if face.rank == Rank::Joker {
                 return Err(RuleError::illegal("R5.3.1", "a Joker can never be used to Banish"));
             }
-            if face.rank.is_face() && !rules.face_cards_banish() {
-                return Err(RuleError::illegal("A5.2", format!("face cards cannot Banish in classic-1.0, not {face}")));
-            }
             let g = find_ghost(state, actor, *ghost)
                 .ok_or_else(|| RuleError::illegal("R5.3.1", "that card is not a ghost in your Shadow"))?;
+            // A5.2, A12.4: classic face cards Banish live Clown ghosts only.
+            if face.rank.is_face() && !rules.face_cards_banish() && !passives::clown_face_banish(state, g) {
+                return Err(RuleError::illegal("A5.2", format!("face cards cannot Banish in classic-1.0, not {face}")));
+            }
             let gf = state.face(g.card);
             if !beats(face, gf, ghost_tier(g)) {
                 return Err(RuleError::illegal("R5.3.2", format!("{face} does not beat the ghost {gf}")));
@@ -344,7 +348,7 @@ pub(crate) fn uses(state: &State, actor: u8, c: CardId) -> Vec<Use> {
         _ => {}
     }
     // R8.2.1 The Cryptkeeper: any card may become a Wall.
-    if is(state, actor, ClassId::Cryptkeeper) && state.players[actor as usize].walls.len() < ritual::WALL_CAP {
+    if passives::builds_walls(state, actor) && state.players[actor as usize].walls.len() < ritual::WALL_CAP {
         v.push(Use::BuildWall);
     }
     // R8.5.1 The Fatalist: any card may pay for Alter a suit.

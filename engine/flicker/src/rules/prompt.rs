@@ -258,6 +258,16 @@ pub enum PromptKind {
         /// How many to take.
         count: usize,
     },
+    /// A9 row 7 (classic): The Sadist's Scare: answer `pick` with exactly `count` cards of
+    /// `hand` (shown in the neutral order of R10.12); they go to The Dark.
+    SadistPick {
+        /// The neighbour Scared.
+        target: u8,
+        /// Their hand.
+        hand: Vec<CardView>,
+        /// How many to discard.
+        count: usize,
+    },
     /// #17 (R5.6.2): answer `pick` with exactly one of `choices` (The Dark, top first, Jokers
     /// excluded), or with no card when `choices` is empty.
     MediumPick {
@@ -341,6 +351,10 @@ pub(crate) enum Open {
     },
     Counter,
     SightPick {
+        target: u8,
+    },
+    /// A9 row 7: the classic Sadist's Scare.
+    SadistPick {
         target: u8,
     },
     MediumPick,
@@ -437,6 +451,7 @@ pub(crate) fn asked(state: &State) -> Vec<(u8, Open)> {
             ActionStage::SightPick { target } => {
                 vec![(flow.actor, Open::SightPick { target: *target })]
             }
+            ActionStage::SadistPick { target } => vec![(flow.actor, Open::SadistPick { target: *target })],
             ActionStage::Grimoire { .. } | ActionStage::Target => match reactions::prompt_kind(state) {
                 Some((s, k)) => vec![(s, Open::Reaction(k))],
                 None => Vec::new(),
@@ -526,6 +541,10 @@ pub(crate) fn default_answer(state: &State, seat: u8, open: &Open) -> Answer {
             let shown = neutral_order(state, hand);
             Answer::Pick { cards: refs(state, shown.into_iter().take(state.rules().sight_takes())) }
         }
+        Open::SadistPick { target } => {
+            let shown = neutral_order(state, &state.players[*target as usize].hand);
+            Answer::Pick { cards: refs(state, shown.into_iter().take(2)) }
+        }
         Open::MediumPick => {
             Answer::Pick { cards: refs(state, crate::rules::resolve::medium_choices(state).into_iter().take(1)) }
         }
@@ -552,7 +571,7 @@ pub(crate) fn default_answer(state: &State, seat: u8, open: &Open) -> Answer {
 /// [`Prompt::random_default`]): the prompts whose canonical default depends on hidden cards (the
 /// seen hand, the order of The Dark, the owner's acquisition order).
 pub(crate) fn random_default(open: &Open) -> bool {
-    matches!(open, Open::SightPick { .. } | Open::MediumPick | Open::Burden)
+    matches!(open, Open::SightPick { .. } | Open::SadistPick { .. } | Open::MediumPick | Open::Burden)
 }
 
 /// R10.7.1, R10.2.1: the answer applied when `open` times out (or is answered for a conceding
@@ -572,6 +591,10 @@ pub(crate) fn timeout_answer<R: rand::Rng + ?Sized>(state: &State, seat: u8, ope
         Open::SightPick { target } => {
             let hand = &state.players[*target as usize].hand;
             pick(hand, hand.len().min(state.rules().sight_takes()), rng)
+        }
+        Open::SadistPick { target } => {
+            let hand = &state.players[*target as usize].hand;
+            pick(hand, hand.len().min(2), rng)
         }
         Open::MediumPick => pick(&crate::rules::resolve::medium_choices(state), 1, rng),
         Open::Burden => {
@@ -735,6 +758,14 @@ fn build(state: &State, seat: u8, open: &Open) -> Prompt {
                 target: *target,
                 hand: views(state, neutral_order(state, hand)),
                 count: hand.len().min(state.rules().sight_takes()),
+            }
+        }
+        Open::SadistPick { target } => {
+            let hand = &state.players[*target as usize].hand;
+            PromptKind::SadistPick {
+                target: *target,
+                hand: views(state, neutral_order(state, hand)),
+                count: hand.len().min(2),
             }
         }
         Open::MediumPick => {

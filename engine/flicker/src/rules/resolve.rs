@@ -17,9 +17,10 @@ pub(crate) fn spade_cursed(state: &State, g: &Ghost) -> bool {
 
 /// R5.4.3: whether removing ghost `g` with `card` by `removal` Siphons it.
 pub(crate) fn siphons(state: &State, remover: u8, removal: Removal, card: CardId, g: &Ghost) -> bool {
-    // A5.2, A10: classic has no Siphon and no Spade curse.
+    // A5.2, A10: classic has no Siphon and no Spade curse; A9 row 18: The Leech's Banished
+    // ghosts go to the bottom of its Candle, Spades too.
     if !state.rules().siphon() {
-        return false;
+        return removal == Removal::Banish && passives::leech(state, remover);
     }
     if spade_cursed(state, g) {
         return false;
@@ -129,13 +130,25 @@ pub(crate) fn effect<R: Rng + ?Sized>(
         // Consumption before the draw).
         // A6 Omen: the top 3 of the Candle (fewer when it holds fewer), top first.
         Action::Omen { .. } => Effect::OmenRevealed { revealed: top(state, actor, 3) },
-        Action::Draft { target, .. } => Effect::Drafted { target: *target, burned: top(state, *target, 2) },
+        // A9 row 1: The Skeptic Burns nothing (the A is spent).
+        Action::Draft { target, .. } => Effect::Drafted {
+            target: *target,
+            burned: if passives::draft_immune(state, *target) { Vec::new() } else { top(state, *target, 2) },
+        },
         Action::Greed { target, .. } => Effect::Greed { target: *target, drawn: top(state, *target, 2) },
         Action::Scare { target, .. } => {
             // R5.5.3: 2 cards of the hand chosen uniformly at random, in the order drawn
             // (R8.23.1 The Sadist: 3).
             let hand = &state.players[*target as usize].hand;
             let k = hand.len().min(passives::scare_count(state, actor));
+            // A9 row 7: the classic Sadist's choice (its whole hand when 2 cards or fewer).
+            if passives::sadist_chooses(state, actor) {
+                let discarded = match pick {
+                    Some(p) => p.to_vec(),
+                    None => crate::rules::prompt::neutral_order(state, hand),
+                };
+                return Effect::Scared { target: *target, discarded };
+            }
             let idx = rand::seq::index::sample(rng, hand.len(), k);
             Effect::Scared { target: *target, discarded: idx.iter().map(|i| hand[i]).collect() }
         }

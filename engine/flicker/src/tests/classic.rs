@@ -104,14 +104,23 @@ fn a2_5_no_first_last_choice() {
     assert!(create(&s, &mut rng).is_ok());
 }
 
-/// A2.6, A9: the classic roster is not served yet, so classic tables refuse classes with a
-/// clear error rather than playing the current roster.
+/// A2.6, A9: a classic table with classes runs the selection ritual of R2.7 over the 25-class
+/// classic roster, with no player-count exclusions: every offer holds classic classes only.
 #[test]
-fn a9_classic_with_classes_is_refused_until_the_roster_exists() {
-    let mut s = classic(4);
-    s.classes = true;
-    let e = create(&s, &mut ChaCha8Rng::seed_from_u64(1)).unwrap_err();
-    assert_eq!((e.kind, e.rule), (ErrorKind::BadSettings, "A9"));
+fn a2_6_a9_classic_selection_offers_the_classic_roster() {
+    use crate::model::classes::ClassId;
+    assert_eq!(crate::rules::classes::pool_for_rules(Rules::CLASSIC, 2).len(), 25);
+    for seed in 0..20u64 {
+        let mut s = classic(2 + (seed % 7) as u8);
+        s.classes = true;
+        let events = create(&s, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
+        for e in &events {
+            if let Event::ClassOffered { offer, .. } = e {
+                assert!(offer.iter().all(|c| ClassId::CLASSIC.contains(c)), "{offer:?}");
+            }
+        }
+        assert!(events.iter().any(|e| matches!(e, Event::ClassOffered { .. })));
+    }
 }
 
 /// R10.11: `dark_mode` is a classic setting only.
@@ -524,4 +533,203 @@ fn a12_3_omen_default_plays() {
     assert!(!p.random_default);
     k.send(crate::model::command::Command::Timeout).unwrap();
     assert!(k.events.iter().any(|e| matches!(e, Event::OmenChosen { play: Some(_), .. })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A9: the classic roster (rows whose effect differs from the current class; rows "as R8.x" run
+// the current class's code and tests)
+// ---------------------------------------------------------------------------------------------
+
+use crate::model::classes::ClassId;
+
+fn with_class(n: u8, seat: u8, c: ClassId) -> Kit {
+    let mut s = classic(n);
+    s.classes = true;
+    let mut k = Kit::with(s);
+    k.state.players[seat as usize].class = Some(c);
+    k
+}
+
+/// A9 row 1: a Draft on The Skeptic Burns nothing; the A is spent.
+#[test]
+fn a9_1_skeptic_immune_to_draft() {
+    let mut k = spare(with_class(3, 1, ClassId::Skeptic).hand(0, &["AH"]).candle(1, &["9C", "8D"]).ritual(0));
+    k.act(0, Action::Draft { card: k.in_hand(0, "AH"), target: 1 }).unwrap();
+    pass_window(&mut k);
+    assert!(matches!(last_effect(&k), Effect::Drafted { target: 1, ref burned } if burned.is_empty()));
+    assert_eq!(k.candle_of(1)[..2], strs(&["9C", "8D"]));
+    assert_eq!(k.dark_of(), strs(&["AH"]));
+}
+
+/// A9 row 2: after its Banish, The Priest draws the top card of its own Candle (not of The Dark).
+#[test]
+fn a9_2_priest_draws_after_banish() {
+    let mut k = spare(
+        with_class(3, 0, ClassId::Priest)
+            .hand(0, &["9H"])
+            .shadow(0, &[("7C", Some(1))])
+            .candle(0, &["KD"])
+            .dark(&["2S"])
+            .ritual(0),
+    );
+    k.act(0, Action::Banish { card: k.in_hand(0, "9H"), ghost: k.ghost(0, "7C") }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.hand_of(0), strs(&["KD"]));
+    assert_eq!(k.dark_of()[2], "2S", "The Dark's old top stays");
+}
+
+/// A9 row 7, R10.12: The Sadist's Scare looks at the hand (neutral order) and chooses the 2.
+#[test]
+fn a9_7_sadist_chooses_the_two() {
+    let mut k = spare(with_class(3, 0, ClassId::Sadist).hand(0, &["2H"]).hand(1, &["9C", "KD", "3S", "7H"]).ritual(0));
+    k.act(0, Action::Scare { card: k.in_hand(0, "2H"), target: 1 }).unwrap();
+    pass_window(&mut k);
+    let p = k.prompt(0).expect("SadistPick");
+    let PromptKind::SadistPick { count, hand, .. } = p.kind else { panic!("SadistPick: {:?}", p.kind) };
+    assert_eq!(count, 2);
+    assert_eq!(hand.iter().map(|c| name(c.face)).collect::<Vec<_>>(), ["3S", "7H", "9C", "KD"], "neutral order");
+    assert!(p.random_default);
+    let (a, b) = (k.in_hand(1, "KD"), k.in_hand(1, "9C"));
+    k.answer(0, Answer::Pick { cards: vec![a, b] }).unwrap();
+    let mut left = k.hand_of(1);
+    left.sort();
+    assert_eq!(left, strs(&["3S", "7H"]));
+    assert_eq!(k.dark_of()[..3], strs(&["2H", "9C", "KD"]), "the chosen cards in order, then the Scare card on top");
+}
+
+/// A9 row 8: a live Binder ghost cannot be moved by Possess or taken by Vanish; Mirror is allowed.
+#[test]
+fn a9_8_binder() {
+    let k = with_class(4, 1, ClassId::Binder)
+        .hand(0, &["9H", "8H", "JH"])
+        .shadow(0, &[("4C", Some(1))])
+        .shadow(2, &[("5D", Some(1))])
+        .ritual(0);
+    assert!(!uses_of(&k, 0, "9H").iter().any(|u| matches!(u, UseOption::Possess { .. })));
+    assert!(!uses_of(&k, 0, "8H").iter().any(|u| matches!(u, UseOption::Recall { .. })));
+    assert!(uses_of(&k, 0, "JH").iter().any(|u| matches!(u, UseOption::Mirror { .. })));
+}
+
+/// A9 row 10: when a neighbour dies, The Vulture takes the top 5 of The Dark into its Candle,
+/// which is then shuffled (the shuffle recorded in the event).
+#[test]
+fn a9_10_vulture_shuffles() {
+    let mut k =
+        with_class(4, 2, ClassId::Vulture).candle(1, &[]).dark(&["2H", "3H", "4H", "6H", "7H", "8H"]).turn_start(1, 1);
+    k.settle();
+    assert!(!k.lit(1));
+    let t = k.events.iter().find_map(|e| match e {
+        Event::Triggered { owner: 2, effect: crate::model::classes::TriggerEffect::Vulture { taken, candle, .. } } => {
+            Some((taken.len(), candle.clone()))
+        }
+        _ => None,
+    });
+    let (taken, candle) = t.expect("the Vulture's trigger");
+    assert_eq!(taken, 5);
+    let candle = candle.expect("the classic Vulture's Candle is shuffled");
+    assert!(candle.iter().any(|&c| name(k.state.face(c)) == "2H"));
+}
+
+/// A9 row 11: The Occultist's Possess may reach any player and takes no Dark bonus.
+#[test]
+fn a9_11_occultist_no_bonus() {
+    let mut k = spare(
+        with_class(5, 0, ClassId::Occultist)
+            .hand(0, &["9H"])
+            .shadow(0, &[("4C", Some(1))])
+            .dark(&["2S", "3S"])
+            .ritual(0),
+    );
+    k.act(0, Action::Possess { card: k.in_hand(0, "9H"), ghost: k.ghost(0, "4C"), destination: 2 }).unwrap();
+    pass_window(&mut k);
+    assert!(matches!(last_effect(&k), Effect::Possessed { destination: 2, ref bonus, .. } if bonus.is_empty()));
+}
+
+/// A9 row 14: The Hoarder's hand limit is 10.
+#[test]
+fn a9_14_hoarder_ten() {
+    let hand = ["2C", "3C", "4C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC"];
+    let mut k = with_class(3, 0, ClassId::Hoarder).hand(0, &hand).burden(0);
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::BurdenDiscard { count: 1, .. })));
+    let c = k.in_hand(0, "2C");
+    k.answer(0, Answer::Pick { cards: vec![c] }).unwrap();
+}
+
+/// A9 row 18: every ghost The Leech Banishes goes to the bottom of its Candle, Spades too.
+#[test]
+fn a9_18_leech_keeps_spades() {
+    let mut k = spare(
+        with_class(3, 0, ClassId::Leech).hand(0, &["9H"]).shadow(0, &[("7S", Some(1))]).candle(0, &["KD"]).ritual(0),
+    );
+    k.act(0, Action::Banish { card: k.in_hand(0, "9H"), ghost: k.ghost(0, "7S") }).unwrap();
+    pass_window(&mut k);
+    assert!(matches!(last_effect(&k), Effect::Banished { siphoned: true, .. }));
+    assert_eq!(k.candle_of(0).last().map(String::as_str), Some("7S"));
+}
+
+/// A9 row 22: The Jester redirects a Haunt as The Mime (R8.16, R6.7).
+#[test]
+fn a9_22_jester_redirects() {
+    let mut k = with_class(4, 1, ClassId::Jester).hand(0, &["3C"]).hand(1, &["9D"]).ritual(0);
+    k.act(0, Action::Haunt { card: k.in_hand(0, "3C"), target: 1 }).unwrap();
+    match k.prompt(1).map(|p| p.kind) {
+        Some(PromptKind::Reaction { reaction, .. }) => {
+            assert_eq!(reaction, crate::rules::classes::reactions::ReactionKind::MimeRedirect)
+        }
+        other => panic!("expected the redirect prompt, got {other:?}"),
+    }
+}
+
+/// A9 row 23, A12.5: The Architect builds Walls; a Haunt on it is absorbed by its oldest Wall with
+/// no prompt (Haunt card and Wall to The Dark); a Mirror leaves its Walls where they are.
+#[test]
+fn a9_23_architect() {
+    let mut k =
+        spare(with_class(3, 1, ClassId::Architect).walls(1, &[("2H", 1), ("3H", 1)]).hand(0, &["7C", "JH"]).ritual(0));
+    k.act(0, Action::Haunt { card: k.in_hand(0, "7C"), target: 1 }).unwrap();
+    assert!(k.events.iter().any(|e| matches!(e, Event::Reacted { seat: 1, .. })));
+    assert!(k.shadow_of(1).is_empty());
+    assert_eq!(k.walls_of(1), strs(&["3H"]));
+    assert!(k.dark_of().contains(&"2H".to_string()) && k.dark_of().contains(&"7C".to_string()));
+    k.act(0, Action::Mirror { card: k.in_hand(0, "JH"), target: 1 }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.walls_of(1), strs(&["3H"]), "A12.5: the Walls stay");
+    // Building: any hand card, as a Ritual action.
+    let mut k = with_class(3, 0, ClassId::Architect).hand(0, &["KD"]).ritual(0);
+    assert!(uses_of(&k, 0, "KD").contains(&UseOption::BuildWall));
+    k.act(0, Action::BuildWall { card: k.in_hand(0, "KD") }).unwrap();
+    assert_eq!(k.walls_of(0), strs(&["KD"]));
+}
+
+/// A9 row 24, A12.4: a face card may Banish a live Clown ghost (value 10), and only such a ghost;
+/// a number card may not.
+#[test]
+fn a9_24_clown() {
+    let k = with_class(3, 1, ClassId::Clown)
+        .hand(0, &["KH", "9H"])
+        .shadow(0, &[("8C", Some(1)), ("3D", Some(2))])
+        .ritual(0);
+    let ghosts = |card: &str| -> Vec<crate::model::handle::CardRef> {
+        uses_of(&k, 0, card)
+            .into_iter()
+            .find_map(|u| match u {
+                UseOption::Banish { ghosts } => Some(ghosts),
+                _ => None,
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(ghosts("KH"), vec![k.ghost(0, "8C")], "the King Banishes the Clown ghost only");
+    assert_eq!(ghosts("9H"), vec![k.ghost(0, "3D")], "a number card never Banishes a Clown ghost");
+}
+
+/// A9 row 20, A3.3: The Lich revives with its ghosts sent to The Dark (dark_mode standard).
+#[test]
+fn a9_20_lich_ghosts_to_the_dark() {
+    let k = with_class(4, 0, ClassId::Lich).shadow(0, &[("8H", Some(1))]).candle(0, &[]).turn_start(0, 1).settled();
+    let revived = k.events.iter().find_map(|e| match e {
+        Event::Revived { seat: 0, to_dark, shares, .. } => Some((to_dark.len(), shares.len())),
+        _ => None,
+    });
+    assert_eq!(revived, Some((1, 0)));
+    assert!(k.lit(0));
 }

@@ -27,6 +27,11 @@ pub fn pool_for(players: usize) -> Vec<ClassId> {
     ClassId::ALL.iter().copied().filter(|c| c.min_players() <= players).collect()
 }
 
+/// R2.8; A2.6: the class pool under `rules`: classic offers its whole roster (A9) at every size.
+pub fn pool_for_rules(rules: crate::model::edition::Rules, players: usize) -> Vec<ClassId> {
+    if rules.classic() { ClassId::CLASSIC.to_vec() } else { pool_for(players) }
+}
+
 /// The class of `seat`, if it has one (R2.7.6: fixed for the whole game).
 pub fn class_of(state: &State, seat: u8) -> Option<ClassId> {
     state.players.get(seat as usize).and_then(|p| p.class)

@@ -26,9 +26,20 @@ pub fn survivor_spared(state: &State, seat: u8) -> bool {
     is(state, seat, ClassId::Survivor) && state.players[seat as usize].hand.len() <= 2
 }
 
-/// R8.23.1 The Sadist: its Scare discards 3 cards instead of 2.
+/// R8.23.1 The Sadist: its Scare discards 3 cards instead of 2 (classic: 2, chosen by it, A9
+/// row 7).
 pub fn scare_count(state: &State, actor: u8) -> usize {
-    if is(state, actor, ClassId::Sadist) { 3 } else { 2 }
+    if is(state, actor, ClassId::Sadist) && !state.rules().classic() { 3 } else { 2 }
+}
+
+/// A9 row 7 The Sadist (classic): its Scare looks at the hand and chooses the discarded cards.
+pub fn sadist_chooses(state: &State, actor: u8) -> bool {
+    state.rules().classic() && is(state, actor, ClassId::Sadist)
+}
+
+/// A9 row 1 The Skeptic (classic): a Draft on it Burns nothing.
+pub fn draft_immune(state: &State, seat: u8) -> bool {
+    state.rules().classic() && live(state, seat, ClassId::Skeptic)
 }
 
 /// R8.28.1 The Skeptic: a Drain takes nothing from it.
@@ -61,14 +72,27 @@ pub fn gatekeeper_shut(state: &State, actor: u8, destination: u8) -> bool {
     destination != actor && live(state, destination, ClassId::Gatekeeper)
 }
 
-/// R8.24.1 The Sealbinder: a live Sealbinder ghost cannot be Possessed or Recalled.
+/// R8.24.1 The Sealbinder: a live Sealbinder ghost cannot be Possessed or Recalled; A9 row 8:
+/// nor a live Binder ghost (classic) by Possess or Vanish.
 pub(crate) fn sealed(state: &State, g: &Ghost) -> bool {
-    live_ghost(state, g, ClassId::Sealbinder)
+    live_ghost(state, g, ClassId::Sealbinder) || live_ghost(state, g, ClassId::Binder)
 }
 
-/// R8.24.1: a Mirror is illegal while either Shadow holds a live Sealbinder ghost.
+/// R8.24.1: a Mirror is illegal while either Shadow holds a live Sealbinder ghost (A9 row 8:
+/// The Binder allows Mirror).
 pub(crate) fn shadow_sealed(state: &State, seat: u8) -> bool {
-    state.players[seat as usize].shadow.iter().any(|g| sealed(state, g))
+    state.players[seat as usize].shadow.iter().any(|g| live_ghost(state, g, ClassId::Sealbinder))
+}
+
+/// A9 row 24, A12.4 The Clown (classic): a face card may Banish a live Clown ghost (and no
+/// other ghost).
+pub(crate) fn clown_face_banish(state: &State, g: &Ghost) -> bool {
+    state.rules().classic() && live_ghost(state, g, ClassId::Clown)
+}
+
+/// R8.2 The Cryptkeeper, A9 row 23 The Architect (classic): builds Walls.
+pub(crate) fn builds_walls(state: &State, seat: u8) -> bool {
+    is(state, seat, ClassId::Cryptkeeper) || is(state, seat, ClassId::Architect)
 }
 
 /// R8.1.1, R5.3.1 The Clown: a live Clown ghost cannot be Banished with a number card, nor

@@ -59,14 +59,14 @@ pub(crate) fn w2(state: &State, flow: &ActionFlow) -> Option<W2> {
     match class_of(state, t)? {
         // R8.10.4: a face card or Joker Haunt (The Warlock) cannot be reflected.
         ClassId::Hex if state.face(*card).rank.is_number() && !p.hand.is_empty() => Some(W2::Hex),
-        ClassId::Mime
+        ClassId::Mime | ClassId::Jester
             if flow.redirect.is_none() && !p.hand.is_empty() && mime_other(state, t, flow.actor).is_some() =>
         {
             Some(W2::Mime)
         }
         ClassId::Unseen if !p.hand.is_empty() => Some(W2::Unseen),
         ClassId::ShadowClass if !p.candle.is_empty() => Some(W2::Shadow),
-        ClassId::Cryptkeeper if !p.walls.is_empty() => Some(W2::Wall),
+        ClassId::Cryptkeeper | ClassId::Architect if !p.walls.is_empty() => Some(W2::Wall),
         _ => None,
     }
 }
@@ -123,6 +123,10 @@ pub(crate) fn prompt_kind(state: &State) -> Option<(u8, ReactionKind)> {
         ActionStage::Grimoire { queue } => queue.first().map(|&s| (s, ReactionKind::GrimoireReject)),
         ActionStage::Target => {
             let t = flow.haunt_target()?;
+            // A9 row 23: The Architect's Wall absorbs the Haunt with no prompt.
+            if super::is(state, t, ClassId::Architect) {
+                return None;
+            }
             let k = match w2(state, flow)? {
                 W2::Hex => ReactionKind::HexReflect,
                 W2::Mime => ReactionKind::MimeRedirect,
@@ -182,4 +186,19 @@ pub(crate) fn react(state: &State, seat: u8, card: Option<CardRef>) -> Result<Ev
         }
     };
     Ok(Event::Reacted { seat, reaction })
+}
+
+/// A9 row 23 The Architect (classic): when a Haunt targets it while it has a Wall, its oldest
+/// Wall absorbs the Haunt on its own (no prompt): the `reacted` event of that block, if due now.
+pub(crate) fn architect_block(state: &State) -> Option<Event> {
+    let flow = state.flow()?;
+    if !matches!(flow.stage, ActionStage::Target) || w2(state, flow) != Some(W2::Wall) {
+        return None;
+    }
+    let t = flow.haunt_target()?;
+    if !super::is(state, t, ClassId::Architect) {
+        return None;
+    }
+    let wall = state.players[t as usize].walls.first()?.card;
+    Some(Event::Reacted { seat: t, reaction: Reaction::WallBlock { wall } })
 }

@@ -21,7 +21,12 @@ pub(crate) fn check(state: &State, actor: u8, a: &Action<CardId>) -> Option<Resu
         }
     };
     Some(match a {
-        Action::BuildWall { .. } => own(ClassId::Cryptkeeper, "R8.2.1").and_then(|_| {
+        Action::BuildWall { .. } => if crate::rules::classes::passives::builds_walls(state, actor) {
+            Ok(())
+        } else {
+            own(ClassId::Cryptkeeper, "R8.2.1")
+        }
+        .and_then(|_| {
             if state.players[actor as usize].walls.len() < WALL_CAP {
                 Ok(())
             } else {

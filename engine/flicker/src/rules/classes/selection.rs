@@ -3,7 +3,7 @@
 //! chooser) and picks one (`class_chosen`, public). With `seat_classes` set there is no
 //! selection: each seat keeps the class it played in stage 1 (R9.8.4).
 
-use super::{ClassId, pool_for};
+use super::{ClassId, pool_for_rules};
 use crate::model::event::Event;
 use crate::model::settings::Settings;
 use crate::model::state::{Selection, State, Step};
@@ -20,7 +20,11 @@ pub fn selects(settings: &Settings) -> bool {
 /// R2.7.7: true when the ban list leaves fewer classes than players (it is then ignored).
 pub fn bans_ignored(settings: &Settings) -> bool {
     let n = settings.players as usize;
-    pool_for(n).iter().filter(|c| !settings.class_bans.contains(c)).count() < n
+    pool_for_rules(crate::model::edition::Rules::for_settings(settings), n)
+        .iter()
+        .filter(|c| !settings.class_bans.contains(c))
+        .count()
+        < n
 }
 
 /// R2.7.2: the remaining pool: the pool for the circle size, minus the ban list (unless
@@ -28,7 +32,7 @@ pub fn bans_ignored(settings: &Settings) -> bool {
 pub fn remaining(state: &State) -> Vec<ClassId> {
     let s = state.settings_ref();
     let ignored = state.selection.as_ref().is_some_and(|x| x.bans_ignored);
-    pool_for(state.players.len())
+    pool_for_rules(state.rules(), state.players.len())
         .into_iter()
         .filter(|c| ignored || !s.class_bans.contains(c))
         .filter(|c| !state.players.iter().any(|p| p.class == Some(*c)))

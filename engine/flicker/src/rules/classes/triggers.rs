@@ -40,8 +40,15 @@ pub(crate) fn spread_to(state: &State, remover: u8, g: &Ghost, chosen: &[(CardId
 }
 
 /// R8.21.1 The Priest: the top card of The Dark it takes when it performs the Banish action.
+/// A9 row 2 (classic): the top card of its own Candle, drawn after the Banish.
 pub(crate) fn priest_takes(state: &State, actor: u8) -> Option<CardId> {
-    if is(state, actor, ClassId::Priest) { state.dark.last().copied() } else { None }
+    if !is(state, actor, ClassId::Priest) {
+        None
+    } else if state.rules().classic() {
+        state.players[actor as usize].candle.front().copied()
+    } else {
+        state.dark.last().copied()
+    }
 }
 
 /// R8.12.1 The Judge: the cards its Sight's target Burns (3), once the cards are taken.
@@ -56,7 +63,12 @@ pub(crate) fn judge_burns(state: &State, actor: u8, target: u8) -> Vec<CardId> {
 /// R8.18.2 The Occultist: up to 2 cards from the top of The Dark when its Possess resolves onto
 /// a player who is not its neighbour, at most once per turn.
 pub(crate) fn occultist_bonus(state: &State, actor: u8, destination: u8) -> Vec<CardId> {
-    if is(state, actor, ClassId::Occultist) && !state.is_neighbour(actor, destination) && !state.turn.bonus_used {
+    // A9 row 11: no Dark bonus in classic.
+    if is(state, actor, ClassId::Occultist)
+        && !state.rules().classic()
+        && !state.is_neighbour(actor, destination)
+        && !state.turn.bonus_used
+    {
         state.dark.iter().rev().take(2).copied().collect()
     } else {
         Vec::new()
@@ -152,10 +164,19 @@ pub(crate) fn death_triggers(state: &State, dead: u8) -> Vec<Pending> {
 }
 
 /// The effect of a pending death trigger, computed when it resolves.
-pub(crate) fn death_effect(state: &State, p: &Pending) -> TriggerEffect {
+/// A9 row 10: the classic Vulture then shuffles its Candle (the shuffle is drawn here, once).
+pub(crate) fn death_effect<R: rand::Rng + ?Sized>(state: &State, p: &Pending, rng: &mut R) -> TriggerEffect {
     match p.class {
         ClassId::Vulture => {
-            TriggerEffect::Vulture { dead: p.dead, taken: state.dark.iter().rev().take(5).copied().collect() }
+            let taken: Vec<CardId> = state.dark.iter().rev().take(5).copied().collect();
+            let candle = state.rules().classic().then(|| {
+                use rand::seq::SliceRandom;
+                let mut all: Vec<CardId> = state.players[p.owner as usize].candle.iter().copied().collect();
+                all.extend(&taken);
+                all.shuffle(rng);
+                all
+            });
+            TriggerEffect::Vulture { dead: p.dead, taken, candle }
         }
         _ => {
             // R8.6.1: clockwise from the dead player's former left neighbour.
