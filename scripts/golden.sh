@@ -3,6 +3,10 @@
 # CI, and never to make a failing test pass: the fixtures pin the rules as they were.
 #
 #   scripts/golden.sh [OUT_DIR]      (default: tests/golden; needs curl and jq)
+#   GOLDEN_ONLY=classic scripts/golden.sh
+#                                    makes only the fixtures whose name contains `classic` and
+#                                    keeps every other fixture and manifest entry as it is (how new
+#                                    fixtures are added without remaking the old ones)
 #
 # It builds the `flicker` binary, serves it on a fresh SQLite file and then on a throwaway
 # PostgreSQL (scripts/throwaway-postgres.sh), plays games over the REST API with built-in bot
@@ -21,6 +25,9 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
 step() { printf '\n==> %s\n' "$*"; }
+ONLY=${GOLDEN_ONLY:-}
+# Whether the fixture (or gathering prefix) NAME is to be made in this run.
+wanted() { [ -z "$ONLY" ] || [[ "$1" == *"$ONLY"* ]]; }
 say() { printf '    %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
@@ -126,6 +133,7 @@ fixture() {
 # (with `absent`, seat 0 is the `golden` account, which never answers: its prompts time out).
 practice() {
   local name=$1 store=$2 players=$3 bot=$4 settings=$5 absent=${6:-}
+  wanted "$name" || return 0
   local A="authorization: Bearer $TOKEN" body id
   if [ -n "$absent" ]; then
     body=$(jq -nc --argjson p "$players" --argjson s "$settings" \
@@ -150,6 +158,7 @@ practice() {
 # gathering PREFIX STORE PLAYERS MAX_CIRCLE CLASSES: a bot gathering; every circle and the Final.
 gathering() {
   local prefix=$1 store=$2 players=$3 max=$4 classes=$5
+  wanted "$prefix" || return 0
   local O="authorization: Bearer $ORG" g status
   g=$(curl -sf -X POST "$API/gatherings" -H "$O" -H "$J" \
     -d "{\"name\":\"golden $prefix\",\"settings\":{\"advance\":2,\"max_circle\":$max,\"classes\":$classes}}" | jq -r .gathering_id)
@@ -180,6 +189,9 @@ practice sqlite-practice-2p-sequential sqlite 2 heuristic '{"salt_window":"seque
 practice sqlite-practice-3p-classes sqlite 3 random '{"classes":true}'
 practice sqlite-practice-8p-classes sqlite 8 heuristic '{"classes":true,"round_limit":10}'
 practice sqlite-practice-4p-timeouts sqlite 4 heuristic '{}' absent
+practice sqlite-classic-practice-3p sqlite 3 heuristic '{"ruleset":"classic-1.0"}'
+practice sqlite-classic-practice-5p-classes-dark sqlite 5 heuristic '{"ruleset":"classic-1.0","classes":true,"dark_mode":"dark"}'
+practice sqlite-classic-practice-2p-classes sqlite 2 random '{"ruleset":"classic-1.0","classes":true}'
 step "SQLite: a gathering of 10 bots with classes (circles of 5, then the Final Ritual)"
 gathering sqlite-gathering sqlite 10 5 true
 stop_server
@@ -195,9 +207,18 @@ practice postgres-practice-2p-classes postgres 2 heuristic '{"classes":true,"fir
 practice postgres-practice-4p postgres 4 random '{"salt_targeted_only":true}'
 practice postgres-practice-6p-classes postgres 6 heuristic '{"classes":true}'
 practice postgres-practice-3p-classes-timeouts postgres 3 heuristic '{"classes":true}' absent
+practice postgres-classic-practice-4p-classes postgres 4 heuristic '{"ruleset":"classic-1.0","classes":true}'
 step "PostgreSQL: a gathering of 14 bots without classes (circles of 7, then the Final Ritual)"
 gathering postgres-gathering postgres 14 7 false
 stop_server
 
-jq -s . "$MANIFEST" >"$OUT/manifest.json"
+if [ -n "$ONLY" ] && [ -f "$OUT/manifest.json" ]; then
+  # Keep every entry not remade in this run, in its place; the new ones follow.
+  jq -s --slurpfile old "$OUT/manifest.json" \
+    '. as $new | ($old[0] | map(select(.name as $n | [$new[].name] | index($n) | not))) + $new' \
+    "$MANIFEST" >"$WORK/manifest.json"
+  mv "$WORK/manifest.json" "$OUT/manifest.json"
+else
+  jq -s . "$MANIFEST" >"$OUT/manifest.json"
+fi
 step "done: $(jq length "$OUT/manifest.json") golden replays in $OUT ($(du -sh "$OUT" | cut -f1))"

@@ -185,17 +185,25 @@ fn golden_replays_fold_to_their_recorded_views() {
     assert!(failures.is_empty(), "golden replays that no longer fold as recorded:\n{}", failures.join("\n"));
 }
 
-/// The fixtures cover what they claim: 2 to 8 seats, games with and without classes, and both
-/// stores (the header's stream names the table; the file name names the store).
+/// The fixtures cover what they claim: 2 to 8 seats, games with and without classes, both
+/// rulesets (`classic-1.0` with and without its roster, A1), and both stores (the header's stream names the table; the file name names the store).
 #[test]
 fn golden_replays_cover_seats_classes_and_stores() {
     let mut seats = std::collections::BTreeSet::new();
     let (mut classes, mut plain, mut sqlite, mut postgres) = (0, 0, 0, 0);
+    let (mut classic, mut classic_classes) = (0, 0);
     for (replay, expected) in fixtures() {
         let (text, _) = load(&replay, &expected);
         let events = read(&text).unwrap();
         let Some((_, Event::GameCreated(g))) = events.first() else { panic!("{}: no game_created", replay.display()) };
         seats.insert(g.settings.players);
+        // A1: classic games, with and without the classic roster.
+        if g.ruleset.id == "classic-1.0" {
+            classic += 1;
+            if g.settings.classes {
+                classic_classes += 1;
+            }
+        }
         if g.settings.classes {
             classes += 1
         } else {
@@ -210,6 +218,7 @@ fn golden_replays_cover_seats_classes_and_stores() {
     }
     assert_eq!(seats.into_iter().collect::<Vec<_>>(), (2..=8).collect::<Vec<u8>>());
     assert!(classes > 0 && plain > 0 && sqlite > 0 && postgres > 0, "{classes} {plain} {sqlite} {postgres}");
+    assert!(classic_classes > 0 && classic > classic_classes, "classic fixtures: {classic}, with classes {classic_classes}");
 }
 
 /// Replaces the payload of the first event line of type `kind` by `f(payload)`.
