@@ -196,7 +196,10 @@ pub fn run(a: Args) -> ExitCode {
     };
     settings.classes = a.classes;
     let mut class_stats: Vec<(final_flicker::ClassId, ClassStats)> =
-        final_flicker::classes::pool_for(a.players as usize).into_iter().map(|c| (c, ClassStats::default())).collect();
+        final_flicker::classes::pool_for_rules(final_flicker::Rules::for_settings(&settings), a.players as usize)
+            .into_iter()
+            .map(|c| (c, ClassStats::default()))
+            .collect();
     if let Err(e) = final_flicker::create(&settings, &mut ChaCha8Rng::seed_from_u64(0)) {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;

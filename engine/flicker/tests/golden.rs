@@ -218,7 +218,10 @@ fn golden_replays_cover_seats_classes_and_stores() {
     }
     assert_eq!(seats.into_iter().collect::<Vec<_>>(), (2..=8).collect::<Vec<u8>>());
     assert!(classes > 0 && plain > 0 && sqlite > 0 && postgres > 0, "{classes} {plain} {sqlite} {postgres}");
-    assert!(classic_classes > 0 && classic > classic_classes, "classic fixtures: {classic}, with classes {classic_classes}");
+    assert!(
+        classic_classes > 0 && classic > classic_classes,
+        "classic fixtures: {classic}, with classes {classic_classes}"
+    );
 }
 
 /// Replaces the payload of the first event line of type `kind` by `f(payload)`.

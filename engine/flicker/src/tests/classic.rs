@@ -733,3 +733,81 @@ fn a9_20_lich_ghosts_to_the_dark() {
     assert_eq!(revived, Some((1, 0)));
     assert!(k.lit(0));
 }
+
+// ---------------------------------------------------------------------------------------------
+// A3.1, A3.2, A5.4, A5.5, A8.3, A11
+// ---------------------------------------------------------------------------------------------
+
+/// A3.1: line of sight: Draft, Scare and Sight reach only neighbours; Vanish and The Haunted
+/// reach any player.
+#[test]
+fn a3_1_line_of_sight() {
+    let k = kit(5).hand(0, &["AH", "2H", "7H", "8H", "Joker"]).shadow(2, &[("9C", Some(1))]).ritual(0);
+    for card in ["AH", "2H", "7H"] {
+        let targets = uses_of(&k, 0, card)
+            .into_iter()
+            .find_map(|u| match u {
+                UseOption::Draft { targets } | UseOption::Scare { targets } | UseOption::Sight { targets } => {
+                    Some(targets)
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{card} has a targeted use"));
+        assert_eq!(targets, vec![1, 4], "{card}: neighbours only");
+    }
+    assert!(
+        uses_of(&k, 0, "8H")
+            .iter()
+            .any(|u| matches!(u, UseOption::Recall { ghosts } if ghosts.iter().any(|g| g.owner == 2)))
+    );
+    assert!(uses_of(&k, 0, "Joker").contains(&UseOption::Boo));
+}
+
+/// A3.2 (as R3.5.3): forbidden knowledge: a player sees only the top of The Dark, no Candle and
+/// no other hand.
+#[test]
+fn a3_2_forbidden_knowledge() {
+    let k = kit(3).hand(1, &["9C"]).dark(&["2C", "3C"]).ritual(0);
+    let v = serde_json::to_value(crate::projection::view::view(
+        &k.state,
+        crate::projection::view::Viewer::Seat { seat: 0 },
+    ))
+    .unwrap();
+    assert_eq!(v["dark"]["top"]["rank"], "2");
+    assert!(v["dark"].get("cards").is_none_or(|c| c.is_null()));
+    assert!(v["players"][1].get("hand").is_none_or(|h| h.is_null()));
+}
+
+/// A5.4, A5.5: a Summon (here the K) is declared, passes the usual reaction steps (no Salt window
+/// for an untargeted action in classic) and resolves; the face card goes to The Dark.
+#[test]
+fn a5_4_summon_resolves_through_the_usual_steps() {
+    let mut k = spare(kit(3).hand(0, &["KH"]).hand(1, &["4D"]).shadow(0, &[("7C", Some(1))]).ritual(0));
+    let ev = k.act(0, Action::Purge { card: k.in_hand(0, "KH") }).unwrap();
+    assert_eq!(kinds(&ev)[..3], ["action_declared", "window_closed", "action_resolved"], "nobody may Salt it");
+    assert!(k.dark_of().contains(&"KH".to_string()));
+}
+
+/// A8.3: a standing Salt cancels the action and ends the actor's Ritual.
+#[test]
+fn a8_3_standing_salt_ends_the_ritual() {
+    let mut k = spare(kit(3).hand(0, &["3C", "9D"]).hand(1, &["4D"]).ritual(0));
+    k.act(0, Action::Haunt { card: k.in_hand(0, "3C"), target: 1 }).unwrap();
+    k.answer(1, Answer::Salt { card: k.in_hand(1, "4D") }).unwrap();
+    k.answer(0, Answer::Yield).unwrap();
+    assert!(k.events.iter().any(|e| matches!(e, Event::ActionCancelled { actor: 0, salter: 1 })));
+    assert_ne!(k.state.turn.active, 0, "the Ritual ended although a second action was left");
+}
+
+/// A11 (R7.3 unchanged): three ghosts of one suit at the end of one's own turn Possess.
+#[test]
+fn a11_possession_unchanged() {
+    let mut k = kit(3).shadow(0, &[("4H", None), ("2H", None), ("6H", None)]).am_i_alive(0);
+    k.settle();
+    assert!(!k.lit(0));
+    assert!(
+        k.events
+            .iter()
+            .any(|e| matches!(e, Event::EliminationStarted { seat: 0, cause: EliminationCause::Possessed, .. }))
+    );
+}
