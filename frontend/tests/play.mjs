@@ -181,6 +181,7 @@ export function playTests(h) {
         used.add(`class ${pickId}`);
         return;
       }
+      case 'omen_play':
       case 'ritual': {
         // A free ability or class action first (once per prompt text), then a card, then the end.
         const ability = prompt.getByTestId('ability');
@@ -250,6 +251,7 @@ export function playTests(h) {
         await prompt.getByRole('button', { name: 'First' }).click(t);
         return;
       case 'sight_pick':
+      case 'sadist_pick':
       case 'medium_pick':
       case 'burden_discard': {
         const n = Number((await prompt.getByTestId('confirm-pick').textContent())?.split('/')[1] || 1);
@@ -270,6 +272,61 @@ export function playTests(h) {
   }
 
   test('a person plays a whole class game of a gathering by hand (desktop 1366x900)', () => wholeClassGame({ width: 1366, height: 900 }, 'desk'));
+
+  // A1, A9: the practice page deals a classic-1.0 game with the classic roster, and a person plays
+  // it through to its end by hand at phone width (the Omen and Sadist prompts when they come).
+  test('a person plays a whole classic-1.0 practice game with classes by hand (phone 390x844)', async () => {
+    const { context, page, errors } = await newPage({ width: 390, height: 844 });
+    const me = `classic-${RUN}`;
+    await uiSignUp(page, me, 'player');
+    await page.goto(`${base}/practice`);
+    await page.locator('input[name=players]').fill('3');
+    await page.getByTestId('practice-ruleset').selectOption('classic-1.0');
+    await page.getByTestId('practice-classes').check();
+    await page.locator('input[name=bot_delay_ms]').fill('100');
+    await page.locator('label', { hasText: 'Reaction clock' }).locator('input').fill('5');
+    await page.getByTestId('start-practice').click();
+    await page.getByTestId('table-page').waitFor({ timeout: 15_000 }).catch(async () => {
+      await shot(page, 'play-classic-start-failed');
+      throw new Error(`no table page: ${(await page.locator('main').textContent())?.slice(0, 300)}`);
+    });
+    await page.getByTestId('ruleset').filter({ hasText: 'Classic 1.0 rules' }).waitFor({ timeout: 15_000 }).catch(async () => {
+      await shot(page, 'play-classic-no-ruleset');
+      throw new Error(`no classic ruleset shown: ${(await page.locator('.head-meta').textContent())?.slice(0, 300)}`);
+    });
+    const prompt = page.getByTestId('prompt');
+    /** @type {Record<string, number>} */
+    const seen = {};
+    const used = new Set();
+    const deadline = Date.now() + 240_000;
+    while (!(await page.getByTestId('result').count())) {
+      if (Date.now() > deadline) throw new Error(`the classic game did not end in time; prompts answered: ${JSON.stringify(seen)}`);
+      const kind = await prompt.getAttribute('data-kind', { timeout: 2000 }).catch(() => null);
+      // A simultaneous Salt window already answered waits for the others (R10.6.6).
+      const answered = kind === 'salt' && (await prompt.locator('.hint', { hasText: 'Your current answer' }).count()) > 0;
+      if (!kind || kind === 'none' || answered) {
+        await sleep(120);
+        continue;
+      }
+      seen[kind] = (seen[kind] || 0) + 1;
+      try {
+        await answer(page, prompt, kind, used);
+      } catch (e) {
+        // The prompt changed under the click (a bot moved, a window closed): read it again.
+        if (!/Timeout|detached|not attached|disabled|not visible|intercepts/.test(String(e))) throw e;
+      }
+      await sleep(100);
+    }
+    if (seen.haunting_choice) throw new Error('a classic game asked a Haunting choice (A4.1: the Burns are mandatory)');
+    if (!seen.choose_class) throw new Error('no class was chosen');
+    const power = await page.locator('.card .power').allTextContents();
+    if (power.some((p) => p === 'Reprieve' || p === 'Drain')) throw new Error(`a classic card names a current power: ${power.join(', ')}`);
+    await shot(page, 'play-classic-phone');
+    const real = errors.filter((e) => !/status of 409/.test(e));
+    if (real.length) throw new Error(`page errors: ${real.join('; ')}`);
+    await context.close();
+    return `classic-1.0 with classes to its end; answered by hand ${Object.entries(seen).map(([k, n]) => `${k}×${n}`).join(', ')}`;
+  });
   test('a person plays a whole class game of a gathering by hand (phone 390x844)', () => wholeClassGame({ width: 390, height: 844 }, 'phone'));
 
   test('an answer to a prompt that just closed is treated quietly; the title and favicon signal the turn', async () => {

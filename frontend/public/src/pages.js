@@ -218,6 +218,7 @@ export function PracticePage() {
   const [reaction, setReaction] = useState(15);
   const [decision, setDecision] = useState(60);
   const [ruleset, setRuleset] = useState('current');
+  const [classes, setClasses] = useState(false);
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
   if (!me) return html`<main class="page narrow"><h2>Practice</h2><p>Sign in to play a practice game against the built-in bots.</p>
@@ -231,8 +232,8 @@ export function PracticePage() {
       const r = await api('POST', '/tables', {
         body: {
           players, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction },
-          // R10.11: classic-1.0 plays without classes until its roster (A9) is served.
-          settings: ruleset === 'current' ? undefined : { ruleset },
+          // R10.11: the ruleset and classes (A9: classic tables offer the classic roster).
+          settings: ruleset === 'current' && !classes ? undefined : { ruleset, classes },
         },
       });
       const id = r.table.table_id;
@@ -255,6 +256,8 @@ export function PracticePage() {
         onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
         <option value="current">Current rules</option>
         <option value="classic-1.0">Classic 1.0 (the 1.0 manual: 5-card hands, Salt is a 4)</option></select></label>
+      <label class="check"><input type="checkbox" name="classes" checked=${classes} data-testid="practice-classes"
+        onChange=${(/** @type {any} */ e) => setClasses(e.target.checked)} /> Play with classes (each player picks one of three)</label>
       <label>Bot pace (ms between bot moves) <input type="number" min="0" max="10000" step="100" value=${delay} name="bot_delay_ms"
         onInput=${(/** @type {any} */ e) => setDelay(Number(e.target.value))} /></label>
       <label>Decision clock (s) <input type="number" min="5" max="86400" value=${decision} onInput=${(/** @type {any} */ e) => setDecision(Number(e.target.value))} /></label>
