@@ -8,6 +8,11 @@
 //! wakes this process's subscribers directly, and a notifier task sends `NOTIFY flicker_events`
 //! with the latest position (one for all the appends committed while the previous one ran);
 //! every process LISTENs.
+//!
+//! Each process learns stream heads from its appends, its reads and the log it follows
+//! ([`heads`]), and answers a cached table's catch-up read from them when it may trust them.
+
+mod heads;
 
 use crate::hash::{GENESIS, event_hash, parse_hash, payload_text, rechain, to_hex};
 use crate::{
@@ -20,7 +25,7 @@ use sqlx::Row;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 /// The PostgreSQL store.
@@ -38,6 +43,11 @@ struct Shared {
     announce: Arc<Announce>,
     /// Why the last append failed for want of space; `None` while appends commit.
     full: std::sync::Mutex<Option<String>>,
+    /// Stream heads learnt here and how far the log is followed.
+    heads: heads::Heads,
+    /// The backend process id of the notifier's connection (0: none), whose notifications
+    /// this process's listener ignores (they announce its own commits).
+    notifier_pid: AtomicU32,
 }
 
 impl Shared {
@@ -98,32 +108,22 @@ impl PgStore {
         // Acknowledged only once durable, whatever the server's default.
         let opts = PgConnectOptions::from_str(url)?.options([("synchronous_commit", "on")]);
         reachable(&opts).await?;
-        let pool = PgPoolOptions::new().max_connections(16).connect_with(opts).await?;
+        let pool = PgPoolOptions::new().max_connections(16).connect_with(opts.clone()).await?;
         crate::migrations::migrator(crate::migrations::POSTGRES).run(&pool).await?;
         let (notify, _) = broadcast::channel(4096);
         let mut listener = PgListener::connect_with(&pool).await?;
         listener.listen(CHANNEL).await?;
-        let tx = notify.clone();
-        tokio::spawn(async move {
-            loop {
-                match listener.recv().await {
-                    Ok(n) => {
-                        if let Ok(p) = n.payload().parse::<u64>() {
-                            let _ = tx.send(Position::new(p));
-                        }
-                    }
-                    Err(e) => {
-                        tracing::warn!(error = %e, "LISTEN connection lost; reconnecting");
-                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-                        // Subscribers poll too, so a missed notification only delays them.
-                        let _ = tx.send(Position::START);
-                    }
-                }
-            }
-        });
         let announce = Arc::new(Announce::default());
-        tokio::spawn(notifier(pool.clone(), announce.clone()));
-        let shared = Arc::new(Shared { pool, notify, announce, full: Default::default() });
+        let shared = Arc::new(Shared {
+            pool,
+            notify,
+            announce: announce.clone(),
+            full: Default::default(),
+            heads: Default::default(),
+            notifier_pid: AtomicU32::new(0),
+        });
+        tokio::spawn(listen(listener, Arc::downgrade(&shared)));
+        tokio::spawn(notifier(opts, Arc::downgrade(&shared), announce));
         let (writer, rx) = mpsc::channel(4096);
         let rx = Arc::new(tokio::sync::Mutex::new(rx));
         let writers = std::env::var("FLICKER_PG_WRITERS")
@@ -223,8 +223,17 @@ impl Shared {
                 }
             });
         }
+        // Raised before anyone hears of the append: its answer, a subscriber, the notifier.
+        for (p, r) in batch.iter().zip(&results) {
+            match r {
+                Ok(a) => self.heads.raise(&p.stream, i64::from(a.version)),
+                Err(StoreError::Conflict { actual, .. }) => self.heads.raise(&p.stream, i64::from(*actual)),
+                Err(_) => {}
+            }
+        }
         let last = results.iter().filter_map(|r| r.as_ref().ok()).map(|a| i64::from(a.position)).max();
         if let Some(position) = last {
+            self.heads.committed(position);
             *self.full.lock().expect("full") = None;
             // This process's subscribers at once; the others through the notifier's NOTIFY.
             let _ = self.notify.send(position_of(position));
@@ -319,18 +328,100 @@ async fn call_append(pool: &PgPool, items: &[&Pending]) -> Result<Vec<Outcome>, 
 
 /// Announces the latest committed position on [`CHANNEL`] whenever appends have committed since
 /// the last announcement; appends committed while one NOTIFY runs share the next. Listeners read
-/// the log after any notification, and poll anyway, so a failed NOTIFY only delays them.
-async fn notifier(pool: PgPool, announce: Arc<Announce>) {
+/// the log after any notification, and poll anyway, so a failed NOTIFY only delays them. It
+/// sends on a connection of its own, whose backend process id this process's listener knows
+/// (its own announcements are not news to it). Ends when the store is dropped.
+async fn notifier(opts: PgConnectOptions, shared: std::sync::Weak<Shared>, announce: Arc<Announce>) {
+    use sqlx::{ConnectOptions, Connection};
     let mut sent = 0;
+    let mut conn: Option<sqlx::PgConnection> = None;
     loop {
         announce.wake.notified().await;
+        let Some(shared) = shared.upgrade() else { return };
         let latest = announce.latest.load(Ordering::SeqCst);
         if latest <= sent {
             continue;
         }
-        match sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(latest.to_string()).execute(&pool).await {
+        if conn.is_none() {
+            let connected = async {
+                let mut c = opts.connect().await?;
+                let pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()").fetch_one(&mut c).await?;
+                Ok::<_, sqlx::Error>((c, pid))
+            };
+            match connected.await {
+                Ok((c, pid)) => {
+                    shared.notifier_pid.store(u32::try_from(pid).unwrap_or(0), Ordering::SeqCst);
+                    conn = Some(c);
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "NOTIFY connection failed; other processes will poll");
+                    continue;
+                }
+            }
+        }
+        let Some(c) = conn.as_mut() else { continue };
+        match sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(latest.to_string()).execute(&mut *c).await {
             Ok(_) => sent = latest,
-            Err(e) => tracing::warn!(error = %e, "NOTIFY failed; other processes will poll"),
+            Err(e) => {
+                tracing::warn!(error = %e, "NOTIFY failed; other processes will poll");
+                if let Some(c) = conn.take() {
+                    let _ = c.close().await;
+                }
+            }
+        }
+    }
+}
+
+/// Hands every notification on to this process's subscribers, and tells the heads what other
+/// processes announce. When the connection is lost, notifications may have been missed: the
+/// heads are distrusted until the listener listens again and the log's end is read (the
+/// followers must reach it). Ends when the store is dropped.
+async fn listen(mut listener: PgListener, shared: std::sync::Weak<Shared>) {
+    // The highest position another process has announced.
+    let mut announced: i64 = 0;
+    let mut lost = false;
+    loop {
+        let next = listener.try_recv().await;
+        let Some(shared) = shared.upgrade() else { return };
+        match next {
+            Ok(Some(n)) => {
+                let Ok(p) = n.payload().parse::<i64>() else { continue };
+                if n.process_id() != shared.notifier_pid.load(Ordering::SeqCst) {
+                    announced = announced.max(p);
+                    if !lost {
+                        shared.heads.announce(announced);
+                    }
+                }
+                let _ = shared.notify.send(position_of(p));
+            }
+            // Reconnected (listening again) after a lost connection.
+            Ok(None) => lost = true,
+            Err(e) => {
+                tracing::warn!(error = %e, "LISTEN connection lost; reconnecting");
+                shared.heads.distrust();
+                lost = true;
+                drop(shared);
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                continue;
+            }
+        }
+        if lost {
+            // Listening now (a notification came, or the reconnection is done): whatever was
+            // missed is at or before the log's end as read from here on.
+            shared.heads.distrust();
+            match sqlx::query_scalar::<_, i64>("SELECT COALESCE(MAX(position), 0)::BIGINT FROM events")
+                .fetch_one(&shared.pool)
+                .await
+            {
+                Ok(end) => {
+                    announced = announced.max(end);
+                    shared.heads.announce(announced);
+                    lost = false;
+                }
+                Err(e) => tracing::warn!(error = %e, "reading the log's end failed; trusting no head yet"),
+            }
+            // Subscribers poll too, so a missed notification only delays them.
+            let _ = shared.notify.send(Position::START);
         }
     }
 }
@@ -534,8 +625,14 @@ impl EventStore for PgStore {
         answer.await.map_err(|_| StoreError::Other("the store's writer dropped the append".into()))?
     }
 
+    /// A read from past a head this process may trust ([`heads`]) answers empty without a query
+    /// (a cached table's catch-up read at its head).
     async fn read_stream(&self, stream: &str, from: StreamVersion) -> Result<Vec<StoredEvent>, StoreError> {
         let from_version = i64::from(from);
+        let heads = &self.shared.heads;
+        if heads.current(stream, from_version) {
+            return Ok(Vec::new());
+        }
         let rows =
             sqlx::query(
                 "SELECT *, payload::text AS payload_text FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version",
@@ -544,7 +641,12 @@ impl EventStore for PgStore {
                 .bind(from_version)
                 .fetch_all(&self.shared.pool)
                 .await?;
-        rows.iter().map(row_to_event).collect()
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
+        match events.last() {
+            Some(last) => heads.raise(stream, i64::from(last.stream_version)),
+            None => heads.confirm(stream, from_version - 1),
+        }
+        Ok(events)
     }
 
     async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<StoredEvent>, StoreError> {
@@ -555,7 +657,9 @@ impl EventStore for PgStore {
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .fetch_all(&self.shared.pool)
         .await?;
-        rows.iter().map(row_to_event).collect()
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
+        self.shared.heads.raise_all(&events);
+        Ok(events)
     }
 
     async fn read_all_heads(&self, after: Position, limit: usize) -> Result<Vec<StoredEvent>, StoreError> {
@@ -567,7 +671,9 @@ impl EventStore for PgStore {
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .fetch_all(&self.shared.pool)
         .await?;
-        Ok(rows.iter().map(row_to_head).collect())
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_head).collect();
+        self.shared.heads.raise_all(&events);
+        Ok(events)
     }
 
     async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError> {
@@ -577,7 +683,11 @@ impl EventStore for PgStore {
         .bind(stream)
         .fetch_optional(&self.shared.pool)
         .await?;
-        row.as_ref().map(row_to_event).transpose()
+        let event = row.as_ref().map(row_to_event).transpose()?;
+        if let Some(e) = &event {
+            self.shared.heads.raise(stream, i64::from(e.stream_version));
+        }
+        Ok(event)
     }
 
     async fn last_position(&self) -> Result<Position, StoreError> {
@@ -592,7 +702,12 @@ impl EventStore for PgStore {
             .bind(key)
             .fetch_one(&self.shared.pool)
             .await?;
-        Ok(row.get::<Option<i64>, _>(0).map(version_of))
+        let found = row.get::<Option<i64>, _>(0);
+        // The caller reads the stream from this version next: the head is at least there.
+        if let Some(v) = found {
+            self.shared.heads.raise(stream, v);
+        }
+        Ok(found.map(version_of))
     }
 
     async fn secrets(&self, name: &str) -> Result<Vec<Secret>, StoreError> {
@@ -655,6 +770,18 @@ impl EventStore for PgStore {
 
     fn kind(&self) -> &'static str {
         "postgres"
+    }
+
+    fn followed(&self, position: Position) {
+        self.shared.heads.followed(i64::from(position));
+    }
+
+    fn position_token(&self) -> Option<Position> {
+        Some(position_of(self.shared.heads.token()))
+    }
+
+    fn has_followed(&self, token: Position) -> bool {
+        self.shared.heads.has_followed(i64::from(token))
     }
 }
 

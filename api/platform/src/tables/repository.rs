@@ -153,10 +153,24 @@ impl<G: Game> Tables<G> {
         let find_key = |key: String| async move {
             store.find_command_key(&stream_of(table_id), &key).await.map(|v| v.map(i64::from)).map_err(TableError::from)
         };
+        // Whether the table has been read afresh in this command (see `settled` below).
+        let mut confirmed = false;
         for _ in 0..5 {
             let snap = match first.take() {
                 Some(s) => s,
                 None => self.load(store, table_id).await?,
+            };
+            // A store with several processes may answer from a head it learnt from the log
+            // (PostgreSQL), a moment behind another process's append. An append from such a
+            // table conflicts; a refusal, or a command that stores nothing, is confirmed on the
+            // table read afresh, and decided again if that one is newer.
+            let mut settled = async |snap: &Arc<Snapshot<G>>| -> Result<Option<Arc<Snapshot<G>>>, TableError> {
+                if confirmed {
+                    return Ok(None);
+                }
+                confirmed = true;
+                let now = crate::store::fresh(self.load(store, table_id)).await?;
+                Ok((now.version != snap.version).then_some(now))
             };
             if let Some((key, _)) = &scoped {
                 // The table is as current as a query would be, and indexes its keys. A request
@@ -170,6 +184,10 @@ impl<G: Game> Tables<G> {
             let mut events = match decide_events(&snap) {
                 Ok(e) => e,
                 Err(p) => {
+                    if let Some(newer) = settled(&snap).await? {
+                        first = Some(newer);
+                        continue;
+                    }
                     // A retry racing its original: the original may have landed meanwhile.
                     if let Some((key, _)) = &scoped
                         && let Some(v) = find_key(key.clone()).await?
@@ -181,6 +199,10 @@ impl<G: Game> Tables<G> {
                 }
             };
             if events.is_empty() {
+                if let Some(newer) = settled(&snap).await? {
+                    first = Some(newer);
+                    continue;
+                }
                 // Nothing to store (an answer that changes nothing). A request with the
                 // same key may have landed since the snapshot: it is honoured (replay, or
                 // `idempotency-key-reused` for another body) like any retry.
