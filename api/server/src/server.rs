@@ -185,15 +185,15 @@ fn app(
             let data = data.clone();
             // Read-your-writes across processes: a request carrying a position this process has
             // not followed yet reads every stream it needs from the database.
-            let behind = position_asked(&req).is_some_and(|p| !data.store.has_followed(p));
+            let asked = position_asked(&req).map(str::to_string);
+            let behind = asked.as_deref().is_some_and(|p| !data.store.has_followed(p));
             let fut = srv.call(req);
             let fut = async move {
                 let mut res = if behind { crate::store::fresh(fut).await? } else { fut.await? };
-                if let Some(p) = data.store.position_token() {
-                    res.headers_mut().insert(
-                        actix_web::http::header::HeaderName::from_static(POSITION_HEADER),
-                        actix_web::http::header::HeaderValue::from(p.get()),
-                    );
+                if let Some(token) = data.store.position_token(asked.as_deref())
+                    && let Ok(v) = actix_web::http::header::HeaderValue::from_str(&token)
+                {
+                    res.headers_mut().insert(actix_web::http::header::HeaderName::from_static(POSITION_HEADER), v);
                 }
                 let status = res.status().as_u16().to_string();
                 data.metrics.requests.with_label_values(&[&method, &route, &status]).inc();
@@ -209,14 +209,14 @@ fn app(
 }
 
 /// The read-your-writes token (see docs/scaling.md, "Skipping the tail read"): on PostgreSQL,
-/// every response carries the log position this process has committed or followed up to, and
-/// a request that sends it back is answered as of at least that position by any process.
+/// every response carries a token of what this process has committed or shown so far, and a
+/// request that sends the latest token it got back is answered by any process as of at least
+/// that.
 pub const POSITION_HEADER: &str = "flicker-position";
 
-/// The position a request asks to be answered as of ([`POSITION_HEADER`]), if any.
-fn position_asked(req: &actix_web::dev::ServiceRequest) -> Option<crate::store::Position> {
-    let v = req.headers().get(POSITION_HEADER)?.to_str().ok()?;
-    v.trim().parse::<u64>().ok().map(crate::store::Position::new)
+/// The token a request asks to be answered as of ([`POSITION_HEADER`]), if any.
+fn position_asked(req: &actix_web::dev::ServiceRequest) -> Option<&str> {
+    req.headers().get(POSITION_HEADER)?.to_str().ok()
 }
 
 /// Every error the app answers is a problem document. Errors that actix answers

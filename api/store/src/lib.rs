@@ -433,16 +433,17 @@ pub trait EventStore: Send + Sync + 'static {
     /// it passed counts as read). An adapter that skips reads on heads it learnt from the log
     /// uses it (PostgreSQL); the default ignores it.
     fn followed(&self, _position: Position) {}
-    /// The read-your-writes token handed to clients (the API's `Flicker-Position` header):
-    /// a position such that everything this process has committed or shown is at or before
-    /// it. `None` (the default): this process is the store's only one, no token is needed.
-    fn position_token(&self) -> Option<Position> {
+    /// The read-your-writes token handed to clients (the API's `Flicker-Position` header), opaque
+    /// to them: everything this process has committed or shown so far is covered by it, and so
+    /// is everything `asked` (the token the request came with, if any) covered. `None` (the
+    /// default): this process is the store's only one, no token is needed.
+    fn position_token(&self, _asked: Option<&str>) -> Option<String> {
         None
     }
-    /// Whether this process's reads reflect the log up to `token` (a
-    /// [`EventStore::position_token`] of any process) without asking the database. When not,
-    /// the caller reads within [`fresh`]. The default: always.
-    fn has_followed(&self, _token: Position) -> bool {
+    /// Whether this process's reads reflect everything a [`EventStore::position_token`] (of any
+    /// process) covers without asking the database. When not, the caller reads within
+    /// [`fresh`]. The default: always.
+    fn has_followed(&self, _token: &str) -> bool {
         true
     }
     /// Every version of the secret `name`, oldest first (empty: none yet). Secrets live in

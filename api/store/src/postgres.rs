@@ -48,6 +48,8 @@ struct Shared {
     /// The backend process id of the notifier's connection (0: none), whose notifications
     /// this process's listener ignores (they announce its own commits).
     notifier_pid: AtomicU32,
+    /// A random id of this store instance, in the tokens it hands out.
+    instance: u64,
 }
 
 impl Shared {
@@ -121,6 +123,7 @@ impl PgStore {
             full: Default::default(),
             heads: Default::default(),
             notifier_pid: AtomicU32::new(0),
+            instance: uuid::Uuid::new_v4().as_u64_pair().0,
         });
         tokio::spawn(listen(listener, Arc::downgrade(&shared)));
         tokio::spawn(notifier(opts, Arc::downgrade(&shared), announce));
@@ -776,12 +779,22 @@ impl EventStore for PgStore {
         self.shared.heads.followed(i64::from(position));
     }
 
-    fn position_token(&self) -> Option<Position> {
-        Some(position_of(self.shared.heads.token()))
+    /// `<position>-<process>`: the position this process has committed or followed up to (or
+    /// the one asked, if later), and a random id of this store instance.
+    fn position_token(&self, asked: Option<&str>) -> Option<String> {
+        let asked = asked.and_then(|t| t.trim().split_once('-')?.0.parse::<i64>().ok()).unwrap_or(0);
+        Some(format!("{}-{:016x}", self.shared.heads.token().max(asked), self.shared.instance))
     }
 
-    fn has_followed(&self, token: Position) -> bool {
-        self.shared.heads.has_followed(i64::from(token))
+    /// A token of this instance: what it showed, its heads and caches still cover (they never
+    /// go back). Another's (or one not understood): once the followers have read the log up to
+    /// its position.
+    fn has_followed(&self, token: &str) -> bool {
+        let Some((position, instance)) = token.trim().split_once('-') else { return false };
+        if u64::from_str_radix(instance, 16).is_ok_and(|i| i == self.shared.instance) {
+            return true;
+        }
+        position.parse::<i64>().is_ok_and(|p| self.shared.heads.has_followed(p))
     }
 }
 
@@ -995,5 +1008,41 @@ mod tests {
             rechain(s, &all).expect("the stream chains");
         }
         assert!(wins.len() > 20, "some appends won: {}", wins.len());
+    }
+
+    /// Two processes on one database: `b` learns a stream's head, `a` appends past it. Whether
+    /// or not `b` trusts its head meanwhile (it depends on when `a`'s NOTIFY reaches it), a
+    /// fresh read finds the new event, `b`'s append at the old version conflicts, and after the
+    /// conflict `b`'s reads find the new event; `a`'s token is followed once `b` has read the log.
+    #[tokio::test]
+    async fn a_stale_head_ends_at_a_conflict_or_a_fresh_read() {
+        let (a, b) = (store().await, store().await);
+        let s = fresh("heads");
+        a.append(&s, ExpectedVersion::NO_STREAM, vec![ev("a", None)]).await.unwrap();
+        assert_eq!(b.read_stream(&s, StreamVersion::new(1)).await.unwrap().len(), 1);
+        let second = a.append(&s, ExpectedVersion::exact(StreamVersion::new(1)), vec![ev("b", None)]).await.unwrap();
+        let found = crate::fresh(b.read_stream(&s, StreamVersion::new(2))).await.unwrap();
+        assert_eq!(found.iter().map(|e| e.stream_version.get()).collect::<Vec<_>>(), vec![2]);
+        let err = b.append(&s, ExpectedVersion::exact(StreamVersion::new(1)), vec![ev("c", None)]).await.unwrap_err();
+        assert!(matches!(err, StoreError::Conflict { actual, .. } if actual == StreamVersion::new(2)), "{err}");
+        assert_eq!(b.read_stream(&s, StreamVersion::new(2)).await.unwrap().len(), 1, "the conflict raised the head");
+        assert!(b.read_stream(&s, StreamVersion::new(3)).await.unwrap().is_empty());
+
+        let token = a.position_token(None).unwrap();
+        assert_eq!(
+            a.position_token(Some(&format!("{}-0", i64::MAX))).unwrap().split_once('-').unwrap().0,
+            i64::MAX.to_string()
+        );
+        assert!(a.has_followed(&token), "a's own token");
+        assert!(token.split_once('-').unwrap().0.parse::<u64>().unwrap() >= second.position.get());
+        assert!(!b.has_followed("x") && !b.has_followed(&format!("{}-0", i64::MAX)));
+        let mut follow = b.clone().subscribe_heads(Position::START);
+        while !b.has_followed(&token) {
+            // Waits for the follower (no time is asserted); it reads the whole shared database.
+            tokio::select! {
+                _ = follow.recv() => {}
+                _ = tokio::time::sleep(std::time::Duration::from_millis(20)) => {}
+            }
+        }
     }
 }

@@ -123,7 +123,7 @@ impl Heads {
         self.committed.fetch_max(position, Ordering::SeqCst);
     }
 
-    /// The position a client is handed: everything this process has committed or followed.
+    /// The position in a client's token: everything this process has committed or followed.
     pub(super) fn token(&self) -> i64 {
         self.committed.load(Ordering::SeqCst).max(self.followed.load(Ordering::SeqCst))
     }
