@@ -559,8 +559,11 @@ async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch:
     let mut afresh = false;
     loop {
         changed.mark_unchanged();
-        let load = app.tables.load(store, table);
-        let load = if std::mem::take(&mut afresh) { crate::store::fresh(load).await } else { load.await };
+        let load = if std::mem::take(&mut afresh) {
+            crate::store::fresh(app.tables.load(store, table)).await
+        } else {
+            app.tables.load_settled(store, table).await
+        };
         let loaded = match load {
             Ok(snap) => match &snap.info.gathering {
                 Some(g) => match app.gatherings.get(store, &g.gathering_id).await {

@@ -22,6 +22,8 @@ const FINISHED_KEPT: usize = 1_000;
 /// finished.
 pub struct Tables<G: Game> {
     cache: Mutex<Cache<G>>,
+    /// This process's commands whose appends are in flight.
+    inflight: super::inflight::InFlight,
     /// R10.7.3: the server clock that dates the decision points of the commands appended here.
     pub clock: crate::clock::SharedClock,
 }
@@ -57,7 +59,7 @@ pub fn table_event<S: serde::Serialize>(e: &TableEvent<S>, metadata: Metadata) -
 impl<G: Game> Tables<G> {
     /// An empty cache whose decision points are dated by `clock`.
     pub fn with_clock(clock: crate::clock::SharedClock) -> Self {
-        Tables { cache: Mutex::default(), clock }
+        Tables { cache: Mutex::default(), inflight: Default::default(), clock }
     }
 
     /// The table as stored now (404 if it does not exist).
@@ -79,6 +81,14 @@ impl<G: Game> Tables<G> {
             snap.apply(e)?;
         }
         Ok(self.remember(table_id, Arc::new(snap)))
+    }
+
+    /// [`Tables::load`], once no command of this process on the table has an append in flight
+    /// (waiting 100 ms at most): for a task woken by the log for an append this process made,
+    /// which then finds the table cached as folded by the command, without a read.
+    pub async fn load_settled(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot<G>>, TableError> {
+        self.inflight.settled(table_id).await;
+        self.load(store, table_id).await
     }
 
     /// Caches `snap` unless the cache holds a later version of its table; returns it.
@@ -229,6 +239,8 @@ impl<G: Game> Tables<G> {
                     e.metadata.command_hash = scoped.as_ref().map(|(_, h)| h.clone());
                 }
             }
+            // Until the table is cached as folded below (or the append fails).
+            let _inflight = self.inflight.begin(table_id);
             match store
                 .append(
                     &stream,
