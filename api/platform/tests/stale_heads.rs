@@ -182,3 +182,26 @@ async fn a_refusal_on_a_stale_table_is_confirmed_afresh() {
     assert!(matches!(r, Err(tables::TableError::NotStarted)));
     assert_eq!(store.fresh_reads.load(Ordering::SeqCst), before + 1);
 }
+
+/// A command folds its events into the cached table in place when nobody else holds it, and
+/// into a copy when someone does (whose table stays as it was); either way the result is the
+/// table as read afresh from the store.
+#[tokio::test]
+async fn a_command_folds_in_place_only_a_table_nobody_holds() {
+    let store = Lagging::default();
+    let id = table(&store).await;
+    let b = Tables::<FinalFlicker>::with_clock(Arc::new(SystemClock));
+    let play = |s: &Snapshot<FinalFlicker>| tables::decide(s, &a_move(s), &mut ChaCha8Rng::seed_from_u64(1));
+    let held = b.load(&store, &id).await.unwrap();
+    let before = format!("{held:?}");
+    let (copied, _) = b.command(&store, &id, "b", None, play).await.unwrap();
+    assert_eq!(format!("{held:?}"), before, "a table someone holds is not changed");
+    assert!(copied.version > held.version);
+    drop((held, copied));
+    for _ in 0..3 {
+        let (after, _) = b.command(&store, &id, "b", None, play).await.unwrap();
+        let afresh = Tables::<FinalFlicker>::with_clock(Arc::new(SystemClock)).load(&store, &id).await.unwrap();
+        assert_eq!(format!("{after:?}"), format!("{afresh:?}"));
+        assert!(Arc::ptr_eq(&after, &b.load(&store, &id).await.unwrap()), "cached");
+    }
+}

@@ -633,12 +633,18 @@ async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch:
                 }
                 continue;
             }
+            // Not held while waiting: a command folds into the cached table without a copy
+            // when nobody else holds it (`Tables::command_from`).
+            drop((snap, gathering));
             tokio::select! {
                 r = changed.changed() => if r.is_err() { return },
                 _ = app.clock.sleep_until(at) => {}
             }
-        } else if changed.changed().await.is_err() {
-            return;
+        } else {
+            drop((snap, gathering));
+            if changed.changed().await.is_err() {
+                return;
+            }
         }
     }
 }

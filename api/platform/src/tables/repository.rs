@@ -91,6 +91,20 @@ impl<G: Game> Tables<G> {
         self.load(store, table_id).await
     }
 
+    /// The table `snap` to fold a command's events into: taken out of the cache without a copy
+    /// when nobody else holds it (the cache's is the only other reference; a load meanwhile
+    /// reads the stream, and the folded table is cached again at once), else a copy. A copy is
+    /// O(events of the game), the larger part of a command's cost.
+    fn own(&self, table_id: &str, snap: Arc<Snapshot<G>>) -> Snapshot<G> {
+        if !snap.finished() {
+            let mut cache = self.cache.lock().expect("cache");
+            if Arc::strong_count(&snap) == 2 && cache.tables.get(table_id).is_some_and(|c| Arc::ptr_eq(c, &snap)) {
+                cache.tables.remove(table_id);
+            }
+        }
+        Arc::try_unwrap(snap).unwrap_or_else(|shared| (*shared).clone())
+    }
+
     /// Caches `snap` unless the cache holds a later version of its table; returns it.
     fn remember(&self, table_id: &str, snap: Arc<Snapshot<G>>) -> Arc<Snapshot<G>> {
         let mut cache = self.cache.lock().expect("cache");
@@ -251,9 +265,10 @@ impl<G: Game> Tables<G> {
             {
                 // The stream is exactly `snap` and these events: fold them here, no read back.
                 Ok(appended) => {
-                    let mut next = (*snap).clone();
+                    let base = snap.version;
+                    let mut next = self.own(table_id, snap);
                     let folded = events.iter().enumerate().try_for_each(|(i, e)| {
-                        let version = snap.version + 1 + i as i64;
+                        let version = base + 1 + i as i64;
                         next.apply_parts(version, &e.event_type, &e.payload, &e.metadata, appended.recorded_at)
                     });
                     // The append is durable whatever happens here: should the fold fail, the
