@@ -786,3 +786,52 @@ fn postgres_racing_clients_on_two_processes_act_once_per_answer() {
     let servers = vec![Server::start_with(db.clone(), NO_LIMITS), Server::start_with(db, NO_LIMITS)];
     racing_clients(servers, "postgres_racing_clients");
 }
+
+/// Read-your-writes across processes (docs/scaling.md, "Skipping the tail read"): process `b`
+/// caches the table, an answer is stored through process `a`, and `b`, asked with the
+/// `Flicker-Position` header of `a`'s response, no longer offers the answered prompt as
+/// unanswered, whatever it has heard of the answer. Every response carries the header, and
+/// `a`'s never goes back.
+#[test]
+fn postgres_a_position_token_reads_your_writes_on_another_process() {
+    let db = Db::postgres();
+    let (a, b) = (Server::start_with(db.clone(), NO_LIMITS), Server::start_with(db, NO_LIMITS));
+    let (_, token) = account(&a, "player");
+    let t = table(&a, &[token.as_str(); SEATS as usize], SEATS, table_extra());
+    let c = client();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed("postgres_position_token"));
+    // The response's token (`<position>-<process>`), its position and its body.
+    let sent = |req: RequestBuilder| -> (String, u64, Reply) {
+        let r = req.send().unwrap();
+        let token = r.headers().get("flicker-position").expect("the header").to_str().unwrap().to_string();
+        let at = token.split_once('-').expect("position-process").0.parse().unwrap();
+        let status = r.status();
+        (token, at, Reply { status, body: r.json().unwrap_or(Value::Null), replay: false })
+    };
+    let mut last_a = 0;
+    for _ in 0..40 {
+        let mut open = None;
+        for seat in 0..SEATS {
+            // `b` reads (and caches) the table at its head; `a` finds an open prompt.
+            sent(prompt_req(&c, &b.base, &token, &t, seat));
+            let (_, at, r) = sent(prompt_req(&c, &a.base, &token, &t, seat));
+            assert!(at >= last_a, "a's position went back");
+            last_a = at;
+            if let Some(p) = prompt_in(&r).filter(needs_answer) {
+                open = Some((seat, p));
+                break;
+            }
+        }
+        let Some((seat, p)) = open else { break };
+        let body = json!({"seat": seat, "prompt_id": p.id, "answer": random_answer(&p, &mut rng)});
+        let (written, at, r) = sent(answer_req(&c, &a.base, &token, &t, &uuid(), &body));
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        assert!(at > last_a, "the answer's position is past what a showed before");
+        last_a = at;
+        let (_, _, r) = sent(prompt_req(&c, &b.base, &token, &t, seat).header("Flicker-Position", written));
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        // Answered, the prompt is gone, or (a Salt window) still open with the answer given.
+        let stale = prompt_in(&r).filter(needs_answer).is_some_and(|q| q.id == p.id);
+        assert!(!stale, "b offered the prompt answered through a as unanswered: {}", r.body);
+    }
+}

@@ -1,7 +1,7 @@
 //! The blocking client (feature `blocking`), for tools and tests without an async runtime. Do
 //! not use it inside one (`reqwest::blocking` refuses).
 
-use crate::{Call, Error, decode, retry_after};
+use crate::{Call, Error, POSITION_HEADER, Seen, decode, retry_after};
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
 use std::time::Duration;
@@ -13,6 +13,7 @@ pub struct Client {
     base: String,
     token: Option<String>,
     retries: u32,
+    seen: Seen,
 }
 
 impl Client {
@@ -25,7 +26,7 @@ impl Client {
 
     /// A client of the server at `base` over `http`.
     pub fn with_http(http: reqwest::blocking::Client, base: &str) -> Client {
-        Client { http, base: base.trim_end_matches('/').to_string(), token: None, retries: 0 }
+        Client { http, base: base.trim_end_matches('/').to_string(), token: None, retries: 0, seen: Seen::default() }
     }
 
     /// The same client, sending `token` as its bearer token.
@@ -60,7 +61,11 @@ impl Client {
             if let Some(b) = &call.body {
                 req = req.header(reqwest::header::CONTENT_TYPE, "application/json").body(b.clone());
             }
+            if let Some(seen) = self.seen.get() {
+                req = req.header(POSITION_HEADER, seen);
+            }
             let resp = req.send().map_err(|source| Error::Transport { url: url.clone(), source })?;
+            self.seen.note(resp.headers());
             let status = resp.status();
             if status == StatusCode::TOO_MANY_REQUESTS && tries < self.retries {
                 tries += 1;

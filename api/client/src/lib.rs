@@ -134,6 +134,28 @@ fn decode<R: DeserializeOwned>(url: &str, status: StatusCode, body: &[u8]) -> Re
     }
 }
 
+/// The latest read-your-writes token a client got (the `Flicker-Position` header), shared by
+/// its clones and sent with each request, so that a server process behind a load balancer
+/// answers as of at least what another process showed this client (PostgreSQL; see the
+/// server's docs/scaling.md).
+#[derive(Debug, Clone, Default)]
+struct Seen(std::sync::Arc<std::sync::Mutex<Option<String>>>);
+
+/// The header [`Seen`] reads and sends.
+const POSITION_HEADER: &str = "flicker-position";
+
+impl Seen {
+    fn get(&self) -> Option<String> {
+        self.0.lock().expect("seen").clone()
+    }
+
+    fn note(&self, headers: &reqwest::header::HeaderMap) {
+        if let Some(t) = headers.get(POSITION_HEADER).and_then(|v| v.to_str().ok()) {
+            *self.0.lock().expect("seen") = Some(t.to_string());
+        }
+    }
+}
+
 /// An async client of one server.
 #[derive(Debug, Clone)]
 pub struct Client {
@@ -141,6 +163,7 @@ pub struct Client {
     base: String,
     token: Option<String>,
     retries: u32,
+    seen: Seen,
 }
 
 impl Client {
@@ -152,7 +175,7 @@ impl Client {
 
     /// A client of the server at `base` over `http` (its pool, time-outs and limits).
     pub fn with_http(http: reqwest::Client, base: &str) -> Client {
-        Client { http, base: base.trim_end_matches('/').to_string(), token: None, retries: 0 }
+        Client { http, base: base.trim_end_matches('/').to_string(), token: None, retries: 0, seen: Seen::default() }
     }
 
     /// The same client, sending `token` as its bearer token.
@@ -192,7 +215,11 @@ impl Client {
             if let Some(b) = &call.body {
                 req = req.header(reqwest::header::CONTENT_TYPE, "application/json").body(b.clone());
             }
+            if let Some(seen) = self.seen.get() {
+                req = req.header(POSITION_HEADER, seen);
+            }
             let resp = req.send().await.map_err(|source| Error::Transport { url: url.clone(), source })?;
+            self.seen.note(resp.headers());
             let status = resp.status();
             if status == StatusCode::TOO_MANY_REQUESTS && tries < self.retries {
                 tries += 1;

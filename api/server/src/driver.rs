@@ -555,9 +555,16 @@ async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch:
     let store = app.store.as_ref();
     let mut backoff = Backoff::default();
     let lease = table_lease(table);
+    // Read the table from the database, not from heads learnt from the log (a lease just taken).
+    let mut afresh = false;
     loop {
         changed.mark_unchanged();
-        let loaded = match app.tables.load(store, table).await {
+        let load = if std::mem::take(&mut afresh) {
+            crate::store::fresh(app.tables.load(store, table)).await
+        } else {
+            app.tables.load_settled(store, table).await
+        };
+        let loaded = match load {
             Ok(snap) => match &snap.info.gathering {
                 Some(g) => match app.gatherings.get(store, &g.gathering_id).await {
                     Ok(gathering) => Ok((snap, gathering)),
@@ -602,6 +609,7 @@ async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch:
                 }
             }
             // Just taken: the table as read before may be behind what its last holder stored.
+            afresh = true;
             continue;
         }
         if may_pass && auto_pass(app, &snap).await {
@@ -625,12 +633,18 @@ async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch:
                 }
                 continue;
             }
+            // Not held while waiting: a command folds into the cached table without a copy
+            // when nobody else holds it (`Tables::command_from`).
+            drop((snap, gathering));
             tokio::select! {
                 r = changed.changed() => if r.is_err() { return },
                 _ = app.clock.sleep_until(at) => {}
             }
-        } else if changed.changed().await.is_err() {
-            return;
+        } else {
+            drop((snap, gathering));
+            if changed.changed().await.is_err() {
+                return;
+            }
         }
     }
 }

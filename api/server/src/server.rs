@@ -183,9 +183,18 @@ fn app(
             let method = req.method().to_string();
             let route = req.match_pattern().unwrap_or_else(|| "unmatched".into());
             let data = data.clone();
+            // Read-your-writes across processes: a request carrying a position this process has
+            // not followed yet reads every stream it needs from the database.
+            let asked = position_asked(&req).map(str::to_string);
+            let behind = asked.as_deref().is_some_and(|p| !data.store.has_followed(p));
             let fut = srv.call(req);
             let fut = async move {
-                let res = fut.await?;
+                let mut res = if behind { crate::store::fresh(fut).await? } else { fut.await? };
+                if let Some(token) = data.store.position_token(asked.as_deref())
+                    && let Ok(v) = actix_web::http::header::HeaderValue::from_str(&token)
+                {
+                    res.headers_mut().insert(actix_web::http::header::HeaderName::from_static(POSITION_HEADER), v);
+                }
                 let status = res.status().as_u16().to_string();
                 data.metrics.requests.with_label_values(&[&method, &route, &status]).inc();
                 data.metrics.durations.with_label_values(&[&method, &route]).observe(started.elapsed().as_secs_f64());
@@ -197,6 +206,17 @@ fn app(
         })
         .wrap(problem_errors())
         .configure(configure)
+}
+
+/// The read-your-writes token (see docs/scaling.md, "Skipping the tail read"): on PostgreSQL,
+/// every response carries a token of what this process has committed or shown so far, and a
+/// request that sends the latest token it got back is answered by any process as of at least
+/// that.
+pub const POSITION_HEADER: &str = "flicker-position";
+
+/// The token a request asks to be answered as of ([`POSITION_HEADER`]), if any.
+fn position_asked(req: &actix_web::dev::ServiceRequest) -> Option<&str> {
+    req.headers().get(POSITION_HEADER)?.to_str().ok()
 }
 
 /// Every error the app answers is a problem document. Errors that actix answers

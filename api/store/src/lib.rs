@@ -429,12 +429,46 @@ pub trait EventStore: Send + Sync + 'static {
     async fn writable(&self) -> Result<(), StoreError>;
     /// The adapter's name, for logs and `/readyz`: `memory`, `sqlite` or `postgres`.
     fn kind(&self) -> &'static str;
+    /// A catch-up subscription ([`catch_up`]) has read every event up to `position` (a gap
+    /// it passed counts as read). An adapter that skips reads on heads it learnt from the log
+    /// uses it (PostgreSQL); the default ignores it.
+    fn followed(&self, _position: Position) {}
+    /// The read-your-writes token handed to clients (the API's `Flicker-Position` header), opaque
+    /// to them: everything this process has committed or shown so far is covered by it, and so
+    /// is everything `asked` (the token the request came with, if any) covered. `None` (the
+    /// default): this process is the store's only one, no token is needed.
+    fn position_token(&self, _asked: Option<&str>) -> Option<String> {
+        None
+    }
+    /// Whether this process's reads reflect everything a [`EventStore::position_token`] (of any
+    /// process) covers without asking the database. When not, the caller reads within
+    /// [`fresh`]. The default: always.
+    fn has_followed(&self, _token: &str) -> bool {
+        true
+    }
     /// Every version of the secret `name`, oldest first (empty: none yet). Secrets live in
     /// their own table, never in the event log.
     async fn secrets(&self, name: &str) -> Result<Vec<Secret>, StoreError>;
     /// Adds version `version` of the secret `name`. `Ok(false)` when that version exists
     /// already (another process added it first: read them again).
     async fn add_secret(&self, name: &str, version: i64, value: &str) -> Result<bool, StoreError>;
+}
+
+tokio::task_local! {
+    static FRESH: ();
+}
+
+/// Runs `f` with every read of a stream answered from the database: no head learnt from the
+/// log is trusted (on PostgreSQL, a stream's tail is read even when this process believes it
+/// knows it). For read-your-writes across processes ([`EventStore::has_followed`]), and for a
+/// refusal decided on a cached state, which is confirmed on the state read afresh.
+pub async fn fresh<F: std::future::Future>(f: F) -> F::Output {
+    FRESH.scope((), f).await
+}
+
+/// Whether the current task runs inside [`fresh`].
+pub fn fresh_reads() -> bool {
+    FRESH.try_with(|_| ()).is_ok()
 }
 
 /// Opens the store named by `url`: `postgres://…` for PostgreSQL, otherwise a SQLite file path
@@ -556,6 +590,10 @@ fn catch_up_reading(store: Arc<dyn EventStore>, after: Position, gaps: Gaps, hea
                     }
                     if progressed && !waiting && full {
                         continue;
+                    }
+                    if !waiting && !full {
+                        // Everything committed when the read began is delivered (or passed).
+                        store.followed(last);
                     }
                 }
                 Err(e) => tracing::warn!(error = %e, "subscription read failed; retrying"),

@@ -8,6 +8,14 @@
 //! wakes this process's subscribers directly, and a notifier task sends `NOTIFY flicker_events`
 //! with the latest position (one for all the appends committed while the previous one ran);
 //! every process LISTENs.
+//!
+//! Each process learns stream heads from its appends, its reads and the log it follows
+//! ([`heads`]), and answers a cached table's catch-up read from them when it may trust them.
+
+mod heads;
+mod notify;
+
+use notify::{Announce, CHANNEL, listen, notifier};
 
 use crate::hash::{GENESIS, event_hash, parse_hash, payload_text, rechain, to_hex};
 use crate::{
@@ -20,7 +28,7 @@ use sqlx::Row;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 /// The PostgreSQL store.
@@ -38,6 +46,13 @@ struct Shared {
     announce: Arc<Announce>,
     /// Why the last append failed for want of space; `None` while appends commit.
     full: std::sync::Mutex<Option<String>>,
+    /// Stream heads learnt here and how far the log is followed.
+    heads: heads::Heads,
+    /// The backend process id of the notifier's connection (0: none), whose notifications
+    /// this process's listener ignores (they announce its own commits).
+    notifier_pid: AtomicU32,
+    /// A random id of this store instance, in the tokens it hands out.
+    instance: u64,
 }
 
 impl Shared {
@@ -64,18 +79,6 @@ const MAX_BATCH: usize = 256;
 /// says otherwise (1 to 16).
 const WRITERS: usize = 2;
 
-/// What the notifier task announces to the other processes: the latest position committed by
-/// this one. NOTIFY inside an append would serialise every append's commit on PostgreSQL's
-/// notification-queue lock (held through the commit's WAL flush), so appends commit without
-/// it and one task sends a NOTIFY for all the appends committed meanwhile.
-#[derive(Default)]
-struct Announce {
-    wake: tokio::sync::Notify,
-    latest: AtomicI64,
-}
-
-const CHANNEL: &str = "flicker_events";
-
 /// One connection attempt before the pool is built, so that a server that cannot be reached
 /// is reported at once with its host, port and the reason (the pool would retry silently for
 /// its acquire timeout, then say only "pool timed out"). Gives up after 10 s of no answer.
@@ -98,32 +101,23 @@ impl PgStore {
         // Acknowledged only once durable, whatever the server's default.
         let opts = PgConnectOptions::from_str(url)?.options([("synchronous_commit", "on")]);
         reachable(&opts).await?;
-        let pool = PgPoolOptions::new().max_connections(16).connect_with(opts).await?;
+        let pool = PgPoolOptions::new().max_connections(16).connect_with(opts.clone()).await?;
         crate::migrations::migrator(crate::migrations::POSTGRES).run(&pool).await?;
         let (notify, _) = broadcast::channel(4096);
         let mut listener = PgListener::connect_with(&pool).await?;
         listener.listen(CHANNEL).await?;
-        let tx = notify.clone();
-        tokio::spawn(async move {
-            loop {
-                match listener.recv().await {
-                    Ok(n) => {
-                        if let Ok(p) = n.payload().parse::<u64>() {
-                            let _ = tx.send(Position::new(p));
-                        }
-                    }
-                    Err(e) => {
-                        tracing::warn!(error = %e, "LISTEN connection lost; reconnecting");
-                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-                        // Subscribers poll too, so a missed notification only delays them.
-                        let _ = tx.send(Position::START);
-                    }
-                }
-            }
-        });
         let announce = Arc::new(Announce::default());
-        tokio::spawn(notifier(pool.clone(), announce.clone()));
-        let shared = Arc::new(Shared { pool, notify, announce, full: Default::default() });
+        let shared = Arc::new(Shared {
+            pool,
+            notify,
+            announce: announce.clone(),
+            full: Default::default(),
+            heads: Default::default(),
+            notifier_pid: AtomicU32::new(0),
+            instance: uuid::Uuid::new_v4().as_u64_pair().0,
+        });
+        tokio::spawn(listen(listener, Arc::downgrade(&shared)));
+        tokio::spawn(notifier(opts, Arc::downgrade(&shared), announce));
         let (writer, rx) = mpsc::channel(4096);
         let rx = Arc::new(tokio::sync::Mutex::new(rx));
         let writers = std::env::var("FLICKER_PG_WRITERS")
@@ -223,16 +217,30 @@ impl Shared {
                 }
             });
         }
+        // Raised before anyone hears of the append: its answer, a subscriber, the notifier.
+        for (p, r) in batch.iter().zip(&results) {
+            match r {
+                Ok(a) => self.heads.raise(&p.stream, i64::from(a.version)),
+                Err(StoreError::Conflict { actual, .. }) => self.heads.raise(&p.stream, i64::from(*actual)),
+                Err(_) => {}
+            }
+        }
         let last = results.iter().filter_map(|r| r.as_ref().ok()).map(|a| i64::from(a.position)).max();
         if let Some(position) = last {
+            self.heads.committed(position);
             *self.full.lock().expect("full") = None;
+        }
+        // The appends are answered before the subscribers hear of them: a command folds its own
+        // events into its cached table while a subscriber reads the log, so that the table task
+        // the subscriber wakes finds the cache current more often (no read of the stream).
+        for (p, r) in batch.into_iter().zip(results) {
+            let _ = p.reply.send(r);
+        }
+        if let Some(position) = last {
             // This process's subscribers at once; the others through the notifier's NOTIFY.
             let _ = self.notify.send(position_of(position));
             self.announce.latest.fetch_max(position, Ordering::SeqCst);
             self.announce.wake.notify_one();
-        }
-        for (p, r) in batch.into_iter().zip(results) {
-            let _ = p.reply.send(r);
         }
     }
 }
@@ -315,24 +323,6 @@ async fn call_append(pool: &PgPool, items: &[&Pending]) -> Result<Vec<Outcome>, 
         .into_iter()
         .map(|o| o.unwrap_or_else(|| Outcome::Failed(StoreError::Other("flicker_append gave no outcome".into()))))
         .collect())
-}
-
-/// Announces the latest committed position on [`CHANNEL`] whenever appends have committed since
-/// the last announcement; appends committed while one NOTIFY runs share the next. Listeners read
-/// the log after any notification, and poll anyway, so a failed NOTIFY only delays them.
-async fn notifier(pool: PgPool, announce: Arc<Announce>) {
-    let mut sent = 0;
-    loop {
-        announce.wake.notified().await;
-        let latest = announce.latest.load(Ordering::SeqCst);
-        if latest <= sent {
-            continue;
-        }
-        match sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(latest.to_string()).execute(&pool).await {
-            Ok(_) => sent = latest,
-            Err(e) => tracing::warn!(error = %e, "NOTIFY failed; other processes will poll"),
-        }
-    }
 }
 
 fn is_unique_violation(e: &sqlx::Error) -> Option<String> {
@@ -534,8 +524,14 @@ impl EventStore for PgStore {
         answer.await.map_err(|_| StoreError::Other("the store's writer dropped the append".into()))?
     }
 
+    /// A read from past a head this process may trust ([`heads`]) answers empty without a query
+    /// (a cached table's catch-up read at its head).
     async fn read_stream(&self, stream: &str, from: StreamVersion) -> Result<Vec<StoredEvent>, StoreError> {
         let from_version = i64::from(from);
+        let heads = &self.shared.heads;
+        if heads.current(stream, from_version) {
+            return Ok(Vec::new());
+        }
         let rows =
             sqlx::query(
                 "SELECT *, payload::text AS payload_text FROM events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version",
@@ -544,7 +540,12 @@ impl EventStore for PgStore {
                 .bind(from_version)
                 .fetch_all(&self.shared.pool)
                 .await?;
-        rows.iter().map(row_to_event).collect()
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
+        match events.last() {
+            Some(last) => heads.raise(stream, i64::from(last.stream_version)),
+            None => heads.confirm(stream, from_version - 1),
+        }
+        Ok(events)
     }
 
     async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<StoredEvent>, StoreError> {
@@ -555,7 +556,9 @@ impl EventStore for PgStore {
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .fetch_all(&self.shared.pool)
         .await?;
-        rows.iter().map(row_to_event).collect()
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_event).collect::<Result<_, _>>()?;
+        self.shared.heads.raise_all(&events);
+        Ok(events)
     }
 
     async fn read_all_heads(&self, after: Position, limit: usize) -> Result<Vec<StoredEvent>, StoreError> {
@@ -567,7 +570,9 @@ impl EventStore for PgStore {
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .fetch_all(&self.shared.pool)
         .await?;
-        Ok(rows.iter().map(row_to_head).collect())
+        let events: Vec<StoredEvent> = rows.iter().map(row_to_head).collect();
+        self.shared.heads.raise_all(&events);
+        Ok(events)
     }
 
     async fn read_last(&self, stream: &str) -> Result<Option<StoredEvent>, StoreError> {
@@ -577,7 +582,11 @@ impl EventStore for PgStore {
         .bind(stream)
         .fetch_optional(&self.shared.pool)
         .await?;
-        row.as_ref().map(row_to_event).transpose()
+        let event = row.as_ref().map(row_to_event).transpose()?;
+        if let Some(e) = &event {
+            self.shared.heads.raise(stream, i64::from(e.stream_version));
+        }
+        Ok(event)
     }
 
     async fn last_position(&self) -> Result<Position, StoreError> {
@@ -592,7 +601,12 @@ impl EventStore for PgStore {
             .bind(key)
             .fetch_one(&self.shared.pool)
             .await?;
-        Ok(row.get::<Option<i64>, _>(0).map(version_of))
+        let found = row.get::<Option<i64>, _>(0);
+        // The caller reads the stream from this version next: the head is at least there.
+        if let Some(v) = found {
+            self.shared.heads.raise(stream, v);
+        }
+        Ok(found.map(version_of))
     }
 
     async fn secrets(&self, name: &str) -> Result<Vec<Secret>, StoreError> {
@@ -655,6 +669,28 @@ impl EventStore for PgStore {
 
     fn kind(&self) -> &'static str {
         "postgres"
+    }
+
+    fn followed(&self, position: Position) {
+        self.shared.heads.followed(i64::from(position));
+    }
+
+    /// `<position>-<process>`: the position this process has committed or followed up to (or
+    /// the one asked, if later), and a random id of this store instance.
+    fn position_token(&self, asked: Option<&str>) -> Option<String> {
+        let asked = asked.and_then(|t| t.trim().split_once('-')?.0.parse::<i64>().ok()).unwrap_or(0);
+        Some(format!("{}-{:016x}", self.shared.heads.token().max(asked), self.shared.instance))
+    }
+
+    /// A token of this instance: what it showed, its heads and caches still cover (they never
+    /// go back). Another's (or one not understood): once the followers have read the log up to
+    /// its position.
+    fn has_followed(&self, token: &str) -> bool {
+        let Some((position, instance)) = token.trim().split_once('-') else { return false };
+        if u64::from_str_radix(instance, 16).is_ok_and(|i| i == self.shared.instance) {
+            return true;
+        }
+        position.parse::<i64>().is_ok_and(|p| self.shared.heads.has_followed(p))
     }
 }
 
@@ -868,5 +904,41 @@ mod tests {
             rechain(s, &all).expect("the stream chains");
         }
         assert!(wins.len() > 20, "some appends won: {}", wins.len());
+    }
+
+    /// Two processes on one database: `b` learns a stream's head, `a` appends past it. Whether
+    /// or not `b` trusts its head meanwhile (it depends on when `a`'s NOTIFY reaches it), a
+    /// fresh read finds the new event, `b`'s append at the old version conflicts, and after the
+    /// conflict `b`'s reads find the new event; `a`'s token is followed once `b` has read the log.
+    #[tokio::test]
+    async fn a_stale_head_ends_at_a_conflict_or_a_fresh_read() {
+        let (a, b) = (store().await, store().await);
+        let s = fresh("heads");
+        a.append(&s, ExpectedVersion::NO_STREAM, vec![ev("a", None)]).await.unwrap();
+        assert_eq!(b.read_stream(&s, StreamVersion::new(1)).await.unwrap().len(), 1);
+        let second = a.append(&s, ExpectedVersion::exact(StreamVersion::new(1)), vec![ev("b", None)]).await.unwrap();
+        let found = crate::fresh(b.read_stream(&s, StreamVersion::new(2))).await.unwrap();
+        assert_eq!(found.iter().map(|e| e.stream_version.get()).collect::<Vec<_>>(), vec![2]);
+        let err = b.append(&s, ExpectedVersion::exact(StreamVersion::new(1)), vec![ev("c", None)]).await.unwrap_err();
+        assert!(matches!(err, StoreError::Conflict { actual, .. } if actual == StreamVersion::new(2)), "{err}");
+        assert_eq!(b.read_stream(&s, StreamVersion::new(2)).await.unwrap().len(), 1, "the conflict raised the head");
+        assert!(b.read_stream(&s, StreamVersion::new(3)).await.unwrap().is_empty());
+
+        let token = a.position_token(None).unwrap();
+        assert_eq!(
+            a.position_token(Some(&format!("{}-0", i64::MAX))).unwrap().split_once('-').unwrap().0,
+            i64::MAX.to_string()
+        );
+        assert!(a.has_followed(&token), "a's own token");
+        assert!(token.split_once('-').unwrap().0.parse::<u64>().unwrap() >= second.position.get());
+        assert!(!b.has_followed("x") && !b.has_followed(&format!("{}-0", i64::MAX)));
+        let mut follow = b.clone().subscribe_heads(Position::START);
+        while !b.has_followed(&token) {
+            // Waits for the follower (no time is asserted); it reads the whole shared database.
+            tokio::select! {
+                _ = follow.recv() => {}
+                _ = tokio::time::sleep(std::time::Duration::from_millis(20)) => {}
+            }
+        }
     }
 }

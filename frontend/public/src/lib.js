@@ -146,6 +146,14 @@ export async function accessToken() {
 }
 
 /**
+ * The latest read-your-writes token the API answered (`Flicker-Position`, on PostgreSQL), sent
+ * back with each call so that any server process behind a load balancer answers as of at
+ * least what this page was shown.
+ * @type {string | null}
+ */
+let position = null;
+
+/**
  * Calls the API. Bodies are JSON (`body`) or CSV text (`csv`); errors are thrown as {@link ApiError}.
  * @param {string} method
  * @param {string} path under /api/v1
@@ -160,11 +168,13 @@ export async function api(method, path, opts = {}) {
     if (token) headers.authorization = `Bearer ${token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     if (opts.csv !== undefined) headers['content-type'] = 'text/csv; charset=utf-8';
+    if (position) headers['flicker-position'] = position;
     const res = await fetch(API + path, {
       method,
       headers,
       body: opts.csv !== undefined ? opts.csv : opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
+    position = res.headers.get('flicker-position') ?? position;
     if (res.status === 401 && token && attempt === 0 && (await refresh())) continue;
     const text = await res.text();
     /** @type {any} */

@@ -14,6 +14,7 @@
 
 mod error;
 mod events;
+mod inflight;
 mod repository;
 mod rules;
 mod snapshot;

@@ -22,6 +22,8 @@ const FINISHED_KEPT: usize = 1_000;
 /// finished.
 pub struct Tables<G: Game> {
     cache: Mutex<Cache<G>>,
+    /// This process's commands whose appends are in flight.
+    inflight: super::inflight::InFlight,
     /// R10.7.3: the server clock that dates the decision points of the commands appended here.
     pub clock: crate::clock::SharedClock,
 }
@@ -57,7 +59,7 @@ pub fn table_event<S: serde::Serialize>(e: &TableEvent<S>, metadata: Metadata) -
 impl<G: Game> Tables<G> {
     /// An empty cache whose decision points are dated by `clock`.
     pub fn with_clock(clock: crate::clock::SharedClock) -> Self {
-        Tables { cache: Mutex::default(), clock }
+        Tables { cache: Mutex::default(), inflight: Default::default(), clock }
     }
 
     /// The table as stored now (404 if it does not exist).
@@ -79,6 +81,28 @@ impl<G: Game> Tables<G> {
             snap.apply(e)?;
         }
         Ok(self.remember(table_id, Arc::new(snap)))
+    }
+
+    /// [`Tables::load`], once no command of this process on the table has an append in flight
+    /// (waiting 100 ms at most): for a task woken by the log for an append this process made,
+    /// which then finds the table cached as folded by the command, without a read.
+    pub async fn load_settled(&self, store: &dyn EventStore, table_id: &str) -> Result<Arc<Snapshot<G>>, TableError> {
+        self.inflight.settled(table_id).await;
+        self.load(store, table_id).await
+    }
+
+    /// The table `snap` to fold a command's events into: taken out of the cache without a copy
+    /// when nobody else holds it (the cache's is the only other reference; a load meanwhile
+    /// reads the stream, and the folded table is cached again at once), else a copy. A copy is
+    /// O(events of the game), the larger part of a command's cost.
+    fn own(&self, table_id: &str, snap: Arc<Snapshot<G>>) -> Snapshot<G> {
+        if !snap.finished() {
+            let mut cache = self.cache.lock().expect("cache");
+            if Arc::strong_count(&snap) == 2 && cache.tables.get(table_id).is_some_and(|c| Arc::ptr_eq(c, &snap)) {
+                cache.tables.remove(table_id);
+            }
+        }
+        Arc::try_unwrap(snap).unwrap_or_else(|shared| (*shared).clone())
     }
 
     /// Caches `snap` unless the cache holds a later version of its table; returns it.
@@ -153,10 +177,24 @@ impl<G: Game> Tables<G> {
         let find_key = |key: String| async move {
             store.find_command_key(&stream_of(table_id), &key).await.map(|v| v.map(i64::from)).map_err(TableError::from)
         };
+        // Whether the table has been read afresh in this command (see `settled` below).
+        let mut confirmed = false;
         for _ in 0..5 {
             let snap = match first.take() {
                 Some(s) => s,
                 None => self.load(store, table_id).await?,
+            };
+            // A store with several processes may answer from a head it learnt from the log
+            // (PostgreSQL), a moment behind another process's append. An append from such a
+            // table conflicts; a refusal, or a command that stores nothing, is confirmed on the
+            // table read afresh, and decided again if that one is newer.
+            let mut settled = async |snap: &Arc<Snapshot<G>>| -> Result<Option<Arc<Snapshot<G>>>, TableError> {
+                if confirmed {
+                    return Ok(None);
+                }
+                confirmed = true;
+                let now = crate::store::fresh(self.load(store, table_id)).await?;
+                Ok((now.version != snap.version).then_some(now))
             };
             if let Some((key, _)) = &scoped {
                 // The table is as current as a query would be, and indexes its keys. A request
@@ -170,6 +208,10 @@ impl<G: Game> Tables<G> {
             let mut events = match decide_events(&snap) {
                 Ok(e) => e,
                 Err(p) => {
+                    if let Some(newer) = settled(&snap).await? {
+                        first = Some(newer);
+                        continue;
+                    }
                     // A retry racing its original: the original may have landed meanwhile.
                     if let Some((key, _)) = &scoped
                         && let Some(v) = find_key(key.clone()).await?
@@ -181,6 +223,10 @@ impl<G: Game> Tables<G> {
                 }
             };
             if events.is_empty() {
+                if let Some(newer) = settled(&snap).await? {
+                    first = Some(newer);
+                    continue;
+                }
                 // Nothing to store (an answer that changes nothing). A request with the
                 // same key may have landed since the snapshot: it is honoured (replay, or
                 // `idempotency-key-reused` for another body) like any retry.
@@ -207,6 +253,8 @@ impl<G: Game> Tables<G> {
                     e.metadata.command_hash = scoped.as_ref().map(|(_, h)| h.clone());
                 }
             }
+            // Until the table is cached as folded below (or the append fails).
+            let _inflight = self.inflight.begin(table_id);
             match store
                 .append(
                     &stream,
@@ -217,9 +265,10 @@ impl<G: Game> Tables<G> {
             {
                 // The stream is exactly `snap` and these events: fold them here, no read back.
                 Ok(appended) => {
-                    let mut next = (*snap).clone();
+                    let base = snap.version;
+                    let mut next = self.own(table_id, snap);
                     let folded = events.iter().enumerate().try_for_each(|(i, e)| {
-                        let version = snap.version + 1 + i as i64;
+                        let version = base + 1 + i as i64;
                         next.apply_parts(version, &e.event_type, &e.payload, &e.metadata, appended.recorded_at)
                     });
                     // The append is durable whatever happens here: should the fold fail, the
