@@ -106,6 +106,10 @@ step "flicker simulate --players 8 --classes --games 10000 --seed 7 (the class t
 grep -q "^invariant failures: 0$" /tmp/flicker-simulate.$$ || { echo "error: the simulation with classes found invariant failures" >&2; exit 1; }
 grep -q "^class table" /tmp/flicker-simulate.$$ || { echo "error: the simulation printed no class table" >&2; exit 1; }
 rm -f /tmp/flicker-simulate.$$
+step "flicker simulate --ruleset classic-1.0 --players 6 --classes --games 3000 --check --seed 7 (A1, A9: the classic roster's table)"
+"$flicker_bin" simulate --ruleset classic-1.0 --players 6 --classes --games 3000 --check --seed 7 | tee /tmp/flicker-simulate.$$ | grep -E "simulate:|class table|invariant failures"
+grep -q "^invariant failures: 0$" /tmp/flicker-simulate.$$ || { echo "error: the classic simulation found invariant failures" >&2; exit 1; }
+rm -f /tmp/flicker-simulate.$$
 
 web_checks
 

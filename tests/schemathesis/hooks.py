@@ -21,7 +21,8 @@ status, content type and schema). Every other failure of every check fails the r
    naming a seat at or beyond `players` (R2.6) or a class list that is not one per seat or needs
    classes on (R9.8.4); a practice position for another seat count or with cards the pool lacks
    (R10.13); a seat number at or beyond the table's size; `seat` left out by a caller who holds
-   several seats.
+   several seats; `dark_mode` other than `standard` under the `current` ruleset (R10.11: a
+   setting of `classic-1.0` only).
 """
 
 import json
@@ -41,6 +42,7 @@ SCHEMA_VALID_BUT_REFUSED = [
     ("4 position for another table or pool", re.compile(r"^R10\.13: ")),
     ("4 seat beyond the table's size", re.compile(r"^no seat \d+ at this table$")),
     ("4 seat left out by a holder of several", re.compile(r"^you hold several seats: name one with 'seat'$")),
+    ("4 dark_mode outside classic-1.0", re.compile(r"^R10\.11: dark_mode is a setting of classic-1\.0 only$")),
 ]
 
 
