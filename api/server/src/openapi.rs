@@ -15,7 +15,7 @@ use utoipa_actix_web::AppExt;
 /// routes register and the shared responses.
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Flicker API", description = "REST API of Flicker, the tournament platform for The Final Flicker. Errors are RFC 9457 problem documents (application/problem+json) with a stable `type`."),
+    info(title = "Flicker API", description = "REST API of Flicker, the tournament platform for The Final Flicker. Errors are RFC 9457 problem documents (application/problem+json) with a stable `type`. Read-your-writes across API processes: on PostgreSQL every response carries a `Flicker-Position` header (an opaque token); send the latest one back on later requests in the same header and they read at least that far, whichever process answers."),
     components(schemas(flicker_wire::gatherings::Control, crate::gatherings::GatheringEvent)),
     tags(
         (name = "accounts", description = "Accounts, access and refresh tokens, bot tokens"),
