@@ -77,7 +77,10 @@ pub fn set_mark(metadata: &mut Metadata, mark: &ClockMark) {
 
 /// The game's events among stored ones (the table's own events are skipped).
 fn game_events<G: Game>(events: &[NewEvent]) -> Vec<G::Event> {
-    events.iter().filter_map(|e| crate::codec::decode::<G::Event>(&e.event_type, &e.payload).ok()).collect()
+    events
+        .iter()
+        .filter_map(|e| crate::codec::decode_game::<G>(&e.event_type, e.schema_version, &e.payload).ok())
+        .collect()
 }
 
 /// R10.7.2: whether the open decision point of `state` runs on the reaction clock: a

@@ -24,6 +24,31 @@ pub fn encode<E: Serialize>(event: &E, schema_version: u32, metadata: Metadata) 
     NewEvent { event_type, schema_version: schema_version as i32, payload, metadata }
 }
 
+/// Why a stored game event could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum GameDecodeError {
+    /// R10.1.3: its event schema is newer than this build reads, invalid, or an upcaster
+    /// refused its payload.
+    #[error(transparent)]
+    Schema(#[from] flicker_game::UpcastError),
+    /// Not an event of the game (another aggregate's event, or a payload of another shape).
+    #[error(transparent)]
+    Shape(#[from] serde_json::Error),
+}
+
+/// The game's event stored as `event_type` under event schema `schema` with `payload`, read at
+/// the game's current schema: through [`flicker_game::Game::upcast`] first (R10.1.3), so an
+/// event of an older schema means what it meant when it was written. Errors: see
+/// [`GameDecodeError`].
+pub fn decode_game<G: flicker_game::Game>(
+    event_type: &str,
+    schema: i32,
+    payload: &serde_json::Value,
+) -> Result<G::Event, GameDecodeError> {
+    let payload = G::upcast(event_type, i64::from(schema), payload)?;
+    Ok(decode(event_type, &payload)?)
+}
+
 /// The typed event stored as `event_type` with `payload`. Errors: the stored event is not an
 /// `E` (another aggregate's event, or a payload of another shape).
 pub fn decode<E: DeserializeOwned>(event_type: &str, payload: &serde_json::Value) -> Result<E, serde_json::Error> {

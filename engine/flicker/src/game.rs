@@ -41,6 +41,7 @@ impl Game for FinalFlicker {
 
     const GAME_ID: &'static str = crate::replay::GAME_ID;
     const EVENT_SCHEMA_VERSION: u32 = EVENT_SCHEMA_VERSION;
+    const UPCASTERS: &'static [flicker_game::Upcaster] = crate::model::upcast::UPCASTERS;
     const MIN_SEATS: u8 = 2;
     const MAX_SEATS: u8 = crate::pool::MAX_PLAYERS as u8;
 

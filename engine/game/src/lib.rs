@@ -20,6 +20,7 @@
 //! | [`Outcome`], [`Ruleset`] | placings of a finished game (R7.7.3, R9.5); the ruleset recorded in a game (R10.1.3) |
 //! | [`RuleError`], [`ErrorKind`] | a refused command: the rule broken and the kind of refusal (R10.1.2) |
 //! | [`Bot`] | a bot: answers a prompt from its own seat's view only |
+//! | [`upcast`] | reading events stored under an older event schema: [`Upcaster`], [`upcast::upcast`] (R10.1.3) |
 //! | [`kit`] | the generic checks: fold == state, replay == live, per-viewer leak-check hooks, playouts |
 
 #![warn(missing_docs)]
@@ -27,10 +28,12 @@
 pub mod kit;
 mod refusal;
 mod settings;
+pub mod upcast;
 mod viewer;
 
 pub use refusal::{ErrorKind, RuleError};
 pub use settings::SettingsRefusal;
+pub use upcast::{UpcastError, Upcaster};
 pub use viewer::Viewer;
 
 use rand::Rng;
@@ -205,7 +208,11 @@ pub trait Game: 'static {
     /// A stable id of the game (`the-final-flicker`), recorded in replays.
     const GAME_ID: &'static str;
     /// The version of the event schema this implementation writes (stored with every event).
+    /// Raised when the stored shape of an event changes, with an [`Upcaster`] per change.
     const EVENT_SCHEMA_VERSION: u32;
+    /// R10.1.3: how events stored under an older event schema read today, oldest step first
+    /// (none by default). Every read path applies them through [`Game::upcast`].
+    const UPCASTERS: &'static [Upcaster] = &[];
     /// The fewest seats a table of this game may have.
     const MIN_SEATS: u8;
     /// The most seats a table of this game may have.
@@ -244,6 +251,16 @@ pub trait Game: 'static {
         command: &Self::Command,
         rng: &mut R,
     ) -> Result<Vec<Self::Event>, Self::Error>;
+    /// R10.1.3: the payload of an event stored as `event_type` under event schema `schema`, as
+    /// this build reads it (the [`Game::UPCASTERS`] from `schema` on applied; borrowed when none
+    /// applies). Errors: a newer or invalid schema, or a payload an upcaster cannot read.
+    fn upcast<'a>(
+        event_type: &str,
+        schema: i64,
+        payload: &'a serde_json::Value,
+    ) -> Result<std::borrow::Cow<'a, serde_json::Value>, UpcastError> {
+        upcast::upcast(Self::UPCASTERS, Self::EVENT_SCHEMA_VERSION, event_type, schema, payload)
+    }
     /// Folds one event (R10.1.1).
     fn evolve(state: Self::State, event: &Self::Event) -> Self::State;
     /// Folds one event in place; the same as [`Game::evolve`], possibly faster.

@@ -269,7 +269,14 @@ impl<G: Game> Tables<G> {
                     let mut next = self.own(table_id, snap);
                     let folded = events.iter().enumerate().try_for_each(|(i, e)| {
                         let version = base + 1 + i as i64;
-                        next.apply_parts(version, &e.event_type, &e.payload, &e.metadata, appended.recorded_at)
+                        next.apply_parts(
+                            version,
+                            &e.event_type,
+                            e.schema_version,
+                            &e.payload,
+                            &e.metadata,
+                            appended.recorded_at,
+                        )
                     });
                     // The append is durable whatever happens here: should the fold fail, the
                     // table is read back instead of answering an error.
@@ -362,7 +369,7 @@ impl<G: Game> Tables<G> {
                 e.metadata.actor = Some(actor.clone());
                 e.metadata.correlation_id = Some(correlation.clone());
                 let version = scratch.version + 1;
-                scratch.apply_parts(version, &e.event_type, &e.payload, &e.metadata, now)?;
+                scratch.apply_parts(version, &e.event_type, e.schema_version, &e.payload, &e.metadata, now)?;
             }
             batch.extend(events);
         }

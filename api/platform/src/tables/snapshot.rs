@@ -1,7 +1,7 @@
 //! A table folded from its stream ([`Snapshot`]): its own events, then the game's, each folded
 //! with its stored clock mark and idempotency key.
 
-use super::events::{DEFAULT_ABANDONMENT, DEFAULT_MIN_WINDOW_MS, TableEvent, TableInfo};
+use super::events::{DEFAULT_ABANDONMENT, DEFAULT_MIN_WINDOW_MS, TABLE_EVENT_SCHEMA_VERSION, TableEvent, TableInfo};
 use crate::clocks::{ClockMark, Clocks};
 use crate::codec;
 use crate::store::{Metadata, StoreError, StoredEvent};
@@ -85,15 +85,25 @@ impl<G: Game> Snapshot<G> {
     }
 
     pub(super) fn apply(&mut self, e: &StoredEvent) -> Result<(), StoreError> {
-        self.apply_parts(i64::from(e.stream_version), &e.event_type, &e.payload, &e.metadata, e.recorded_at)
+        self.apply_parts(
+            i64::from(e.stream_version),
+            &e.event_type,
+            e.schema_version,
+            &e.payload,
+            &e.metadata,
+            e.recorded_at,
+        )
     }
 
     /// Folds one event given by its parts: a stored event's, or one this process has just
-    /// appended (so that it needs no read back).
+    /// appended (so that it needs no read back). A game event of an older event schema is read
+    /// through the game's upcasters (R10.1.3). Errors: an event of neither the game nor the
+    /// table, or of a schema newer than this build reads.
     pub(super) fn apply_parts(
         &mut self,
         version: i64,
         event_type: &str,
+        schema: i32,
         payload: &serde_json::Value,
         metadata: &Metadata,
         recorded_at: chrono::DateTime<chrono::Utc>,
@@ -104,11 +114,18 @@ impl<G: Game> Snapshot<G> {
         }
         // Game events first: nearly every event of a table is one (a failed decode costs an
         // error built and formatted).
-        let ev: G::Event = match codec::decode(event_type, payload) {
+        let ev: G::Event = match codec::decode_game::<G>(event_type, schema, payload) {
             Ok(ev) => ev,
             Err(err) => {
-                let t = codec::decode::<TableEvent<G::Settings>>(event_type, payload)
-                    .map_err(|_| StoreError::Other(format!("table event: {err}")))?;
+                let t = match codec::decode::<TableEvent<G::Settings>>(event_type, payload) {
+                    Ok(t) if (1..=TABLE_EVENT_SCHEMA_VERSION as i32).contains(&schema) => t,
+                    Ok(_) => {
+                        return Err(StoreError::Other(format!(
+                            "a `{event_type}` table event has event schema {schema}; this build reads 1 to {TABLE_EVENT_SCHEMA_VERSION}"
+                        )));
+                    }
+                    Err(_) => return Err(StoreError::Other(format!("table event: {err}"))),
+                };
                 self.apply_table_event(t);
                 return Ok(());
             }
@@ -257,7 +274,7 @@ impl<G: Game> Snapshot<G> {
     ) -> Result<Self, StoreError> {
         let mut snap = Snapshot::blank(table_id);
         for (i, e) in events.iter().enumerate() {
-            snap.apply_parts(i as i64 + 1, &e.event_type, &e.payload, &e.metadata, at)?;
+            snap.apply_parts(i as i64 + 1, &e.event_type, e.schema_version, &e.payload, &e.metadata, at)?;
         }
         Ok(snap)
     }

@@ -8,8 +8,10 @@ use crate::model::settings::{RulesetId, Settings};
 use serde::{Deserialize, Serialize};
 
 /// Schema version of the event payloads below. Bumped when a payload changes shape; older
-/// schema versions keep being readable (R10.1.3).
-pub const EVENT_SCHEMA_VERSION: u32 = 1;
+/// schema versions keep being readable through the upcasters of [`crate::model::upcast`]
+/// (R10.1.3). Schema 2: the card lists of `drained`, `purged` and `watcher_taken` effects are
+/// named objects ([`SeatCards`], [`Removed`]) instead of positional arrays.
+pub const EVENT_SCHEMA_VERSION: u32 = 2;
 
 /// R2.6: the tiebreaker winner's choice.
 #[cfg_attr(feature = "fuzzing", derive(arbitrary::Arbitrary))]
@@ -117,8 +119,8 @@ pub enum Effect {
     },
     /// R5.5.4: packets taken from each neighbour's Candle, in the order taken.
     Drained {
-        /// (neighbour, the packet top first).
-        packets: Vec<(u8, Vec<CardId>)>,
+        /// Each neighbour (`seat`) and its packet (`cards`, top first).
+        packets: Vec<SeatCards>,
     },
     /// R5.5.6: the actor took these cards from `target`'s hand.
     SightTaken {
@@ -184,13 +186,11 @@ pub enum Effect {
         /// The whole Candle after the shuffle, top first.
         candle: Vec<CardId>,
     },
-    /// R5.6.3: every ghost of the actor's Shadow, in entry order, and whether it was Siphoned.
+    /// R5.6.3: every ghost of the actor's Shadow, in entry order.
     Purged {
-        /// (ghost, siphoned).
-        removed: Vec<(CardId, bool)>,
-        /// R8.20.3: live Plague ghosts that spread instead of going to The Dark (ghost, recipient).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        spreads: Vec<(CardId, u8)>,
+        /// Each ghost, whether it was Siphoned, and (R8.20.3) the recipient of a live Plague
+        /// ghost that spread instead of going to The Dark.
+        removed: Vec<Removed>,
     },
     /// R5.6.4: BOO! resolved for the unprotected players, clockwise from the actor's left.
     Boo {
@@ -220,12 +220,22 @@ pub enum Effect {
     },
     /// R8.37.1: The Watcher took these cards from each neighbour's hand.
     WatcherTaken {
-        /// (neighbour, cards taken).
-        taken: Vec<(u8, Vec<CardId>)>,
+        /// Each neighbour (`seat`) and the cards taken from its hand (`cards`).
+        taken: Vec<SeatCards>,
     },
 }
 
-/// R8.4.1: one more ghost removed by the same action.
+/// Cards moved from one seat: a Drain packet (R5.5.4) or what The Watcher took (R8.37.1).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatCards {
+    /// The seat the cards came from.
+    pub seat: u8,
+    /// The cards, in order.
+    pub cards: Vec<CardId>,
+}
+
+/// A ghost removed by an action: R8.4.1's second ghost of a Cleanse, or one of a Purge (R5.6.3).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Removed {

@@ -14,3 +14,4 @@ pub mod handle;
 pub mod pool;
 pub mod settings;
 pub mod state;
+pub mod upcast;

@@ -732,7 +732,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                     EffectView::Scared { target: *target, discarded: posts(discarded) }
                 }
                 Effect::Drained { packets } => {
-                    EffectView::Drained { packets: packets.iter().map(|(s, p)| (*s, p.len())).collect() }
+                    EffectView::Drained { packets: packets.iter().map(|p| (p.seat, p.cards.len())).collect() }
                 }
                 Effect::SightTaken { target, taken, burned } => EffectView::SightTaken {
                     burned: posts(burned),
@@ -783,9 +783,10 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 Effect::MediumDepths { taken, candle } => {
                     EffectView::MediumDepths { taken: taken.len(), candle_size: candle.len() }
                 }
-                Effect::Purged { removed, spreads } => EffectView::Purged {
-                    removed: removed.iter().map(|(g, s)| (pre(g), *s)).collect(),
-                    spreads: spreads.iter().map(|(g, s)| (post(g), *s)).collect(),
+                Effect::Purged { removed } => EffectView::Purged {
+                    removed: removed.iter().map(|r| (pre(&r.ghost), r.siphoned)).collect(),
+                    // R8.20.3: the ghosts that spread, in removal order, as they now lie.
+                    spreads: removed.iter().filter_map(|r| Some((post(&r.ghost), r.spread?))).collect(),
                 },
                 Effect::WallBuilt => {
                     EffectView::WallBuilt { wall: action_card.filter(|_| knows(*actor)).map(|c| post(&c)) }
@@ -799,7 +800,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                     drawn: shown_to(&drawn.iter().copied().collect::<Vec<_>>(), &[*target]),
                 },
                 Effect::WatcherTaken { taken } => EffectView::WatcherTaken {
-                    taken: taken.iter().map(|(t, cs)| (*t, hand_move(cs, *actor, *t))).collect(),
+                    taken: taken.iter().map(|t| (t.seat, hand_move(&t.cards, *actor, t.seat))).collect(),
                 },
                 Effect::Boo { reveals } => EffectView::Boo {
                     reveals: reveals

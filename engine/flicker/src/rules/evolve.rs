@@ -8,7 +8,7 @@ use crate::rules::classes::reactions;
 use crate::rules::classes::triggers;
 use crate::rules::classes::{selection, triggers as trig};
 
-use crate::model::event::{Effect, Event, PanicOutcome, Removed};
+use crate::model::event::{Effect, Event, PanicOutcome, Removed, SeatCards};
 use crate::model::state::{
     AbilityFlow, AbilityStage, ActionFlow, ActionStage, Elimination, Exchange, GameResult, Ghost, HandleKey,
     PlayerState, Redirect, SaltWindowState, Selection, State, Step, Wall,
@@ -825,7 +825,7 @@ fn apply_effect(state: &mut State, actor: u8, effect: &Effect) {
             }
         }
         Effect::Drained { packets } => {
-            for (from, packet) in packets {
+            for SeatCards { seat: from, cards: packet } in packets {
                 for &c in packet {
                     take_from_candle(state, *from, c);
                     bump(state, c);
@@ -906,10 +906,9 @@ fn apply_effect(state: &mut State, actor: u8, effect: &Effect) {
                 to_hand(state, actor, *c);
             }
         }
-        Effect::Purged { removed, spreads } => {
-            for &(g, siphoned) in removed {
-                let spread = spreads.iter().find(|(c, _)| *c == g).map(|(_, s)| *s);
-                remove_one(state, actor, g, siphoned, spread);
+        Effect::Purged { removed } => {
+            for r in removed {
+                remove_one(state, actor, r.ghost, r.siphoned, r.spread);
             }
         }
         Effect::WallBuilt => {
@@ -935,7 +934,7 @@ fn apply_effect(state: &mut State, actor: u8, effect: &Effect) {
             }
         }
         Effect::WatcherTaken { taken } => {
-            for (t, cards) in taken {
+            for SeatCards { seat: t, cards } in taken {
                 for &c in cards {
                     remove_from_hand(state, *t, c);
                     to_hand(state, actor, c);

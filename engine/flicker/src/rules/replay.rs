@@ -2,11 +2,12 @@
 //!
 //! ```text
 //! {"format":"flicker-replay","format_version":1,"game":"the-final-flicker","ruleset":{"id":"current","version":1}}
-//! {"version":1,"type":"game_created","schema":1,"payload":{...}}
-//! {"version":2,"type":"turn_started","schema":1,"payload":{"seat":3,"round":1,"guttering":[]}}
+//! {"version":1,"type":"game_created","schema":2,"payload":{...}}
+//! {"version":2,"type":"turn_started","schema":2,"payload":{"seat":3,"round":1,"guttering":[]}}
 //! ```
 //!
-//! `version` is the event's stream version (1-based, consecutive).
+//! `version` is the event's stream version (1-based, consecutive); `schema` the event schema
+//! it was written under (older ones are read through [`crate::model::upcast`]).
 //!
 //! Format 2 (written by the platform's signed export, verified by `flicker verify`) has
 //! the same shape with more: the header names its `stream`; the lines are the whole stream, so
@@ -55,6 +56,17 @@ pub struct EventLine {
     /// The event, serialised as `"type"` and `"payload"`.
     #[serde(flatten)]
     pub event: Event,
+}
+
+/// One event line as stored: its payload is read after upcasting (R10.1.3).
+#[derive(Deserialize)]
+struct StoredLine {
+    version: u64,
+    #[serde(rename = "type")]
+    event_type: String,
+    schema: i64,
+    #[serde(default)]
+    payload: serde_json::Value,
 }
 
 /// Errors reading a replay.
@@ -139,36 +151,31 @@ pub fn read_replay_versioned<R: BufRead>(r: R) -> Result<(ReplayHeader, Vec<(u64
             signature_at = Some(n);
             continue;
         }
-        let ev: EventLine = match serde_json::from_str(&line) {
-            Ok(ev) => ev,
-            Err(e) => {
-                // Format 2: a platform event before the game (its type is not an engine event's).
-                #[derive(Deserialize)]
-                struct Platform {
-                    version: u64,
-                    #[serde(rename = "type")]
-                    _type: String,
-                }
-                match serde_json::from_str::<Platform>(&line) {
-                    Ok(p) if signed && events.is_empty() && p.version == version + 1 => {
-                        version += 1;
-                        continue;
-                    }
-                    _ => return Err(ReplayError::Parse { line: n, message: e.to_string() }),
-                }
-            }
-        };
-        if ev.version != version + 1 {
+        let raw: StoredLine =
+            serde_json::from_str(&line).map_err(|e| ReplayError::Parse { line: n, message: e.to_string() })?;
+        if raw.version != version + 1 {
             return Err(ReplayError::Parse {
                 line: n,
-                message: format!("expected event version {}, found {}", version + 1, ev.version),
+                message: format!("expected event version {}, found {}", version + 1, raw.version),
             });
         }
-        if ev.schema > EVENT_SCHEMA_VERSION {
-            return Err(ReplayError::Parse { line: n, message: format!("unknown schema version {}", ev.schema) });
-        }
-        version = ev.version;
-        events.push((ev.version, ev.event));
+        version = raw.version;
+        // R10.1.3: an event of an older schema reads through the upcasters; a newer one is
+        // refused.
+        let decoded =
+            <crate::game::FinalFlicker as flicker_game::Game>::upcast(&raw.event_type, raw.schema, &raw.payload)
+                .map_err(|e| e.to_string())
+                .and_then(|payload| {
+                    serde_json::from_value::<Event>(serde_json::json!({"type": raw.event_type, "payload": payload}))
+                        .map_err(|e| e.to_string())
+                });
+        let ev = match decoded {
+            Ok(ev) => ev,
+            // Format 2: a platform event before the game (its type is not an engine event's).
+            Err(_) if signed && events.is_empty() && raw.event_type != "game_created" => continue,
+            Err(message) => return Err(ReplayError::Parse { line: n, message }),
+        };
+        events.push((raw.version, ev));
     }
     Ok((header, events))
 }

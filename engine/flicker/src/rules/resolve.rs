@@ -3,7 +3,7 @@
 
 use crate::model::action::{Action, MediumMode};
 use crate::model::card::{CardId, Rank, Suit};
-use crate::model::event::{BooReveal, Effect, Removed};
+use crate::model::event::{BooReveal, Effect, Removed, SeatCards};
 use crate::model::state::{Ghost, State};
 use crate::rules::classes::{passives, triggers};
 use crate::rules::hooks::{self, Removal};
@@ -159,7 +159,7 @@ pub(crate) fn effect<R: Rng + ?Sized>(
                 .neighbours(actor)
                 .into_iter()
                 .filter(|&s| !passives::drain_immune(state, s))
-                .map(|s| (s, top(state, s, 2)))
+                .map(|seat| SeatCards { seat, cards: top(state, seat, 2) })
                 .collect();
             Effect::Drained { packets }
         }
@@ -211,10 +211,15 @@ pub(crate) fn effect<R: Rng + ?Sized>(
             Effect::MediumDepths { taken, candle }
         }
         Action::Purge { .. } => {
-            let removed = removal_plan(state, actor, action);
-            let spreads =
-                removed.iter().filter_map(|&(g, s)| spread(state, actor, g, s, chosen).map(|to| (g, to))).collect();
-            Effect::Purged { removed, spreads }
+            let removed = removal_plan(state, actor, action)
+                .into_iter()
+                .map(|(ghost, siphoned)| Removed {
+                    ghost,
+                    siphoned,
+                    spread: spread(state, actor, ghost, siphoned, chosen),
+                })
+                .collect();
+            Effect::Purged { removed }
         }
         Action::BuildWall { .. } => Effect::WallBuilt,
         Action::AlterSuit { owner, ghost, suit, .. } => {
@@ -233,7 +238,9 @@ pub(crate) fn effect<R: Rng + ?Sized>(
                 .into_iter()
                 .map(|t| {
                     let hand = &state.players[t as usize].hand;
-                    (t, pick.map(|p| p.iter().copied().filter(|c| hand.contains(c)).collect()).unwrap_or_default())
+                    let cards =
+                        pick.map(|p| p.iter().copied().filter(|c| hand.contains(c)).collect()).unwrap_or_default();
+                    SeatCards { seat: t, cards }
                 })
                 .collect();
             Effect::WatcherTaken { taken }

@@ -549,7 +549,7 @@ fn r5_5_4_drain_takes_two_from_each_neighbour() {
     assert_eq!(k.candle_of(3), s(&["8C"]));
     assert_eq!(k.dark_of(), s(&["4H"]));
     let Effect::Drained { packets } = last_effect(&k) else { panic!("not a Drain") };
-    let packets: Vec<(u8, Vec<String>)> = packets.iter().map(|(s, p)| (*s, names(&k, p))).collect();
+    let packets: Vec<(u8, Vec<String>)> = packets.iter().map(|p| (p.seat, names(&k, &p.cards))).collect();
     assert_eq!(packets, vec![(1, s(&["2H", "3H"])), (3, s(&["6C", "7C"]))]);
 }
 
@@ -894,7 +894,7 @@ fn r5_6_3_purge_removes_every_ghost_in_entry_order() {
     assert_eq!(k.candle_of(0), candle);
     assert_eq!(k.dark_of(), s(&["KH", "Joker", "QS", "9C"]));
     let Effect::Purged { removed, .. } = last_effect(&k) else { panic!("not a Purge") };
-    let removed: Vec<(String, bool)> = removed.iter().map(|&(c, sy)| (name(k.state.face(c)), sy)).collect();
+    let removed: Vec<(String, bool)> = removed.iter().map(|r| (name(k.state.face(r.ghost)), r.siphoned)).collect();
     let expect: Vec<(String, bool)> =
         [("2H", true), ("9C", false), ("JH", true), ("QS", false), ("Joker", false), ("7H", true)]
             .iter()

@@ -354,7 +354,7 @@ fn a7_purge_never_siphons() {
     k.act(0, Action::Purge { card: k.in_hand(0, "KH") }).unwrap();
     pass_window(&mut k);
     let Effect::Purged { removed, .. } = last_effect(&k) else { panic!("purged") };
-    assert!(removed.iter().all(|(_, siphoned)| !siphoned));
+    assert!(removed.iter().all(|r| !r.siphoned));
     assert!(k.shadow_of(0).is_empty());
 }
 

@@ -404,6 +404,47 @@ fn random_games_with_classes_keep_every_property() {
     }
 }
 
+/// R10.1.3: every event of random games with classes (and classic games), written in its
+/// schema-1 form, reads back through the upcasters as the event written, so a stored game of
+/// schema 1 folds exactly as it did. The games must hold every shape an upcaster changes.
+#[test]
+fn r10_1_3_schema_1_events_upcast_to_the_events_written() {
+    use crate::model::upcast::tests::to_schema_1;
+    use flicker_game::Game;
+    let mut seen = std::collections::BTreeMap::<String, usize>::new();
+    for players in 2..=8u8 {
+        for seed in 0..16u64 {
+            let mut settings = with_classes(settings_for(players, seed % 2 == 0, false), seed.wrapping_mul(0x51));
+            if seed % 4 == 3 {
+                settings.ruleset = crate::model::settings::RulesetName::Classic;
+            }
+            let (events, live) = play(&settings, seed * 97 + u64::from(players), false).unwrap();
+            let mut back = Vec::with_capacity(events.len());
+            for e in &events {
+                let v = serde_json::to_value(e).unwrap();
+                let (t, payload) = (v["type"].as_str().unwrap(), &v["payload"]);
+                let v1 = to_schema_1(t, payload);
+                if v1 != *payload {
+                    let kind = v["payload"]["effect"]["effect"].as_str().unwrap();
+                    let spread = v["payload"]["effect"]["removed"]
+                        .as_array()
+                        .is_some_and(|r| r.iter().any(|r| r.get("spread").is_some()));
+                    *seen
+                        .entry(if spread { "purged with a spread".to_string() } else { kind.to_string() })
+                        .or_default() += 1;
+                }
+                let read = crate::game::FinalFlicker::upcast(t, 1, &v1).unwrap();
+                back.push(serde_json::from_value::<Event>(serde_json::json!({"type": t, "payload": read})).unwrap());
+            }
+            assert_eq!(back, events, "{players} players, seed {seed}");
+            assert_eq!(fold(&back), live);
+        }
+    }
+    for kind in ["drained", "watcher_taken", "purged", "purged with a spread"] {
+        assert!(seen.get(kind).is_some_and(|n| *n > 0), "no {kind} effect in the games: {seen:?}");
+    }
+}
+
 /// A1 with R1.6 conservation, R10.1.1 fold == live, R10.2.2 replay == live, R10.8 no leaks and
 /// R7.9 every game ends, over 200 random classic games (2 to 8 seats, half with the classic
 /// roster, both window forms, held windows, both `dark_mode`s, concessions).

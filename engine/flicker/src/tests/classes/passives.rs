@@ -102,7 +102,7 @@ fn r8_28_skeptic_is_not_drained() {
     let card = k.in_hand(0, "4C");
     k.act(0, Action::Drain { card }).unwrap();
     k.quiet();
-    assert!(matches!(k.last_effect(), Some(Effect::Drained { packets }) if packets.len() == 1 && packets[0].0 == 3));
+    assert!(matches!(k.last_effect(), Some(Effect::Drained { packets }) if packets.len() == 1 && packets[0].seat == 3));
     let _ = (c1, c3);
 }
 
