@@ -4,5 +4,6 @@ pub mod decide;
 pub mod effects;
 pub mod evolve;
 pub mod flow;
+pub mod invariants;
 pub mod legal;
 pub mod prompt;
