@@ -149,3 +149,31 @@ impl Table {
         self.state.round.as_ref().expect("a round").rows[seat as usize].iter().map(|c| c.kind()).collect()
     }
 }
+
+impl Table {
+    /// Lays 4-card rows (the first deal's size) with the given cards at (owner, position) and
+    /// other cards of the box elsewhere (Mischiefs first), Seeker 0.
+    pub fn lay(&mut self, specs: &[(u8, u8, CardKind)]) {
+        let n = self.state.players() as usize;
+        let mut free: Vec<CardId> = CardId::all().collect();
+        let mut rows: Vec<Vec<Option<CardId>>> = vec![vec![None; 4]; n];
+        for &(o, p, k) in specs {
+            let i = free.iter().position(|c| c.kind() == k).expect("a free card of that kind");
+            rows[o as usize][p as usize - 1] = Some(free.remove(i));
+        }
+        let r = self.state.round.as_mut().expect("a round");
+        r.rows = rows
+            .into_iter()
+            .map(|row| row.into_iter().map(|c| c.unwrap_or_else(|| free.pop().unwrap())).collect())
+            .collect();
+        r.known_cards.iter_mut().for_each(Vec::clear);
+        self.set_seeker(0);
+    }
+}
+
+/// A 4-player table (seed 1) laid with `specs`, Seeker 0.
+pub fn table(specs: &[(u8, u8, CardKind)]) -> Table {
+    let mut t = Table::new(4, 1);
+    t.lay(specs);
+    t
+}
