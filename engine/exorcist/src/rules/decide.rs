@@ -109,13 +109,17 @@ pub fn decide<R: Rng + ?Sized>(state: &State, command: &Command, rng: &mut R) ->
         }
         Command::Timeout => {
             let open: Vec<Prompt> = prompts(state);
-            if open.is_empty() {
+            if open.is_empty() && next(state) == Next::TieReveal {
+                // R10.6.5: the deadline of a held pick closes it like the close command.
+                s.emit(Event::TieRevealed);
+            } else if open.is_empty() {
                 return Err(RuleError::new(ErrorKind::NothingToDo, "R10.7.1", "no prompt is open"));
-            }
-            s.emit(Event::TimedOut { seats: open.iter().map(|p| p.seat).collect() });
-            for p in &open {
-                let a = default_for(p, rng);
-                answer_events(&mut s, p, a);
+            } else {
+                s.emit(Event::TimedOut { seats: open.iter().map(|p| p.seat).collect() });
+                for p in &open {
+                    let a = default_for(p, rng);
+                    answer_events(&mut s, p, a);
+                }
             }
         }
         Command::CloseWindow => {
