@@ -274,3 +274,27 @@ fn x6_6_satan_on_oneself() {
     assert!(!new.iter().any(|e| matches!(e, Event::TilesShuffled { .. })));
     assert_eq!(t.prompt().kind, PromptKind::SatanPeek { seats: vec![1] });
 }
+
+/// X12: time-out defaults: a random legal card for a selection, Decline for a peek, the
+/// Chosen's left neighbour for Divine Sanction, the first eligible clockwise for Cruel
+/// Cowardice; the time-out is recorded before the answer's events.
+#[test]
+fn x12_time_out_defaults() {
+    use crate::model::command::Command;
+    let mut t = table(&[(1, 1, TabletChunk)]);
+    let e = t.send(Command::Timeout).unwrap();
+    assert_eq!(e[0], Event::TimedOut { seats: vec![0] });
+    assert!(matches!(e[1], Event::CardRevealed { seeker: 0, own: false, .. }));
+    let mut t = table(&[(1, 1, TabletChunk)]);
+    t.reveal(1, 1);
+    let e = t.send(Command::Timeout).unwrap();
+    assert_eq!(e[1], Event::PeekDeclined { seat: 0, cause: TabletChunk });
+    let mut t = table(&[(3, 1, DivineSanction)]);
+    t.reveal(3, 1);
+    let e = t.send(Command::Timeout).unwrap();
+    assert!(matches!(&e[1], Event::PointsChanged { changes, .. } if changes[0].seat == 0));
+    let mut t = table(&[(2, 1, CruelCowardice)]);
+    t.reveal(2, 1);
+    let e = t.send(Command::Timeout).unwrap();
+    assert_eq!(e[1], Event::SeekerNamed { by: 2, seeker: 3 });
+}
