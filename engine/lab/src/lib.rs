@@ -10,6 +10,7 @@
 //! | [`bot`] | the random bot of *The Final Flicker*: a uniformly random legal answer (R10.5) |
 //! | [`heuristic`] | the heuristic bot: simple sensible play from the seat's view |
 //! | [`sim`] | random playouts of *The Final Flicker* (`flicker simulate`, property tests, benchmarks) |
+//! | [`exorcist`] | *Let's Call the Exorcist*: its random and heuristic bots, and simulation with team win rates |
 //! | `fuzzing` | (feature `fuzzing`) the fuzz target's logic: bytes to commands, properties checked |
 //!
 //! [`RandomBot`] and [`HeuristicBot`] are the two bots as [`flicker_game::Bot`]s.
@@ -17,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod bot;
+pub mod exorcist;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod heuristic;
