@@ -58,7 +58,8 @@ fn r8_30_survivor_burns_nothing_with_two_cards() {
     }
 }
 
-/// R8.27.1, R6.2: no Salt window for The Silence (BOO! included); B10 variant.
+/// R8.27.1, R6.2, R6.1.2, R6.6.4: no Salt window for The Silence (BOO! included: nobody is asked,
+/// so nobody can be protected); B10 variant.
 #[test]
 fn r8_27_silence_opens_no_salt_window() {
     let mut k = Kit::new(4).class(0, ClassId::Silence).hand(0, &["9C"]).hand(1, &["5H"]).hand(2, &["5D"]);
@@ -70,6 +71,7 @@ fn r8_27_silence_opens_no_salt_window() {
     let card = k.in_hand(0, "Joker");
     k.act(0, Action::Boo { card }).unwrap();
     assert!(matches!(k.last_effect(), Some(Effect::Boo { reveals }) if reveals.len() == 3));
+    assert_eq!(k.hand_of(1), strs(&["5H"]), "nobody was asked");
 }
 
 /// R8.27.1: The Silence may Salt others; R8.9.4: a Grimoire still rejects The Silence's card.

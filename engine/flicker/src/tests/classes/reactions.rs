@@ -45,7 +45,8 @@ fn b12_hex_reflects_before_salt() {
     assert!(matches!(k.prompt(0).unwrap().kind, PromptKind::Ritual { budget: 1, .. }), "the Ritual continues");
 }
 
-/// B12 variants: a Hex without the suit is asked but may only allow; then the Salt window runs.
+/// B12 variants, R6.8, R8.10.5, R6.4, R6.4.6: a Hex without the suit is still asked (public
+/// information does not rule the reaction out) but may only allow; then the Salt window (W3) runs.
 #[test]
 fn b12_hex_without_the_suit_allows_then_salt() {
     let mut k = Kit::new(4).class(1, ClassId::Hex).hand(0, &["6D"]).hand(1, &["KC"]).hand(2, &["5H"]);
@@ -57,8 +58,9 @@ fn b12_hex_without_the_suit_allows_then_salt() {
     assert_eq!(k.shadow_of(1), vec![("6D".to_string(), Some(0))]);
 }
 
-/// B13, R6.7 (Mime redirect and Salt): a redirect Salted leaves the ghost with The Mime
-/// (haunter A); unsalted it lands on C; C's Hex turns it back on A.
+/// B13, R6.7 (Mime redirect and Salt), R6.4.2, R6.1.1, R6.7.1-R6.7.4, R8.16.1-R8.16.2: the
+/// redirect is an action of The Mime and can be Salted; Salted, the ghost stays with The Mime
+/// (haunter A); unsalted it lands on C with haunter A; C's Hex turns it back on A.
 #[test]
 fn b13_mime_redirect_salted_and_variants() {
     let base = || Kit::new(4).class(1, ClassId::Mime).hand(0, &["4S"]).hand(1, &["9D"]).hand(2, &["5H", "2S"]);
@@ -100,7 +102,7 @@ fn r8_16_4_mime_cannot_redirect() {
     assert!(is_salt(&k, 1), "no Mime prompt with one neighbour");
 }
 
-/// R8.32.1: The Unseen discards a card to cancel; the Haunt card then the discard go to The
+/// R8.32.1, R6.4.3, R5.1.4: The Unseen discards a card to cancel; the Haunt card then the discard go to The
 /// Dark; X's Ritual continues (R4.4.6).
 #[test]
 fn r8_32_unseen_cancels() {
@@ -112,7 +114,7 @@ fn r8_32_unseen_cancels() {
     assert_eq!(k.dark_of(), strs(&["9D", "4S"]));
 }
 
-/// R8.26.1: The Shadow Burns 1 to cancel (the burned card first, then the Haunt card); with an
+/// R8.26.1, R6.4.4: The Shadow Burns 1 to cancel (the burned card first, then the Haunt card); with an
 /// empty Candle it is not asked.
 #[test]
 fn r8_26_shadow_burns_to_cancel() {
@@ -127,8 +129,8 @@ fn r8_26_shadow_burns_to_cancel() {
     assert_eq!(k.shadow_of(1).len(), 1);
 }
 
-/// R8.2.1: Build a Wall (Ritual action, face down, Salt-able, not subject to W1, cap 3);
-/// R8.2.2 block; R8.2.7 only the builder sees the face.
+/// R8.2.1: Build a Wall (Ritual action, face down, Salt-able, not subject to W1 (R6.3.3), cap 3);
+/// R8.2.2, R6.4.5 block (the Haunt card, then the Wall); R8.2.7 only the builder sees the face.
 #[test]
 fn r8_2_cryptkeeper_builds_and_blocks() {
     let mut k = Kit::new(4)
@@ -174,7 +176,7 @@ fn r8_2_cryptkeeper_builds_and_blocks() {
     assert_eq!(k.dark_of(), strs(&["5D", "9C"]));
 }
 
-/// R8.2.3-R8.2.6 (Cryptkeeper Walls vs Panic/Mirror/Burn/Possession): Walls cause no Burn, are
+/// R8.2.3-R8.2.6, R3.4.6 (Cryptkeeper Walls vs Panic/Mirror/Burn/Possession): Walls cause no Burn, are
 /// never a Panic target, never count for Possession, move with a Mirror (and are inert away
 /// from their Cryptkeeper).
 #[test]
@@ -223,7 +225,7 @@ fn r8_2_walls_vs_panic_mirror_burn_possession() {
     assert_eq!(k.shadow_of(1).len(), 2);
 }
 
-/// R8.9.1-R8.9.3, R6.3: a page is added (free, once per turn, at most 3, face down, never
+/// R8.9.1-R8.9.3, R6.3, R6.3.2, R5.9.3: a page is added (free, once per turn, at most 3, face down, never
 /// through the Resolving area); a page of the action card's rank rejects it; other pages stay.
 #[test]
 fn r8_9_grimoire_pages_and_rejection() {
