@@ -290,3 +290,105 @@ fn r10_6_5_a_hex_allow_is_held_until_the_server_closes_the_prompt() {
         assert!(is_salt(&k, 1), "then the Salt window runs");
     }
 }
+
+/// R6.3.1: each neighbour of the actor that is The Grimoire of Rejection and holds a page is
+/// asked, the left neighbour first (duplicates, R8.0.6); a Grimoire that is not a neighbour is
+/// never asked; the right neighbour may still reject after the left one declines.
+#[test]
+fn r6_3_1_grimoire_neighbours_asked_left_first() {
+    let mut k = Kit::new(5)
+        .class(1, ClassId::GrimoireOfRejection)
+        .class(4, ClassId::GrimoireOfRejection)
+        .class(2, ClassId::GrimoireOfRejection)
+        .pages(1, &["7D"])
+        .pages(4, &["7S"])
+        .pages(2, &["7H"])
+        .hand(0, &["7C"])
+        .shadow(0, &[("3D", None)]);
+    let (card, ghost) = (k.in_hand(0, "7C"), k.ghost(0, "3D"));
+    k.act(0, Action::Cleanse { card, ghost, second: None }).unwrap();
+    assert_eq!(k.asked(), vec![1], "left neighbour first");
+    assert_eq!(reaction(&k, 1), (ReactionKind::GrimoireReject, 1));
+    k.answer(1, Answer::Decline).unwrap();
+    assert_eq!(k.asked(), vec![4], "then the right neighbour; seat 2 never");
+    k.answer(4, Answer::React { card: Some(k.page(4, "7S")) }).unwrap();
+    assert_eq!(k.dark_of(), strs(&["7S", "7C"]));
+    assert_eq!(k.shadow_of(0).len(), 1, "the Cleanse was cancelled");
+    assert_eq!(k.state.players[2].pages.len(), 1);
+}
+
+/// R6.3.3: The Fatalist's Alter-suit action is subject to W1: its discarded card meets a
+/// Grimoire page of its rank and is rejected (the ghost keeps its suit).
+#[test]
+fn r6_3_3_fatalist_alter_suit_meets_the_grimoire() {
+    let mut k = Kit::new(4)
+        .class(0, ClassId::Fatalist)
+        .class(1, ClassId::GrimoireOfRejection)
+        .pages(1, &["9C"])
+        .hand(0, &["9H"])
+        .shadow(0, &[("4D", Some(1))]);
+    let (card, ghost) = (k.in_hand(0, "9H"), k.ghost(0, "4D"));
+    k.act(0, Action::AlterSuit { card, owner: 0, ghost, suit: crate::model::card::Suit::Spades }).unwrap();
+    assert_eq!(reaction(&k, 1), (ReactionKind::GrimoireReject, 1));
+    k.answer(1, Answer::React { card: Some(k.page(1, "9C")) }).unwrap();
+    assert_eq!(k.state.players[0].shadow[0].suit, Some(crate::model::card::Suit::Diamonds));
+    assert_eq!(k.dark_of(), strs(&["9C", "9H"]));
+}
+
+/// R6.7.4, R6.7.5, R8.16.3: a redirect onto The Unseen that cancels sends the Haunt card to The
+/// Dark; X's Ritual continues whatever happens to the redirect; The Mime redirects every Haunt
+/// it receives, each once and for one card.
+#[test]
+fn r6_7_5_r8_16_3_mime_redirects_each_haunt_and_x_continues() {
+    let mut k = Kit::new(4)
+        .class(1, ClassId::Mime)
+        .class(2, ClassId::Unseen)
+        .hand(0, &["4S", "6S"])
+        .hand(1, &["9D", "8D"])
+        .hand(2, &["2C"]);
+    k.state.turn.budget = 2;
+    haunt(&mut k, 0, "4S", 1);
+    k.answer(1, Answer::React { card: Some(k.in_hand(1, "9D")) }).unwrap();
+    assert_eq!(reaction(&k, 2).0, ReactionKind::UnseenCancel, "R6.7.2: T2's class reaction applies");
+    k.answer(2, Answer::React { card: Some(k.in_hand(2, "2C")) }).unwrap();
+    k.quiet();
+    assert!((0..4).all(|s| k.shadow_of(s).is_empty()));
+    assert!(k.dark_of().contains(&"4S".to_string()));
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::Ritual { budget: 1, .. })), "R6.7.5");
+    // A second Haunt on The Mime the same turn: redirected again for another card.
+    haunt(&mut k, 0, "6S", 1);
+    assert_eq!(reaction(&k, 1).0, ReactionKind::MimeRedirect);
+    k.answer(1, Answer::React { card: Some(k.in_hand(1, "8D")) }).unwrap();
+    // The Unseen has no card left: it is not asked; the redirect lands.
+    k.quiet();
+    assert_eq!(k.shadow_of(2), vec![("6S".to_string(), Some(0))]);
+    assert_eq!(k.dark_of()[0], "8D", "the second redirect cost the second card");
+}
+
+/// R8.10.4: a Haunt with a face card (The Warlock) cannot be reflected: The Hex is not asked and
+/// the Salt window (W3) follows.
+#[test]
+fn r8_10_4_a_face_card_haunt_is_never_reflected() {
+    let mut k = Kit::new(4).class(0, ClassId::Warlock).class(1, ClassId::Hex).hand(0, &["KC"]).hand(1, &["2C"]);
+    haunt(&mut k, 0, "KC", 1);
+    assert!(is_salt(&k, 1), "straight to W3: {:?}", k.prompt(1));
+    k.quiet();
+    assert_eq!(k.shadow_of(1), vec![("KC".to_string(), Some(0))]);
+    assert_eq!(k.hand_of(1), strs(&["2C"]));
+}
+
+/// R1.3.1: a card handed over to pay for a class reaction may be of any rank, a Joker included
+/// (The Unseen's discard, The Mime's discard).
+#[test]
+fn r1_3_1_class_costs_take_any_card_a_joker_included() {
+    let mut k = Kit::new(4).class(1, ClassId::Unseen).hand(0, &["4S"]).hand(1, &["Joker"]);
+    haunt(&mut k, 0, "4S", 1);
+    assert_eq!(reaction(&k, 1), (ReactionKind::UnseenCancel, 1));
+    k.answer(1, Answer::React { card: Some(k.in_hand(1, "Joker")) }).unwrap();
+    assert_eq!(k.dark_of(), strs(&["Joker", "4S"]));
+    let mut k = Kit::new(4).class(1, ClassId::Mime).hand(0, &["4S"]).hand(1, &["QH"]);
+    haunt(&mut k, 0, "4S", 1);
+    k.answer(1, Answer::React { card: Some(k.in_hand(1, "QH")) }).unwrap();
+    k.quiet();
+    assert_eq!(k.shadow_of(2), vec![("4S".to_string(), Some(0))]);
+}
