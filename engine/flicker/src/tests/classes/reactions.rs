@@ -91,7 +91,8 @@ fn b13_mime_redirect_salted_and_variants() {
     assert!(k.shadow_of(1).is_empty() && k.shadow_of(2).is_empty());
 }
 
-/// R8.16.4: no redirect onto The Phantom with an empty hand, nor with one distinct neighbour.
+/// R8.16.4, R8.0.7: no redirect onto The Phantom with an empty hand, nor with one distinct
+/// neighbour (at 2 players the opponent is both neighbours, once).
 #[test]
 fn r8_16_4_mime_cannot_redirect() {
     let mut k = Kit::new(4).class(1, ClassId::Mime).class(2, ClassId::Phantom).hand(0, &["4S"]).hand(1, &["9D"]);
