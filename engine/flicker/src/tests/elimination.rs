@@ -394,7 +394,7 @@ fn r10_10_concede_active_player_at_ritual() {
     assert!(k.state.conceding.is_empty());
 }
 
-/// R10.10.2, R10.10.3: a non-active player concedes during the active player's Ritual: it takes
+/// R10.10.1, R10.10.2, R10.10.3: a non-active player (Lit, not prompted) concedes during the active player's Ritual: it takes
 /// effect at once, and the active player's turn continues with neighbours updated (seat 2
 /// becomes seat 0's left neighbour and may now be Haunted).
 #[test]

@@ -254,3 +254,18 @@ fn r3_9_public_facts_are_the_same_for_every_viewer() {
     assert_eq!(players[1].3, Some(ClassId::GrimoireOfRejection));
     assert_eq!((view(&k.state, SPECTATOR).active, view(&k.state, SPECTATOR).phase), (Some(0), Phase::Ritual));
 }
+
+/// R3.3.3: a card revealed from a hand as a reaction (a Salt) becomes public: it lies face up in
+/// the Resolving area for every viewer.
+#[test]
+fn r3_3_3_a_salt_from_the_hand_is_public() {
+    let mut k = Kit::new(4).hand(0, &["2C", "9H"]).hand(1, &["3D"]).hand(2, &["5D"]);
+    let card = k.in_hand(0, "2C");
+    k.act(0, Action::Haunt { card, target: 1 }).unwrap();
+    k.answer(1, crate::model::command::Answer::Pass).unwrap();
+    let five = k.in_hand(2, "5D");
+    k.answer(2, crate::model::command::Answer::Salt { card: five }).unwrap();
+    for v in viewers() {
+        assert!(faces(&view(&k.state, v).resolving).contains(&"5D".to_string()), "{v:?}");
+    }
+}
