@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project, exactly as CI does (`.ci/run` calls this script):
-# formatting, clippy with warnings as errors, the whole workspace's tests (rule tests, property
-# tests, the stable driver of the cargo-fuzz target, the store on SQLite and PostgreSQL, HTTP
-# tests against the real server, command-line tests), Schemathesis against the OpenAPI contract
+# formatting, every rule id cited by a test (scripts/rule-ids.sh), clippy with warnings as
+# errors, the whole workspace's tests (rule tests, property tests,
+# the stable driver of the cargo-fuzz target, the store on SQLite and PostgreSQL, HTTP tests
+# against the real server, command-line tests), Schemathesis against the OpenAPI contract
 # on the real server, a 10,000-game 8-player simulation with no invariant failure, and the web
 # UI's checks (tsc --noEmit on its JSDoc types, vendored libraries unchanged, Playwright browser
 # tests on Debian's Chromium). It installs what is missing (PostgreSQL, Chromium and Node.js from
@@ -82,6 +83,9 @@ fi
 
 step "cargo fmt --check"
 cargo fmt --all --check
+
+step "every rule id of RULES.md cited by a test (scripts/rule-ids.sh; exemptions with reasons in tests/rule-ids-exempt.txt)"
+scripts/rule-ids.sh
 
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --locked --workspace --all-targets -- -D warnings

@@ -67,6 +67,10 @@ pub(crate) async fn finish(app: &AppState, id: &str, limit: Duration) -> Gatheri
 /// Checks what every finished gathering must satisfy: each stage's players are exactly the
 /// previous stage's Last Lit (R9.6), each circle's table folded from its events is finished
 /// with a legal end state and agrees with the recorded result, R9.2.2 sizes, and standings.
+/// R1.7, R9.8.1: each circle is its own game with its own pool sized for its player count and
+/// fresh Candles of 27 (so cards and reactions never cross circles, R6.1.3); R9.2.3, R2.1: its
+/// seats are the players in the order the recorded server draw put them; R9.6.4: stages repeat
+/// until the last one is a single circle (the Final Ritual).
 async fn check_finished(app: &AppState, g: &Gathering, n: usize) {
     let mut field: Vec<String> = g.players.iter().map(|p| p.name.clone()).collect();
     field.sort();
@@ -86,6 +90,7 @@ async fn check_finished(app: &AppState, g: &Gathering, n: usize) {
             let pool = final_flicker::pool::pool_size(draw.players.len());
             assert_eq!(created.pool.len(), pool.total, "R9.3: a pool sized for the circle");
             assert_eq!(created.dark.len() + created.set_aside.len(), pool.surplus);
+            assert!(created.candles.iter().all(|c| c.len() == 27), "R9.8.1: fresh Candles of 27");
             if stage.stage > 1 {
                 assert!(created.dark.is_empty(), "R9.8.2: a later stage starts with an empty Dark");
             }

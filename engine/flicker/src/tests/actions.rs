@@ -1021,3 +1021,97 @@ fn r10_1_2_refused_declarations_change_nothing_and_name_the_rule() {
     assert_eq!(k.hand_of(0), s(&["7H"]));
     assert_eq!(k.budget(), 1);
 }
+
+/// R1.4: values for Banish: A = 1, 2-10 their number, J, Q and K all 10: a Queen beats a 9
+/// ghost whatever the suits, a Jack ties a 10 (decided by tier), an Ace beats nothing above 1.
+#[test]
+fn r1_4_values_for_banish() {
+    use crate::model::card::Face;
+    assert_eq!(["AS", "2S", "9S", "10S", "JS", "QS", "KS"].map(|c| face(c).value()), [1, 2, 9, 10, 10, 10, 10]);
+    assert_eq!(Face::joker().value(), 10, "a Joker ghost (The Warlock) has value 10");
+    let base = || {
+        spare(
+            Kit::new(4)
+                .hand(0, &["QD", "JH", "AS", "2D"])
+                .shadow(0, &[("9S", Some(1)), ("10H", Some(1)), ("AC", None)]),
+        )
+    };
+    let mut k = base();
+    k.act(0, Action::Banish { card: k.in_hand(0, "QD"), ghost: k.ghost(0, "9S") }).unwrap();
+    assert_eq!(k.shadow_of(0).len(), 2, "Q (10) beats 9♠ despite ♦ < ♠");
+    let mut k = base();
+    k.act(0, Action::Banish { card: k.in_hand(0, "JH"), ghost: k.ghost(0, "10H") }).unwrap();
+    assert_eq!(k.shadow_of(0).len(), 2, "J (10) ties 10♥, equal suit wins");
+    let mut k = base();
+    let e = k.refuse(0, Action::Banish { card: k.in_hand(0, "AS"), ghost: k.ghost(0, "10H") });
+    assert_eq!(e.rule, "R5.3.2");
+    let e = k.refuse(0, Action::Banish { card: k.in_hand(0, "QD"), ghost: k.ghost(0, "10H") });
+    assert_eq!(e.rule, "R5.3.2", "Q (10) ties 10♥ but ♦ is below ♥");
+    k.act(0, Action::Banish { card: k.in_hand(0, "2D"), ghost: k.ghost(0, "AC") }).unwrap();
+    assert_eq!(k.shadow_of(0).len(), 2, "2 beats an Ace (1)");
+}
+
+/// R1.5: suit tiers ♠ 4 > ♥ 3 > ♣ 2 > ♦ 1, a Joker 0; they decide a Banish tie of values.
+#[test]
+fn r1_5_suit_tiers_break_banish_ties() {
+    use crate::model::card::Face;
+    assert_eq!(["7S", "7H", "7C", "7D"].map(|c| face(c).tier()), [4, 3, 2, 1]);
+    assert_eq!(Face::joker().tier(), 0);
+    let base = || spare(Kit::new(4).hand(0, &["7S", "7C", "7D"]).shadow(0, &[("7C", Some(1))]));
+    let mut k = base();
+    assert_eq!(k.refuse(0, Action::Banish { card: k.in_hand(0, "7D"), ghost: k.ghost(0, "7C") }).rule, "R5.3.2");
+    k.act(0, Action::Banish { card: k.in_hand(0, "7S"), ghost: k.ghost(0, "7C") }).unwrap();
+    assert!(k.shadow_of(0).is_empty(), "♠ beats ♣ at equal value");
+    // A Joker ghost (tier 0, value 10) loses a tie to any suited 10-value card.
+    let mut k = spare(Kit::new(4).hand(0, &["10D"]).shadow(0, &[("Joker", Some(1))]));
+    k.act(0, Action::Banish { card: k.in_hand(0, "10D"), ghost: k.ghost(0, "Joker") }).unwrap();
+    assert!(k.shadow_of(0).is_empty());
+}
+
+/// R5.1.5: if the action stands, its effect runs after the reaction window, and a choice marked
+/// *resolution* (Sight's pick) is prompted only at that step, never while the window is open.
+#[test]
+fn r5_1_5_resolution_choices_come_after_the_window() {
+    let mut k = spare(Kit::new(4).hand(0, &["6C"]).hand(1, &["2H", "9S", "KD"]).hand(2, &["3C"]));
+    let card = k.in_hand(0, "6C");
+    k.act(0, Action::Sight { card, target: 1 }).unwrap();
+    assert!(matches!(k.prompt(1).map(|p| p.kind), Some(PromptKind::Salt { .. })), "the window first");
+    assert!(!matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::SightPick { .. })));
+    pass_window(&mut k);
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::SightPick { .. })), "then the resolution choice");
+}
+
+/// R5.4.4: a Joker ghost is Siphoned only by The Exorcist's Cleanse, The Leech's Banish or a Panic
+/// Joker reveal: an ordinary Cleanse, Banish or Purge sends it to The Dark.
+#[test]
+fn r5_4_4_a_joker_ghost_is_siphoned_only_by_the_always_rows() {
+    use crate::model::classes::ClassId;
+    for (card, exorcist) in [("7C", false), ("7C", true)] {
+        let mut k = spare(Kit::new(4).hand(0, &[card]).shadow(0, &[("Joker", Some(1))]));
+        if exorcist {
+            k = k.class(0, ClassId::Exorcist);
+        }
+        let (card, ghost) = (k.in_hand(0, "7C"), k.ghost(0, "Joker"));
+        k.act(0, Action::Cleanse { card, ghost, second: None }).unwrap();
+        pass_window(&mut k);
+        assert!(k.shadow_of(0).is_empty());
+        let siphoned = k.candle_of(0).last() == Some(&"Joker".to_string());
+        assert_eq!(siphoned, exorcist, "Cleanse by The Exorcist: {exorcist}");
+        assert_eq!(k.dark_of().contains(&"Joker".to_string()), !exorcist);
+    }
+    for leech in [false, true] {
+        let mut k = spare(Kit::new(4).hand(0, &["KS"]).shadow(0, &[("Joker", Some(1))]));
+        if leech {
+            k = k.class(0, ClassId::Leech);
+        }
+        let (card, ghost) = (k.in_hand(0, "KS"), k.ghost(0, "Joker"));
+        k.act(0, Action::Banish { card, ghost }).unwrap();
+        pass_window(&mut k);
+        assert_eq!(k.candle_of(0).last() == Some(&"Joker".to_string()), leech, "Banish by The Leech: {leech}");
+    }
+    let mut k = spare(Kit::new(4).hand(0, &["KS"]).shadow(0, &[("Joker", Some(1))]));
+    let card = k.in_hand(0, "KS");
+    k.act(0, Action::Purge { card }).unwrap();
+    pass_window(&mut k);
+    assert_eq!(k.dark_of(), s(&["KS", "Joker"]), "Purge: to The Dark, then the King");
+}

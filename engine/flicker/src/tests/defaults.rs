@@ -80,7 +80,8 @@ fn arrangements(cards: &[&str], k: usize) -> BTreeSet<Vec<String>> {
     out
 }
 
-/// Asserts that every arrangement came, none far more often than the others (uniform draw).
+/// Asserts that every arrangement came, none far more often than the others (uniform draw,
+/// R10.2.4).
 fn assert_uniform(seen: &BTreeMap<Vec<String>, u32>, all: &BTreeSet<Vec<String>>) {
     let keys: BTreeSet<Vec<String>> = seen.keys().cloned().collect();
     assert_eq!(&keys, all, "R10.7.1: the default is drawn among all the legal answers");

@@ -394,11 +394,11 @@ fn r10_10_concede_active_player_at_ritual() {
     assert!(k.state.conceding.is_empty());
 }
 
-/// R10.10.2, R10.10.3: a non-active player concedes during the active player's Ritual: it takes
+/// R10.10.1, R10.10.2, R10.10.3: a non-active player (Lit, not prompted) concedes during the active player's Ritual: it takes
 /// effect at once, and the active player's turn continues with neighbours updated (seat 2
 /// becomes seat 0's left neighbour and may now be Haunted).
 #[test]
-fn r10_10_concede_non_active_player_turn_continues() {
+fn r10_10_1_concede_non_active_player_turn_continues() {
     let mut k = Kit::new(4).hand(0, &["9C", "8C"]).hand(2, &["2H"]).ritual(0);
     let card = k.in_hand(0, "9C");
     assert_eq!(k.act(0, Action::Haunt { card, target: 2 }).unwrap_err().rule, "R5.2");
@@ -421,7 +421,7 @@ fn r10_10_concede_non_active_player_turn_continues() {
 /// at once with their defaults (Pass), it never Salts, and the concession takes effect after the
 /// action, with the default split; the active player's turn then continues.
 #[test]
-fn r10_10_concede_during_window_defaults_then_effect_after_action() {
+fn r10_10_1_concede_during_window_defaults_then_effect_after_action() {
     for w in [SaltWindow::Sequential, SaltWindow::Simultaneous] {
         let mut k = table(4, w)
             .hand(0, &["9C", "8C", "7C"])

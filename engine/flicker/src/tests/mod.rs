@@ -19,3 +19,4 @@ mod reactions;
 mod smoke;
 mod turn;
 mod versioning;
+mod visibility;

@@ -162,7 +162,7 @@ proptest! {
         prop_assert_eq!(&fold(&back), &live);
     }
 
-    /// R10.8, R10.3.2: no view and no redacted event shows a card instance its viewer may not
+    /// R10.8, R10.3.2, R10.2.5: no view and no redacted event shows a card instance its viewer may not
     /// see at that moment, nor a handle the card has where the viewer cannot see it; identical
     /// faces from different decks are told apart by instance; the handle key appears nowhere.
     /// Both window forms, windows held open for the server or not, R6.5.2 on or off.
@@ -469,5 +469,42 @@ fn a1_random_classic_games_keep_every_property_and_leak_nothing() {
         write_replay(&mut buf, &events).unwrap();
         let (_, back) = read_replay(std::io::Cursor::new(buf)).unwrap();
         assert_eq!(fold(&back), live, "classic game {game}: replay != live");
+    }
+}
+
+/// R2.7.6, R10.4.1, R10.2.3 over whole random games with classes: a seat's class never changes
+/// once chosen; at every settled moment the game is finished or awaits exactly one decision
+/// point (one prompt, or the prompts of one Salt / BOO! window); no event carries a seed or a
+/// generator state.
+#[test]
+fn r2_7_6_r10_4_1_classes_fixed_one_decision_point_no_seed() {
+    for (players, seed) in [(2u8, 11u64), (4, 12), (6, 13)] {
+        let settings = with_classes(settings_for(players, seed % 2 == 0, false), seed);
+        let (events, _) = play(&settings, seed, false).unwrap();
+        let mut state = State::new();
+        let mut classes: Vec<Option<crate::model::classes::ClassId>> = vec![None; players as usize];
+        for e in &events {
+            apply(&mut state, e);
+            let json = serde_json::to_value(e).unwrap().to_string();
+            assert!(!json.contains("\"seed\"") && !json.contains("\"rng\""), "R10.2.3: {json}");
+            for (s, p) in state.players.iter().enumerate() {
+                if let Some(old) = classes[s] {
+                    assert_eq!(p.class, Some(old), "R2.7.6: seat {s}'s class changed");
+                }
+                classes[s] = classes[s].or(p.class);
+            }
+            if state.is_finished() || invariants::check_settled(&state).is_err() {
+                continue; // mid-command states (between the events of one command) are not settled
+            }
+            let open = prompts(&state);
+            let window =
+                open.iter().all(|p| matches!(p.kind, PromptKind::Salt { .. } | PromptKind::CounterSalt { .. }));
+            assert!(
+                open.len() == 1 || (open.len() > 1 && window),
+                "R10.4.1: {:?}",
+                open.iter().map(|p| (p.seat, &p.kind)).collect::<Vec<_>>()
+            );
+        }
+        assert!(classes.iter().all(Option::is_some));
     }
 }

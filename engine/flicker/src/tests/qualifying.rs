@@ -9,7 +9,7 @@ use crate::rules::replay::fold;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
-/// R9.5.2, R9.5.4: with A = 2 the circle ends the moment exactly two players are Lit; both are
+/// R9.5.2, R9.5.4, R7.7.4: with A = 2 the circle ends the moment exactly two players are Lit; both are
 /// its Last Lit, there is no winner, and the eliminated player keeps its placing.
 #[test]
 fn r9_5_2_a_qualifying_circle_stops_at_two_lit() {

@@ -1394,3 +1394,56 @@ fn r10_7_1_timed_out_is_shown_only_to_the_timed_out_player() {
     assert!(matches!(ev.first(), Some(Event::AnswersClosed)), "{ev:?}");
     assert!(!ev.iter().any(|e| matches!(e, Event::TimedOut { .. })));
 }
+
+/// R5.1.7, R5.3.3: with R6.5.2 on, only the players an action's Targets line names are asked: a
+/// Greed naming seat 2 (no neighbour) asks seat 2 alone; a Banish targets nobody, so nobody is
+/// asked (without R6.5.2 every other Lit player is).
+#[test]
+fn r5_1_7_r5_3_3_targets_decide_who_may_salt() {
+    let base = |targeted| {
+        let mut k = table(4, SEQ, targeted)
+            .hand(0, &["2C", "9H"])
+            .hand(1, &["5D"])
+            .hand(2, &["5H"])
+            .hand(3, &["5C"])
+            .shadow(0, &[("7D", Some(1))])
+            .ritual(0);
+        k.state.turn.budget = 3;
+        k
+    };
+    let mut k = base(true);
+    let card = k.in_hand(0, "2C");
+    k.act(0, Action::Greed { card, target: 2 }).unwrap();
+    assert_eq!(k.asked(), vec![2]);
+    pass(&mut k, 2);
+    let (card, ghost) = (k.in_hand(0, "9H"), k.ghost(0, "7D"));
+    k.act(0, Action::Banish { card, ghost }).unwrap();
+    assert!(k.shadow_of(0).is_empty(), "resolved with no window");
+    assert!(!k.asked().iter().any(|&s| s != 0));
+    let mut k = base(false);
+    let (card, ghost) = (k.in_hand(0, "9H"), k.ghost(0, "7D"));
+    k.act(0, Action::Banish { card, ghost }).unwrap();
+    assert_eq!(k.asked(), vec![1], "without R6.5.2 the window opens");
+}
+
+/// R6.1, R10.6, R10.6.1: a reaction is made by a player other than the actor while an action is
+/// pending: every eligible player is asked in turn clockwise from the actor's left neighbour,
+/// whether or not they hold a 5 (the prompt offers none); the actor is never asked; a Salt with
+/// no pending action is refused.
+#[test]
+fn r6_1_r10_6_1_every_other_player_is_asked_clockwise_holding_a_5_or_not() {
+    let mut k =
+        table(4, SEQ, false).hand(0, &["9C", "5S"]).hand(1, &["2D"]).hand(2, &["3D"]).hand(3, &["5C"]).ritual(0);
+    let card = k.in_hand(3, "5C");
+    assert!(k.answer(3, Answer::Salt { card }).is_err(), "no action pending");
+    haunt(&mut k, 0, "9C", 1);
+    for (seat, fives) in [(1u8, vec![]), (2, vec![]), (3, strs(&["5C"]))] {
+        assert_eq!(k.asked(), vec![seat]);
+        assert_eq!(salt_prompt(&k, seat).2, fives, "seat {seat}");
+        pass(&mut k, seat);
+    }
+    assert_eq!(k.shadow_of(1), vec![("9C".to_string(), Some(0))]);
+    let mut k = table(4, SIM, false).hand(0, &["9C"]).hand(1, &["2D"]).hand(2, &["3D"]).hand(3, &["4D"]).ritual(0);
+    haunt(&mut k, 0, "9C", 1);
+    assert_eq!(k.asked(), vec![1, 2, 3], "simultaneous: all at once, never the actor");
+}

@@ -212,8 +212,8 @@ fn r4_2_2_haunting_choices_offered() {
     assert_eq!((g, aces, panic), (2, strs(&["AH"]), vec![]));
 }
 
-/// R4.2.3: Reprieve: the Ace goes to The Dark, nothing is Burned, the Haunting ends; Reprieve
-/// is not an action, so no Salt window opens even though others hold 5s.
+/// R4.2.3, R5.1.1, R6.1.2: Reprieve: the Ace goes to The Dark, nothing is Burned, the Haunting
+/// ends; Reprieve is not an action (the budget stays 1), so no Salt window opens even though others hold 5s.
 #[test]
 fn r4_2_3_reprieve_burns_nothing() {
     let mut k = Kit::new(3)
@@ -645,7 +645,7 @@ fn r4_5_no_burden_prompt_within_limit() {
     assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::BurdenDiscard { count: 1, .. })));
 }
 
-/// R4.5.3: only the active player discards, only in their own Burden: a player over the limit
+/// R4.5.3, R3.3.4: only the active player discards, only in their own Burden: a player over the limit
 /// keeps its cards through another player's turn and discards in its own Burden.
 #[test]
 fn r4_5_3_only_the_active_player_discards() {
@@ -1206,4 +1206,79 @@ fn r10_7_1_timeout_applies_the_default() {
     assert!(kinds(&ev).contains(&"action_cancelled"));
     assert_eq!(k.dark_of(), strs(&["5D", "7D"]));
     assert!(k.shadow_of(1).is_empty());
+}
+
+/// R4.1.2: players other than the active player act only when prompted: a declaration, a
+/// Haunting choice or an end of Ritual from another seat is refused and changes nothing.
+#[test]
+fn r4_1_2_other_players_act_only_when_prompted() {
+    let mut k = Kit::new(3).hand(0, &["7H"]).hand(1, &["9C", "AS"]).ritual(0);
+    let card = k.in_hand(1, "9C");
+    assert!(k.act(1, Action::Haunt { card, target: 0 }).is_err());
+    assert!(k.answer(1, Answer::EndRitual).is_err());
+    assert!(k.answer(2, Answer::Endure).is_err());
+    assert_eq!(k.asked(), vec![0]);
+    assert_eq!(k.hand_of(1), strs(&["9C", "AS"]));
+}
+
+/// R4.2.6: Panic is part of the single Haunting choice: once chosen, a second Panic (or any other
+/// Haunting choice) in the same turn is refused.
+#[test]
+fn r4_2_6_panic_at_most_once_per_turn() {
+    let mut k = Kit::new(3)
+        .shadow(0, &[("4C", Some(1)), ("3D", Some(2))])
+        .candle(0, &["9C", "8D", "7C", "6S", "2H"])
+        .turn_start(0, 1)
+        .settled();
+    k.answer(0, Answer::Panic { ghost: k.ghost(0, "4C") }).unwrap();
+    assert_eq!(k.shadow_of(0).len(), 1, "the Panic succeeded (9 ≥ 4)");
+    let again = k.answer(0, Answer::Panic { ghost: k.ghost(0, "3D") });
+    assert!(again.is_err(), "a second Panic in the same turn");
+    assert!(k.answer(0, Answer::Endure).is_err());
+    assert_eq!(k.shadow_of(0), vec![("3D".to_string(), Some(2))]);
+}
+
+/// R4.4.7: the Ritual ends when the active player chooses to end it, even with budget left.
+#[test]
+fn r4_4_7_the_ritual_ends_when_the_player_ends_it() {
+    let mut k = Kit::new(3).hand(0, &["7H", "8H"]).ritual(0);
+    k.state.turn.budget = 2;
+    let card = k.in_hand(0, "7H");
+    k.act(0, Action::Haunt { card, target: 1 }).unwrap();
+    pass_salts(&mut k);
+    assert_eq!(ritual_budget(&k, 0), 1, "one action left");
+    let ev = k.answer(0, Answer::EndRitual).unwrap();
+    assert!(kinds(&ev).contains(&"ritual_ended"));
+    assert_ne!(*k.step(), Step::Ritual);
+    assert_eq!(k.hand_of(0), strs(&["8H"]), "the unused card stays in hand");
+}
+
+/// R4.6.3: at Am I Alive? a player neither Consumed nor Possessed stays Lit and the turn ends:
+/// the next player's turn starts.
+#[test]
+fn r4_6_3_neither_check_applies_the_turn_ends() {
+    let mut k = Kit::new(3).shadow(0, &[("4H", None), ("2H", None), ("6C", None)]).am_i_alive(0);
+    k.settle();
+    assert!(k.lit(0));
+    assert!(eliminations(&k.events).is_empty());
+    assert_eq!(turns(&k, &k.events).first().map(|t| (t.0, t.1)), Some((1, 1)));
+}
+
+/// R2.2: the pool (R1.6) is shuffled into a single stack before the deal: every card of the pool
+/// is dealt or set aside exactly once, and two seeds deal differently.
+#[test]
+fn r2_2_the_pool_is_shuffled_into_one_stack() {
+    let s = settings(3);
+    let (a, _) = as_dealt(&s, 1);
+    let (b, _) = as_dealt(&s, 2);
+    for st in [&a, &b] {
+        let mut all: Vec<CardId> =
+            st.players.iter().flat_map(|p| p.candle.iter().chain(p.hand.iter()).copied()).collect();
+        all.extend(st.dark.iter().copied());
+        all.extend(st.out_of_play.iter().copied());
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 108, "3 players: 2 decks and 4 Jokers, each card once");
+    }
+    assert_ne!(a.players[0].candle, b.players[0].candle, "two seeds, two orders");
 }

@@ -2,6 +2,7 @@
 //! The Seer (R8.25), The Trader (R8.31). (The Grimoire's page: reactions.rs.)
 
 use super::*;
+use crate::model::action::Action;
 use crate::model::classes::Ability;
 use crate::model::command::Answer;
 use crate::projection::redact::{AbilityEffectView, ViewEvent, redact};
@@ -135,4 +136,43 @@ fn r8_31_trader() {
     ability(&mut k, 0, Ability::Trader { card, target: 1 }).unwrap();
     k.answer(0, Answer::Decline).unwrap();
     assert_eq!(k.hand_of(1), strs(&["KS"]));
+}
+
+/// R5.9.1: a free ability is used only by its owner during its own Ritual and while no action
+/// is pending: not in another player's turn, not while its own action awaits a window.
+#[test]
+fn r5_9_1_free_abilities_only_in_the_owners_ritual_between_actions() {
+    let mut k =
+        Kit::new(4).class(1, ClassId::Doomreader).hand(1, &["2C", "3C"]).shadow(1, &[("7H", Some(0))]).hand(0, &["9C"]);
+    let (card, ghost) = (k.in_hand(1, "2C"), k.ghost(1, "7H"));
+    assert!(ability(&mut k, 1, Ability::Doomreader { card, ghost }).is_err(), "seat 0's turn");
+    let mut k = k.ritual(1);
+    k.state.turn.budget = 2;
+    let card = k.in_hand(1, "3C");
+    k.act(1, Action::Haunt { card, target: 2 }).unwrap();
+    let (card, ghost) = (k.in_hand(1, "2C"), k.ghost(1, "7H"));
+    assert!(ability(&mut k, 1, Ability::Doomreader { card, ghost }).is_err(), "an action is pending");
+    k.quiet();
+    ability(&mut k, 1, Ability::Doomreader { card, ghost }).unwrap();
+    assert!(k.shadow_of(1).is_empty(), "between actions it is allowed");
+}
+
+/// R5.9.5: the free abilities are exactly those of The Doomreader, The Grimoire of Rejection,
+/// The Mimic, The Pyromaniac, The Seer and The Trader: with the budget spent, a Ritual stays
+/// open only for these classes.
+#[test]
+fn r5_9_5_the_free_abilities() {
+    let free = [
+        ClassId::Doomreader,
+        ClassId::GrimoireOfRejection,
+        ClassId::Mimic,
+        ClassId::Pyromaniac,
+        ClassId::Seer,
+        ClassId::Trader,
+    ];
+    for c in ClassId::ALL {
+        let mut k = Kit::new(4).class(0, c).hand(0, &["7H", "8D", "2C"]).shadow(0, &[("4S", Some(1))]).hand(1, &["3C"]);
+        k.state.turn.budget = 0;
+        assert_eq!(crate::rules::hooks::free_ability_available(&k.state, 0), free.contains(&c), "{c:?}");
+    }
 }

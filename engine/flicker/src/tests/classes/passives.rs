@@ -58,7 +58,8 @@ fn r8_30_survivor_burns_nothing_with_two_cards() {
     }
 }
 
-/// R8.27.1, R6.2: no Salt window for The Silence (BOO! included); B10 variant.
+/// R8.27.1, R6.2, R6.1.2, R6.6.4: no Salt window for The Silence (BOO! included: nobody is asked,
+/// so nobody can be protected); B10 variant.
 #[test]
 fn r8_27_silence_opens_no_salt_window() {
     let mut k = Kit::new(4).class(0, ClassId::Silence).hand(0, &["9C"]).hand(1, &["5H"]).hand(2, &["5D"]);
@@ -70,6 +71,7 @@ fn r8_27_silence_opens_no_salt_window() {
     let card = k.in_hand(0, "Joker");
     k.act(0, Action::Boo { card }).unwrap();
     assert!(matches!(k.last_effect(), Some(Effect::Boo { reveals }) if reveals.len() == 3));
+    assert_eq!(k.hand_of(1), strs(&["5H"]), "nobody was asked");
 }
 
 /// R8.27.1: The Silence may Salt others; R8.9.4: a Grimoire still rejects The Silence's card.
@@ -257,7 +259,7 @@ fn r8_1_clown_ghosts_refuse_number_banish() {
     k.act(0, Action::Banish { card, ghost }).unwrap();
 }
 
-/// R7.8.2, R8.38 (Witness making both lose): when two players are Lit and one is The Witness,
+/// R7.8.2, R7.8.4, R8.38, R8.38.1, R7.1 (Witness making both lose, eliminating nobody): when two players are Lit and one is The Witness,
 /// the game ends at once with no winner; both share the placing 2.
 #[test]
 fn r8_38_witness_makes_both_lose() {
@@ -272,5 +274,35 @@ fn r8_38_witness_makes_both_lose() {
     assert_eq!(r.winner, None);
     assert_eq!(r.reason, EndReason::Witnessed);
     assert_eq!(r.placings, vec![3, 2, 2, 4]);
+    assert!(k.lit(1) && k.lit(2), "R7.1: the Witness rule eliminates nobody");
     assert!(r.last_lit.is_empty());
+}
+
+/// R7.8.1: The Witness never wins: placed first alone at the hard end of the Guttering (largest
+/// Candle), it is 1st but there is no winner.
+#[test]
+fn r7_8_1_the_witness_never_wins_the_guttering() {
+    let mut s = settings(4);
+    s.round_limit = 10;
+    let mut k =
+        Kit::with(s).class(1, ClassId::Witness).candle_size(0, 4).candle_size(2, 4).candle_size(1, 12).out(3, 4);
+    k.state.turn.round = 20;
+    let mut k = k.am_i_alive(2);
+    k.settle();
+    let r = k.state.result().expect("the hard end");
+    assert_eq!(r.reason, EndReason::Guttered);
+    assert_eq!(r.placings[1], 1, "The Witness is placed first");
+    assert_eq!(r.winner, None);
+}
+
+/// R7.8.3: if The Witness would be the only Lit player, the game ends with no winner (result
+/// Witnessed, R7.8.4).
+#[test]
+fn r7_8_3_the_witness_alone_ends_with_no_winner() {
+    let mut k = Kit::new(3).class(0, ClassId::Witness).candle(1, &[]).out(2, 3).am_i_alive(1);
+    // Seat 1 is Consumed, which would leave The Witness alone (R7.8.2 would have ended the game
+    // earlier at a real table; the position checks the rule directly).
+    k.settle();
+    let r = k.state.result().expect("ended");
+    assert_eq!((r.winner, r.reason), (None, EndReason::Witnessed));
 }

@@ -45,7 +45,8 @@ fn b12_hex_reflects_before_salt() {
     assert!(matches!(k.prompt(0).unwrap().kind, PromptKind::Ritual { budget: 1, .. }), "the Ritual continues");
 }
 
-/// B12 variants: a Hex without the suit is asked but may only allow; then the Salt window runs.
+/// B12 variants, R6.8, R8.10.5, R6.4, R6.4.6: a Hex without the suit is still asked (public
+/// information does not rule the reaction out) but may only allow; then the Salt window (W3) runs.
 #[test]
 fn b12_hex_without_the_suit_allows_then_salt() {
     let mut k = Kit::new(4).class(1, ClassId::Hex).hand(0, &["6D"]).hand(1, &["KC"]).hand(2, &["5H"]);
@@ -57,8 +58,9 @@ fn b12_hex_without_the_suit_allows_then_salt() {
     assert_eq!(k.shadow_of(1), vec![("6D".to_string(), Some(0))]);
 }
 
-/// B13, R6.7 (Mime redirect and Salt): a redirect Salted leaves the ghost with The Mime
-/// (haunter A); unsalted it lands on C; C's Hex turns it back on A.
+/// B13, R6.7 (Mime redirect and Salt), R6.4.2, R6.1.1, R6.7.1-R6.7.4, R8.16.1-R8.16.2: the
+/// redirect is an action of The Mime and can be Salted; Salted, the ghost stays with The Mime
+/// (haunter A); unsalted it lands on C with haunter A; C's Hex turns it back on A.
 #[test]
 fn b13_mime_redirect_salted_and_variants() {
     let base = || Kit::new(4).class(1, ClassId::Mime).hand(0, &["4S"]).hand(1, &["9D"]).hand(2, &["5H", "2S"]);
@@ -89,7 +91,8 @@ fn b13_mime_redirect_salted_and_variants() {
     assert!(k.shadow_of(1).is_empty() && k.shadow_of(2).is_empty());
 }
 
-/// R8.16.4: no redirect onto The Phantom with an empty hand, nor with one distinct neighbour.
+/// R8.16.4, R8.0.7: no redirect onto The Phantom with an empty hand, nor with one distinct
+/// neighbour (at 2 players the opponent is both neighbours, once).
 #[test]
 fn r8_16_4_mime_cannot_redirect() {
     let mut k = Kit::new(4).class(1, ClassId::Mime).class(2, ClassId::Phantom).hand(0, &["4S"]).hand(1, &["9D"]);
@@ -100,7 +103,7 @@ fn r8_16_4_mime_cannot_redirect() {
     assert!(is_salt(&k, 1), "no Mime prompt with one neighbour");
 }
 
-/// R8.32.1: The Unseen discards a card to cancel; the Haunt card then the discard go to The
+/// R8.32.1, R6.4.3, R5.1.4: The Unseen discards a card to cancel; the Haunt card then the discard go to The
 /// Dark; X's Ritual continues (R4.4.6).
 #[test]
 fn r8_32_unseen_cancels() {
@@ -112,7 +115,7 @@ fn r8_32_unseen_cancels() {
     assert_eq!(k.dark_of(), strs(&["9D", "4S"]));
 }
 
-/// R8.26.1: The Shadow Burns 1 to cancel (the burned card first, then the Haunt card); with an
+/// R8.26.1, R6.4.4: The Shadow Burns 1 to cancel (the burned card first, then the Haunt card); with an
 /// empty Candle it is not asked.
 #[test]
 fn r8_26_shadow_burns_to_cancel() {
@@ -127,8 +130,8 @@ fn r8_26_shadow_burns_to_cancel() {
     assert_eq!(k.shadow_of(1).len(), 1);
 }
 
-/// R8.2.1: Build a Wall (Ritual action, face down, Salt-able, not subject to W1, cap 3);
-/// R8.2.2 block; R8.2.7 only the builder sees the face.
+/// R8.2.1: Build a Wall (Ritual action, face down, Salt-able, not subject to W1 (R6.3.3), cap 3);
+/// R8.2.2, R6.4.5 block (the Haunt card, then the Wall); R8.2.7 only the builder sees the face.
 #[test]
 fn r8_2_cryptkeeper_builds_and_blocks() {
     let mut k = Kit::new(4)
@@ -174,7 +177,7 @@ fn r8_2_cryptkeeper_builds_and_blocks() {
     assert_eq!(k.dark_of(), strs(&["5D", "9C"]));
 }
 
-/// R8.2.3-R8.2.6 (Cryptkeeper Walls vs Panic/Mirror/Burn/Possession): Walls cause no Burn, are
+/// R8.2.3-R8.2.6, R3.4.6 (Cryptkeeper Walls vs Panic/Mirror/Burn/Possession): Walls cause no Burn, are
 /// never a Panic target, never count for Possession, move with a Mirror (and are inert away
 /// from their Cryptkeeper).
 #[test]
@@ -223,7 +226,7 @@ fn r8_2_walls_vs_panic_mirror_burn_possession() {
     assert_eq!(k.shadow_of(1).len(), 2);
 }
 
-/// R8.9.1-R8.9.3, R6.3: a page is added (free, once per turn, at most 3, face down, never
+/// R8.9.1-R8.9.3, R6.3, R6.3.2, R5.9.3: a page is added (free, once per turn, at most 3, face down, never
 /// through the Resolving area); a page of the action card's rank rejects it; other pages stay.
 #[test]
 fn r8_9_grimoire_pages_and_rejection() {
@@ -287,4 +290,106 @@ fn r10_6_5_a_hex_allow_is_held_until_the_server_closes_the_prompt() {
         assert!(!ev.iter().any(|e| matches!(e, Event::TimedOut { .. })), "no time-out mark: {ev:?}");
         assert!(is_salt(&k, 1), "then the Salt window runs");
     }
+}
+
+/// R6.3.1: each neighbour of the actor that is The Grimoire of Rejection and holds a page is
+/// asked, the left neighbour first (duplicates, R8.0.6); a Grimoire that is not a neighbour is
+/// never asked; the right neighbour may still reject after the left one declines.
+#[test]
+fn r6_3_1_grimoire_neighbours_asked_left_first() {
+    let mut k = Kit::new(5)
+        .class(1, ClassId::GrimoireOfRejection)
+        .class(4, ClassId::GrimoireOfRejection)
+        .class(2, ClassId::GrimoireOfRejection)
+        .pages(1, &["7D"])
+        .pages(4, &["7S"])
+        .pages(2, &["7H"])
+        .hand(0, &["7C"])
+        .shadow(0, &[("3D", None)]);
+    let (card, ghost) = (k.in_hand(0, "7C"), k.ghost(0, "3D"));
+    k.act(0, Action::Cleanse { card, ghost, second: None }).unwrap();
+    assert_eq!(k.asked(), vec![1], "left neighbour first");
+    assert_eq!(reaction(&k, 1), (ReactionKind::GrimoireReject, 1));
+    k.answer(1, Answer::Decline).unwrap();
+    assert_eq!(k.asked(), vec![4], "then the right neighbour; seat 2 never");
+    k.answer(4, Answer::React { card: Some(k.page(4, "7S")) }).unwrap();
+    assert_eq!(k.dark_of(), strs(&["7S", "7C"]));
+    assert_eq!(k.shadow_of(0).len(), 1, "the Cleanse was cancelled");
+    assert_eq!(k.state.players[2].pages.len(), 1);
+}
+
+/// R6.3.3: The Fatalist's Alter-suit action is subject to W1: its discarded card meets a
+/// Grimoire page of its rank and is rejected (the ghost keeps its suit).
+#[test]
+fn r6_3_3_fatalist_alter_suit_meets_the_grimoire() {
+    let mut k = Kit::new(4)
+        .class(0, ClassId::Fatalist)
+        .class(1, ClassId::GrimoireOfRejection)
+        .pages(1, &["9C"])
+        .hand(0, &["9H"])
+        .shadow(0, &[("4D", Some(1))]);
+    let (card, ghost) = (k.in_hand(0, "9H"), k.ghost(0, "4D"));
+    k.act(0, Action::AlterSuit { card, owner: 0, ghost, suit: crate::model::card::Suit::Spades }).unwrap();
+    assert_eq!(reaction(&k, 1), (ReactionKind::GrimoireReject, 1));
+    k.answer(1, Answer::React { card: Some(k.page(1, "9C")) }).unwrap();
+    assert_eq!(k.state.players[0].shadow[0].suit, Some(crate::model::card::Suit::Diamonds));
+    assert_eq!(k.dark_of(), strs(&["9C", "9H"]));
+}
+
+/// R6.7.4, R6.7.5, R8.16.3: a redirect onto The Unseen that cancels sends the Haunt card to The
+/// Dark; X's Ritual continues whatever happens to the redirect; The Mime redirects every Haunt
+/// it receives, each once and for one card.
+#[test]
+fn r6_7_5_r8_16_3_mime_redirects_each_haunt_and_x_continues() {
+    let mut k = Kit::new(4)
+        .class(1, ClassId::Mime)
+        .class(2, ClassId::Unseen)
+        .hand(0, &["4S", "6S"])
+        .hand(1, &["9D", "8D"])
+        .hand(2, &["2C"]);
+    k.state.turn.budget = 2;
+    haunt(&mut k, 0, "4S", 1);
+    k.answer(1, Answer::React { card: Some(k.in_hand(1, "9D")) }).unwrap();
+    assert_eq!(reaction(&k, 2).0, ReactionKind::UnseenCancel, "R6.7.2: T2's class reaction applies");
+    k.answer(2, Answer::React { card: Some(k.in_hand(2, "2C")) }).unwrap();
+    k.quiet();
+    assert!((0..4).all(|s| k.shadow_of(s).is_empty()));
+    assert!(k.dark_of().contains(&"4S".to_string()));
+    assert!(matches!(k.prompt(0).map(|p| p.kind), Some(PromptKind::Ritual { budget: 1, .. })), "R6.7.5");
+    // A second Haunt on The Mime the same turn: redirected again for another card.
+    haunt(&mut k, 0, "6S", 1);
+    assert_eq!(reaction(&k, 1).0, ReactionKind::MimeRedirect);
+    k.answer(1, Answer::React { card: Some(k.in_hand(1, "8D")) }).unwrap();
+    // The Unseen has no card left: it is not asked; the redirect lands.
+    k.quiet();
+    assert_eq!(k.shadow_of(2), vec![("6S".to_string(), Some(0))]);
+    assert_eq!(k.dark_of()[0], "8D", "the second redirect cost the second card");
+}
+
+/// R8.10.4: a Haunt with a face card (The Warlock) cannot be reflected: The Hex is not asked and
+/// the Salt window (W3) follows.
+#[test]
+fn r8_10_4_a_face_card_haunt_is_never_reflected() {
+    let mut k = Kit::new(4).class(0, ClassId::Warlock).class(1, ClassId::Hex).hand(0, &["KC"]).hand(1, &["2C"]);
+    haunt(&mut k, 0, "KC", 1);
+    assert!(is_salt(&k, 1), "straight to W3: {:?}", k.prompt(1));
+    k.quiet();
+    assert_eq!(k.shadow_of(1), vec![("KC".to_string(), Some(0))]);
+    assert_eq!(k.hand_of(1), strs(&["2C"]));
+}
+
+/// R1.3.1: a card handed over to pay for a class reaction may be of any rank, a Joker included
+/// (The Unseen's discard, The Mime's discard).
+#[test]
+fn r1_3_1_class_costs_take_any_card_a_joker_included() {
+    let mut k = Kit::new(4).class(1, ClassId::Unseen).hand(0, &["4S"]).hand(1, &["Joker"]);
+    haunt(&mut k, 0, "4S", 1);
+    assert_eq!(reaction(&k, 1), (ReactionKind::UnseenCancel, 1));
+    k.answer(1, Answer::React { card: Some(k.in_hand(1, "Joker")) }).unwrap();
+    assert_eq!(k.dark_of(), strs(&["Joker", "4S"]));
+    let mut k = Kit::new(4).class(1, ClassId::Mime).hand(0, &["4S"]).hand(1, &["QH"]);
+    haunt(&mut k, 0, "4S", 1);
+    k.answer(1, Answer::React { card: Some(k.in_hand(1, "QH")) }).unwrap();
+    k.quiet();
+    assert_eq!(k.shadow_of(2), vec![("4S".to_string(), Some(0))]);
 }

@@ -68,7 +68,8 @@ fn r8_18_occultist() {
     assert_eq!(k.act(0, Action::Possess { card, ghost, destination: 2 }).unwrap_err().rule, "R8.7.1");
 }
 
-/// R8.20.3-R8.20.6 (a Plague spread never reaching a player it visited): a Banished live
+/// R8.20.1-R8.20.6 (a Plague ghost is live while The Plague is Lit, its visited set starts with
+/// the Shadow it first entered and grows on every entry; a Plague spread never reaching a player it visited): a Banished live
 /// Plague ghost spreads to a neighbour of the remover not visited and not The Plague; with
 /// none it goes to The Dark; with two the remover chooses (prompt PlagueSpread); a Panic
 /// removal never spreads.
@@ -265,4 +266,86 @@ fn r8_14_lich_revives_once() {
     let mut k = Kit::new(4).class(0, ClassId::Lich);
     k.send(Command::Concede { seat: 0 }).unwrap();
     assert!(!k.lit(0));
+}
+
+/// R8.6.2, R6.9.2: the Funeral Bell's Burns eliminate nobody (a Lit player with an empty Candle
+/// stays Lit) and open no reaction window.
+#[test]
+fn r8_6_2_funeral_bell_burns_eliminate_nobody() {
+    let mut k = Kit::new(4).class(3, ClassId::FuneralBell).candle(1, &[]).candle(0, &[]).hand(0, &["5H"]).am_i_alive(1);
+    k.settle();
+    assert!(!k.lit(1));
+    assert!(k.lit(0), "an empty Candle Burned by the Bell is no Consumption");
+    assert_eq!(k.hand_of(0), strs(&["5H"]));
+    assert!(!k.asked().iter().any(|&s| matches!(k.prompt(s).map(|p| p.kind), Some(PromptKind::Salt { .. }))));
+}
+
+/// R6.9.4: a trigger whose owner is not Lit does nothing: an eliminated Funeral Bell rings for
+/// nobody.
+#[test]
+fn r6_9_4_a_trigger_of_an_eliminated_owner_does_nothing() {
+    let mut k = Kit::new(5).class(4, ClassId::FuneralBell).hand(4, &[]).shadow(4, &[]).candle(4, &[]).out(4, 5);
+    k = k.candle(1, &[]).am_i_alive(1);
+    let c3 = k.candle_of(3).len();
+    k.settle();
+    assert!(!k.lit(1));
+    assert!(!k.events.iter().any(|e| matches!(e, Event::Triggered { .. })));
+    assert_eq!(k.candle_of(3).len(), c3);
+}
+
+/// R8.8.2, R6.9.3, R8.0.6, R6.9.1: two Gravediggers (duplicates) beside a dead player: the
+/// triggers resolve from the active player clockwise, so the first in that order takes the
+/// Candle and the other gets nothing; R8.8.3: a Consumed neighbour leaves nothing to take.
+#[test]
+fn r8_8_2_r8_8_3_gravedigger_order_and_consumed_neighbours() {
+    let mut k = Kit::new(4)
+        .class(0, ClassId::Gravedigger)
+        .class(2, ClassId::Gravedigger)
+        .shadow(1, &[("4H", None), ("2H", None), ("6H", None)])
+        .candle(1, &["KS", "QS"])
+        .am_i_alive(1);
+    let (c0, c2) = (k.candle_of(0).len(), k.candle_of(2).len());
+    k.settle();
+    k.send(Command::Timeout).unwrap();
+    assert!(!k.lit(1));
+    assert_eq!(k.candle_of(2)[c2..], strs(&["KS", "QS"]), "seat 2 comes first clockwise from seat 1");
+    assert_eq!(k.candle_of(0).len(), c0);
+    let mut k = Kit::new(4).class(2, ClassId::Gravedigger).candle(1, &[]).am_i_alive(1);
+    let c2 = k.candle_of(2).len();
+    k.settle();
+    assert!(!k.lit(1));
+    assert!(k.candle_of(2).len() <= c2, "nothing gained from a Consumed neighbour");
+}
+
+/// R4.2.8: after the Haunting Burns come The Voodoo Doll's reflection, then (in its own
+/// Haunting) The Martyr's option: the events follow the Burns.
+#[test]
+fn r4_2_8_voodoo_reflection_after_the_burns() {
+    let mut k = Kit::new(4)
+        .class(0, ClassId::VoodooDoll)
+        .shadow(0, &[("4C", Some(1))])
+        .candle(0, &["2H", "3H", "4H", "6H"])
+        .turn_start(0, 1);
+    k.settle();
+    k.answer(0, Answer::Endure).unwrap();
+    let order: Vec<&str> = k
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Endured { .. } => Some("endured"),
+            Event::Triggered { .. } => Some("triggered"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, vec!["endured", "triggered"]);
+}
+
+/// R8.20.2: a Plague ghost moved by Possess adds the new Shadow's owner to its visited set.
+#[test]
+fn r8_20_2_possess_adds_to_the_visited_set() {
+    let mut k = Kit::new(5).class(2, ClassId::Plague).hand(0, &["9C"]).shadow(0, &[("3D", Some(2))]);
+    let (card, ghost) = (k.in_hand(0, "9C"), k.ghost(0, "3D"));
+    k.act(0, Action::Possess { card, ghost, destination: 1 }).unwrap();
+    k.quiet();
+    assert_eq!(k.state.players[1].shadow[0].visited, vec![0, 1]);
 }
