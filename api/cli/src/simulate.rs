@@ -1,6 +1,9 @@
 //! `flicker simulate`: random playouts with figures (games/s, mean turns, wins by seat, the
 //! longest game) and invariant checks; with `--classes`, a class table (games, win rate and
-//! mean placing per class, with 95% confidence intervals, labelled with the bot policy).
+//! mean placing per class, with 95% confidence intervals, labelled with the bot policy). With
+//! `--game exorcist`, the second game ([`exorcist`]).
+
+mod exorcist;
 
 use ed25519_dalek::SigningKey;
 use final_flicker::pool::MAX_PLAYERS;
@@ -15,7 +18,10 @@ use std::time::Instant;
 /// Arguments of `flicker simulate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Players per table, 2 to 64 (R0.2).
+    /// The game: The Final Flicker, or Let's Call the Exorcist.
+    #[arg(long, value_enum, default_value = "the-final-flicker")]
+    game: GameArg,
+    /// Players per table: 2 to 64 for The Final Flicker (R0.2), 4 to 8 for the Exorcist (X2.1).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=MAX_PLAYERS as i64))]
     players: u8,
     /// Number of games (at least 1).
@@ -58,6 +64,24 @@ pub struct Args {
     /// between the neighbours (`dark`).
     #[arg(long, value_enum, default_value = "standard")]
     dark_mode: DarkModeArg,
+    /// X4.5: `--game exorcist` only: the points target, 1 to 30.
+    #[arg(long, default_value_t = 7)]
+    target: u32,
+    /// `--game exorcist` only: play `--games` games at every player count (4 to 8) and print
+    /// the team table (rounds won by the Innocents and by the Possessed, X4.2) by count.
+    #[arg(long)]
+    team_table: bool,
+}
+
+/// `--game`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameArg {
+    /// The Final Flicker (RULES.md).
+    #[value(name = "the-final-flicker", alias = "flicker")]
+    FinalFlicker,
+    /// Let's Call the Exorcist (RULES-exorcist.md).
+    #[value(name = "exorcist", alias = "lets-call-the-exorcist")]
+    Exorcist,
 }
 
 fn parse_key(s: &str) -> Result<SigningKey, String> {
@@ -186,6 +210,13 @@ impl From<DarkModeArg> for final_flicker::DarkMode {
 }
 
 pub fn run(a: Args) -> ExitCode {
+    if a.game == GameArg::Exorcist {
+        return exorcist::run(a);
+    }
+    if a.team_table || a.target != 7 {
+        eprintln!("error: --team-table and --target are for --game exorcist");
+        return ExitCode::from(2);
+    }
     let mut settings = Settings::new(a.players);
     settings.ruleset = a.ruleset.into();
     settings.dark_mode = a.dark_mode.into();

@@ -56,6 +56,53 @@ fn simulate_refuses_bad_settings_naming_the_flag() {
     }
 }
 
+/// X2.1, X4.2, X11: `--game exorcist` plays the second game with every check, prints the teams'
+/// share of rounds, repeats with a seed, and refuses what is not the game's.
+#[test]
+fn simulate_plays_the_exorcist_with_its_team_table() {
+    let args = ["simulate", "--game", "exorcist", "--players", "6", "--games", "20", "--seed", "3", "--check"];
+    let (ok, out, err) = flicker(&args);
+    assert!(ok, "{out}\n{err}");
+    for needle in [
+        "lets-call-the-exorcist",
+        "mean rounds:",
+        "rounds won:",
+        "Innocent",
+        "Possessed",
+        "seat 5:",
+        "team table",
+        "invariant failures: 0",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains("games/s") && !l.starts_with("elapsed") && !l.starts_with("  "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&out), strip(&flicker(&args).1), "a seed repeats");
+    let (ok, out, err) = flicker(&["simulate", "--game", "exorcist", "--team-table", "--games", "3", "--seed", "3"]);
+    assert!(ok, "{out}\n{err}");
+    for n in 4..=8 {
+        assert!(out.lines().any(|l| l.trim_start().starts_with(&format!("{n} "))), "no row for {n} players in\n{out}");
+    }
+    for (extra, needle) in [
+        (&["--players", "3"][..], "X2.1"),
+        (&["--players", "9"][..], "X2.1"),
+        (&["--classes"][..], "--classes"),
+        (&["--ruleset", "classic-1.0"][..], "--ruleset"),
+        (&["--target", "0"][..], "target"),
+    ] {
+        let mut a = vec!["simulate", "--game", "exorcist", "--games", "1"];
+        a.extend_from_slice(extra);
+        let (ok, _, err) = flicker(&a);
+        assert!(!ok && err.contains(needle), "{extra:?}: {err}");
+    }
+    let (ok, _, err) = flicker(&["simulate", "--team-table", "--games", "1"]);
+    assert!(!ok && err.contains("--game exorcist"), "{err}");
+}
+
 #[test]
 fn simulate_help_states_each_default_once_and_the_output_says_how_to_repeat() {
     let (ok, out, _) = flicker(&["simulate", "--help"]);
