@@ -427,3 +427,51 @@ async fn r10_6_5_an_auto_pass_cannot_be_told_from_a_hand_given_pass() {
     assert_eq!(seen_by_case[0], seen_by_case[1], "hand and auto differ");
     assert_eq!(seen_by_case[0].0, 15_000, "R10.6.5: the close time moved");
 }
+
+/// R10.10.4, R10.7.1: a disconnection is not a concession. A seated player opens its live
+/// stream, reads from it and goes away (the connection drops); its seat stays its own, the
+/// clock keeps running and each deadline answers for it by default (a time-out), and nothing
+/// concedes for it: with abandonment off (R10.7.4, the only path from time-outs to a
+/// concession) the game goes on through time-out after time-out.
+#[actix_web::test]
+async fn r10_10_4_a_disconnection_is_not_a_concession() {
+    use actix_web::body::MessageBody;
+    let clock = ManualClock::starting_at(start_time());
+    let app = app_on(clock.clone()).await;
+    let (a_name, a) = account(&app, Role::Player).await;
+    let (_, b) = account(&app, Role::Player).await;
+    let id = table(&app, json!({"abandonment": 0}), &[Some(&a), Some(&b)], &a).await;
+    {
+        let svc = test::init_service(App::new().app_data(app.clone()).configure(crate::server::configure)).await;
+        let req = test::TestRequest::get()
+            .uri(&format!("/api/v1/tables/{id}/stream"))
+            .insert_header(("Authorization", format!("Bearer {a}")))
+            .to_request();
+        let resp = test::call_service(&svc, req).await;
+        assert_eq!(resp.status().as_u16(), 200);
+        let mut body = std::pin::pin!(resp.into_body());
+        let first = std::future::poll_fn(|cx| body.as_mut().poll_next(cx)).await;
+        assert!(matches!(first, Some(Ok(ref b)) if !b.is_empty()), "the stream sent the table's events");
+    } // The client goes away: the stream's connection is dropped.
+    let from = app.tables.load(app.store.as_ref(), &id).await.unwrap().events.len();
+    let mut timed_out = 0;
+    for _ in 0..60 {
+        settle(&clock).await;
+        let snap = app.tables.load(app.store.as_ref(), &id).await.unwrap();
+        timed_out =
+            snap.events[from..].iter().filter(|e| matches!(e, Event::TimedOut { seats } if seats.contains(&0))).count();
+        if timed_out >= 4 || snap.state.is_finished() {
+            break;
+        }
+        clock.set(clock.next_wake().expect("the driver waits for a deadline"));
+    }
+    let snap = app.tables.load(app.store.as_ref(), &id).await.unwrap();
+    assert!(timed_out >= 4, "R10.7.1: the clock kept running for the disconnected seat: {timed_out} time-outs");
+    assert!(
+        !snap.events.iter().any(|e| e.type_name().contains("conce")
+            || matches!(e, Event::EliminationStarted { cause: final_flicker::EliminationCause::Conceded, .. })),
+        "R10.10.4: nothing conceded"
+    );
+    assert!(!snap.state.is_finished() && snap.state.is_lit(0), "seat 0 is still Lit");
+    assert_eq!(snap.info.seats[0].as_deref(), Some(a_name.as_str()), "and still its own");
+}

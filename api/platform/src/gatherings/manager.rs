@@ -499,7 +499,7 @@ async fn execute<G: CircleGame, R: Rng + ?Sized>(
 mod tests {
     //! The manager's steps without a store or a clock: each circle table is played out by
     //! random bots in memory, and [`plan`] is asked for the next step until the gathering ends.
-    use super::super::{GatheringSettings, Registrant, to_new};
+    use super::super::{FinalDark, GatheringSettings, Registrant, to_new};
     use super::*;
     use crate::bots::BotKind;
     use crate::games::FinalFlicker;
@@ -692,6 +692,235 @@ mod tests {
         assert_eq!((g.winner.as_deref(), g.end_reason), (None, Some(EndReason::NoPlayers)));
         let g = run(1, GatheringSettings::default(), 2);
         assert_eq!((g.winner.as_deref(), g.end_reason), (Some("random-bot#001"), Some(EndReason::Walkover)));
+    }
+
+    /// A started gathering of `settings` with `names` registered (people), no stage drawn.
+    fn started(settings: GatheringSettings, names: &[String]) -> Gathering {
+        let mut g = Gathering::empty("00000000-0000-0000-0000-0000000000c1");
+        let mut events = vec![GatheringEvent::GatheringCreated {
+            gathering_id: g.id.clone(),
+            name: "test".into(),
+            organiser: "org".into(),
+            settings,
+        }];
+        events.extend(
+            names
+                .iter()
+                .map(|n| GatheringEvent::PlayerRegistered(Registrant { name: n.clone(), bot: None, program: false })),
+        );
+        events.push(GatheringEvent::GatheringStarted);
+        record(&mut g, &events);
+        g
+    }
+
+    /// A started gathering of `settings` whose stage 1 (`circles`: each circle's players by seat,
+    /// its Last Lit and each seat's class) has been played and recorded.
+    fn after_stage_one(
+        settings: GatheringSettings,
+        circles: &[(&[&str], &[&str], &[final_flicker::ClassId])],
+    ) -> Gathering {
+        let names: Vec<String> = circles.iter().flat_map(|(p, _, _)| p.iter().map(|n| n.to_string())).collect();
+        let mut g = started(settings, &names);
+        let mut events = Vec::new();
+        let draws: Vec<CircleDraw> = circles
+            .iter()
+            .enumerate()
+            .map(|(i, (players, _, _))| CircleDraw {
+                circle: i as u32 + 1,
+                table_id: table_id(&g.id, 1, i as u32 + 1),
+                players: players.iter().map(|n| n.to_string()).collect(),
+            })
+            .collect();
+        events.push(GatheringEvent::StageDrawn { stage: 1, circles: draws });
+        events.push(GatheringEvent::StageOpened { stage: 1 });
+        for (i, (players, last_lit, classes)) in circles.iter().enumerate() {
+            events.push(GatheringEvent::CircleEnded {
+                stage: 1,
+                circle: i as u32 + 1,
+                result: CircleResult {
+                    winner: (last_lit.len() == 1).then(|| last_lit[0].to_string()),
+                    last_lit: last_lit.iter().map(|n| n.to_string()).collect(),
+                    placings: players.iter().map(|n| if last_lit.contains(n) { 1 } else { 2 }).collect(),
+                    reason: "last_lit".into(),
+                    classes: classes.iter().map(|&c| Some(c)).collect(),
+                },
+            });
+        }
+        record(&mut g, &events);
+        g
+    }
+
+    /// The tables the manager creates next for `g` (recording any draw first).
+    fn next_tables(g: &mut Gathering, rng: &mut rand::rngs::ChaCha8Rng) -> Vec<CircleTable<FinalFlicker>> {
+        for _ in 0..4 {
+            match plan::<FinalFlicker, _>(g, &HashMap::new(), &HashSet::new(), rng).unwrap() {
+                Intent::CreateTables(t) => return t,
+                Intent::Record(events) => record(g, &events),
+                other => panic!("{other:?}"),
+            }
+        }
+        panic!("no tables created");
+    }
+
+    /// The game settings, clocks and creation event of a circle table.
+    fn created(
+        t: &CircleTable<FinalFlicker>,
+    ) -> (final_flicker::Settings, crate::clocks::Clocks, final_flicker::event::GameCreated) {
+        let TableEvent::TableCreated { settings, clocks, .. } = &t.created else { panic!("{:?}", t.created) };
+        let final_flicker::Event::GameCreated(c) = &t.game[0] else { panic!("creation first") };
+        (settings.clone(), *clocks, (**c).clone())
+    }
+
+    /// Three circles of four (A = 1) whose Last Lit are `a1`, `b1` and `c1` (classes: the Mimic
+    /// `a1`, the Lich `b1`).
+    fn three_circles() -> [(&'static [&'static str], &'static [&'static str], &'static [final_flicker::ClassId]); 3] {
+        use final_flicker::ClassId::*;
+        [
+            (&["a1", "a2", "a3", "a4"], &["a1"], &[Mimic, Clown, Seer, Judge]),
+            (&["b1", "b2", "b3", "b4"], &["b1"], &[Lich, Mimic, Clown, Seer]),
+            (&["c1", "c2", "c3", "c4"], &["c1"], &[Judge, Lich, Mimic, Clown]),
+        ]
+    }
+
+    /// R9.6.2 (R11.44): when a stage's circles leave a single Last Lit in all, that player wins
+    /// the gathering at once (walkover): no further stage is drawn. Two Last Lit play on (R9.6.3).
+    #[test]
+    fn r9_6_2_a_single_last_lit_wins_by_walkover() {
+        use final_flicker::ClassId::*;
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(5);
+        let settings = GatheringSettings { advance: 1, ..Default::default() };
+        let circles: [(&[&str], &[&str], &[final_flicker::ClassId]); 3] = [
+            (&["a1", "a2", "a3", "a4"], &[], &[Clown, Seer, Judge, Mimic]),
+            (&["b1", "b2", "b3", "b4"], &["b3"], &[Clown, Seer, Judge, Mimic]),
+            (&["c1", "c2", "c3", "c4"], &[], &[Clown, Seer, Judge, Mimic]),
+        ];
+        let mut g = after_stage_one(settings.clone(), &circles);
+        let Intent::Record(events) = plan::<FinalFlicker, _>(&g, &HashMap::new(), &HashSet::new(), &mut rng).unwrap()
+        else {
+            panic!("the stage is over")
+        };
+        assert!(
+            matches!(&events[..], [GatheringEvent::GatheringEnded { winner: Some(w), reason: EndReason::Walkover }] if w == "b3"),
+            "{events:?}"
+        );
+        record(&mut g, &events);
+        assert!(g.over());
+        assert_eq!((g.winner.as_deref(), g.end_reason, g.stages.len()), (Some("b3"), Some(EndReason::Walkover), 1));
+        let st = super::super::standings::standings(&g);
+        assert_eq!((st[0].name.as_str(), st[0].rank), ("b3", Some(1)), "R9.9.2: the walkover's winner is first");
+        // With two Last Lit, a Final Ritual is drawn instead.
+        let mut two = circles;
+        two[0].1 = &["a2"];
+        let g = after_stage_one(settings, &two);
+        let Intent::Record(events) = plan::<FinalFlicker, _>(&g, &HashMap::new(), &HashSet::new(), &mut rng).unwrap()
+        else {
+            panic!()
+        };
+        assert!(
+            matches!(&events[..], [GatheringEvent::StageDrawn { stage: 2, circles }] if circles[0].players.len() == 2)
+        );
+    }
+
+    /// R9.1.3 (R11.20): the Final Dark setting, `empty` by default: a later stage's odd table
+    /// puts its surplus out of play (R9.8.2), while `as_new_game` forms The Dark from it as at a
+    /// new game (R2.4); stage 1 forms The Dark either way.
+    #[test]
+    fn r9_1_3_final_dark_empty_or_as_new_game() {
+        assert_eq!(GatheringSettings::default().final_dark, FinalDark::Empty);
+        let s: GatheringSettings = serde_json::from_value(serde_json::json!({"final_dark": "as_new_game"})).unwrap();
+        assert_eq!(s.final_dark, FinalDark::AsNewGame);
+        let surplus = final_flicker::pool::pool_size(3).surplus;
+        assert!(surplus > 0);
+        for (final_dark, dark) in [(FinalDark::Empty, 0), (FinalDark::AsNewGame, surplus)] {
+            let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(3);
+            let settings = GatheringSettings { advance: 1, classes: false, final_dark, ..Default::default() };
+            let mut g = after_stage_one(settings, &three_circles());
+            let tables = next_tables(&mut g, &mut rng);
+            assert_eq!(tables.len(), 1, "a Final Ritual of 3");
+            let (_, _, c) = created(&tables[0]);
+            assert_eq!((c.dark.len(), c.set_aside.len()), (dark, surplus - dark), "{final_dark:?}");
+            // Stage 1 of a gathering of five: one table, The Dark formed.
+            let names: Vec<String> = (1..=5).map(|i| format!("p{i}")).collect();
+            let mut g = started(GatheringSettings { final_dark, ..Default::default() }, &names);
+            let tables = next_tables(&mut g, &mut rng);
+            let (_, _, c) = created(&tables[0]);
+            assert_eq!((c.dark.len(), c.set_aside.len()), (final_flicker::pool::pool_size(5).surplus, 0));
+        }
+    }
+
+    /// R9.1.4, R10.11: classes on or off, the ban list, the clocks and the ruleset are the
+    /// gathering's: every circle table of every stage is created with them.
+    #[test]
+    fn r9_1_4_classes_bans_clocks_and_ruleset_hold_for_every_table() {
+        let clocks = crate::clocks::Clocks { decision_secs: 90, reaction_secs: 20 };
+        for (classes, ruleset) in
+            [(true, final_flicker::RulesetName::Classic), (false, final_flicker::RulesetName::Current)]
+        {
+            let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(8);
+            let settings = GatheringSettings {
+                advance: 1,
+                classes,
+                class_bans: vec![final_flicker::ClassId::Fatalist],
+                clocks,
+                ruleset,
+                ..Default::default()
+            };
+            // Stage 1: twelve players in two circles of six.
+            let names: Vec<String> = (1..=12).map(|i| format!("p{i}")).collect();
+            let mut g = started(settings.clone(), &names);
+            let mut all = next_tables(&mut g, &mut rng);
+            assert_eq!(all.len(), 2);
+            // A later stage.
+            let mut g = after_stage_one(settings, &three_circles());
+            all.extend(next_tables(&mut g, &mut rng));
+            for t in &all {
+                let (s, c, game) = created(t);
+                assert_eq!((s.classes, s.ruleset, c), (classes, ruleset, clocks), "{}", t.table_id);
+                assert_eq!(game.settings.ruleset, ruleset);
+                if classes {
+                    assert_eq!(s.class_bans, vec![final_flicker::ClassId::Fatalist]);
+                } else {
+                    assert!(s.class_bans.is_empty() && s.seat_classes.is_none());
+                }
+            }
+        }
+    }
+
+    /// R9.8.3: a later stage's turn order is decided again by R2.6 (the server's draw): the
+    /// Final Ritual's table draws its first player afresh, whatever stage 1 did.
+    #[test]
+    fn r9_8_3_a_new_turn_order_each_stage() {
+        let mut firsts = std::collections::BTreeSet::new();
+        for seed in 0..12 {
+            let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+            let mut g = after_stage_one(GatheringSettings { advance: 1, ..Default::default() }, &three_circles());
+            let tables = next_tables(&mut g, &mut rng);
+            let (s, _, c) = created(&tables[0]);
+            assert_eq!(s.first_player, final_flicker::FirstPlayer::Random, "R2.6: drawn by the server");
+            assert_eq!(s.players, 3);
+            firsts.insert(c.first_player.expect("drawn at creation"));
+        }
+        assert_eq!(firsts.len(), 3, "every seat may go first: {firsts:?}");
+    }
+
+    /// R9.8.5 (R11.23): each stage's game is a new game for every once-per-game effect: the
+    /// Mimic and the Lich of stage 1 keep their classes (R9.8.4) with their effect unused.
+    #[test]
+    fn r9_8_5_once_per_game_effects_are_new_each_stage() {
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(4);
+        let mut g = after_stage_one(GatheringSettings { advance: 1, ..Default::default() }, &three_circles());
+        let tables = next_tables(&mut g, &mut rng);
+        let mut state = State::new();
+        for e in &tables[0].game {
+            final_flicker::apply(&mut state, e);
+        }
+        let TableEvent::TableCreated { seated, .. } = &tables[0].created else { panic!() };
+        // R3.9: classes and once-per-game use are public.
+        let view = final_flicker::view(&state, final_flicker::Viewer::Spectator);
+        let player = |name: &str| &view.players[seated.iter().position(|h| h.name == name).unwrap()];
+        assert_eq!(player("a1").class, Some(final_flicker::ClassId::Mimic));
+        assert_eq!(player("b1").class, Some(final_flicker::ClassId::Lich));
+        assert!(view.players.iter().all(|p| !p.once_used), "R9.8.5: unused in the new game");
     }
 
     /// The draw comes from the injected generator: the same seed draws the same circles.

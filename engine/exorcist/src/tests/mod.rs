@@ -3,6 +3,7 @@
 mod contract;
 mod effects;
 pub mod kit;
+mod knowledge;
 mod properties;
 mod rounds;
 mod tie;

@@ -122,3 +122,96 @@ fn x4_5_games_end_at_the_target() {
     let t = Table::new(4, 1);
     assert_eq!(t.state.settings.as_ref().unwrap().target, 7);
 }
+
+/// X4.1, X9.16: a player's team is the Role tile lying in front of them, so it can change in a
+/// round: when Is That You, Satan? gives the Possessed Seeker the Chosen's Innocent tile, the
+/// Innocents' win scores the former Possessed and not the Chosen; when the tiles come back as
+/// they were, the teams are unchanged.
+#[test]
+fn x4_1_the_team_is_the_tile_in_front_after_an_exchange() {
+    use crate::model::command::Answer;
+    let (mut swapped_seen, mut kept_seen) = (false, false);
+    for seed in 1..60 {
+        let mut t = Table::new(4, seed);
+        t.lay(&[(2, 1, IsThatYouSatan), (3, 1, TabletChunk)]);
+        t.set_tiles(&[true, false, false, false]);
+        t.set_goal(1, 2);
+        let new = t.reveal(2, 1);
+        let swapped = new.iter().any(|e| {
+            matches!(e, Event::TilesShuffled { seeker: 0, chosen: 2, seeker_tile, chosen_tile }
+                if seeker_tile.role() == Role::Innocent && chosen_tile.role() == Role::Possessed)
+        });
+        t.answer(2, Answer::Decline);
+        t.reveal(3, 1);
+        t.answer(2, Answer::Decline);
+        let new = t.answer(3, Answer::Decline);
+        let scorers = new
+            .iter()
+            .find_map(|e| match e {
+                Event::RoundEnded { winner: Role::Innocent, scorers, .. } => Some(scorers.clone()),
+                _ => None,
+            })
+            .expect("the Innocents win the round");
+        let roles = &t.state.history[0].roles;
+        if swapped {
+            assert_eq!(scorers, vec![0, 1, 3], "X4.1: seat 0 is Innocent now, seat 2 Possessed");
+            assert_eq!((roles[0], roles[2]), (Role::Innocent, Role::Possessed));
+            assert_eq!(t.state.points, vec![3, 3, 1, 3]);
+            swapped_seen = true;
+        } else {
+            assert_eq!(scorers, vec![1, 2, 3]);
+            assert_eq!((roles[0], roles[2]), (Role::Possessed, Role::Innocent));
+            kept_seen = true;
+        }
+        if swapped_seen && kept_seen {
+            return;
+        }
+    }
+    panic!("both outcomes of the shuffle within 60 seeds: swapped {swapped_seen}, kept {kept_seen}");
+}
+
+/// X4.4, X9.3, X9.7, X9.9, X9.10: during a round points change only by single points, and
+/// only through Collection Plate, That One Ring (which moves one), Piety and Divine Sanction;
+/// with the starting point (X3.1) and the round wins (X4.3) they account for every point.
+#[test]
+fn x4_4_cards_give_take_or_move_single_points() {
+    use crate::model::card::CardKind;
+    let mut causes = std::collections::BTreeSet::new();
+    for seed in 0..6u64 {
+        let s = Settings::new(4 + (seed % 5) as u8);
+        let p = random_game(&s, 300 + seed);
+        let mut points = vec![0i64; s.players as usize];
+        for e in &p.events {
+            match e {
+                Event::RoundStarted { starting_point: true, .. } => points.iter_mut().for_each(|x| *x += 1),
+                Event::RoundEnded { scorers, .. } => scorers.iter().for_each(|&s| points[s as usize] += 2),
+                Event::PointsChanged { cause, changes } => {
+                    causes.insert(*cause);
+                    assert!(
+                        matches!(
+                            cause,
+                            CardKind::CollectionPlate
+                                | CardKind::ThatOneRing
+                                | CardKind::Piety
+                                | CardKind::DivineSanction
+                        ),
+                        "{cause:?}"
+                    );
+                    assert!(changes.iter().all(|c| c.delta.abs() <= 1), "X4.4: single points: {changes:?}");
+                    assert!(changes.iter().any(|c| c.delta != 0) || *cause == CardKind::DivineSanction);
+                    if *cause == CardKind::ThatOneRing {
+                        assert_eq!(changes.iter().map(|c| c.delta).collect::<Vec<_>>(), vec![-1, 1], "a move");
+                    }
+                    for c in changes {
+                        points[c.seat as usize] += c.delta as i64;
+                        assert!(points[c.seat as usize] >= 0);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let live: Vec<i64> = p.state.points.iter().map(|&x| x as i64).collect();
+        assert_eq!(points, live, "seed {seed}");
+    }
+    assert!(causes.contains(&CardKind::Piety) && causes.contains(&CardKind::DivineSanction), "{causes:?}");
+}

@@ -92,3 +92,31 @@ fn r10_6_5_held_picks_wait_for_the_close() {
     assert_eq!(e[0], Event::TieRevealed);
     assert_eq!(t.prompts().len(), 2);
 }
+
+/// X8.2: the mini-game's row is 1 Blessing and 4 Mischiefs in positions 1 to 5, shuffled by the
+/// server and recorded: the Blessing's place is in the event, the fold takes it from there, and
+/// it is not always the same place.
+#[test]
+fn x8_2_the_row_is_shuffled_and_recorded() {
+    use crate::model::card::CardKind::TabletChunk;
+    let mut places = std::collections::BTreeSet::new();
+    for seed in 1..40 {
+        let mut t = Table::new(4, seed);
+        t.lay(&[(1, 1, TabletChunk)]);
+        t.state.settings.as_mut().unwrap().target = 3;
+        t.set_goal(1, 2);
+        t.set_tiles(&[true, false, false, true]);
+        t.reveal(1, 1);
+        t.answer(0, Answer::Decline);
+        let new = t.answer(1, Answer::Decline);
+        let Some(&Event::TieRowLaid { blessing, .. }) = new.iter().find(|e| matches!(e, Event::TieRowLaid { .. }))
+        else {
+            panic!("a tie: {new:?}")
+        };
+        assert!((1..=5).contains(&blessing));
+        let tie = t.state.tie.as_ref().unwrap();
+        assert_eq!((tie.blessing, tie.available.clone()), (blessing, vec![1, 2, 3, 4, 5]));
+        places.insert(blessing);
+    }
+    assert!(places.len() >= 3, "the Blessing's place is drawn: {places:?}");
+}

@@ -197,3 +197,56 @@ fn x6_6_only_own_cards_left() {
     // 0 is the Seeker now and only 0 holds cards: an own card is revealed at once.
     assert!(new.iter().any(|e| matches!(e, Event::CardRevealed { seeker: 0, chosen: 0, own: true, .. })), "{new:?}");
 }
+
+/// X1.1: 8 Role tiles, 5 Innocent and 3 Possessed: every round deals distinct tiles of that set,
+/// the chart's number of each Role, and an 8-player round uses all 8.
+#[test]
+fn x1_1_eight_role_tiles_five_innocent_three_possessed() {
+    use crate::model::card::{Role, TileId};
+    let role_count = |r| (0..8u8).map(TileId).filter(|t| t.role() == r).count();
+    assert_eq!((role_count(Role::Innocent), role_count(Role::Possessed)), (5, 3));
+    for n in 4..=8u8 {
+        let p = random_game(&Settings::new(n), 40 + n as u64);
+        let mut rounds = 0;
+        for e in &p.events {
+            let Event::RoundStarted { tiles, .. } = e else { continue };
+            rounds += 1;
+            let c = chart(n).unwrap();
+            assert_eq!(tiles.len(), n as usize);
+            let mut ids: Vec<u8> = tiles.iter().map(|t| t.0).collect();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(ids.len(), n as usize, "X1.1: each tile is dealt once");
+            assert!(ids.iter().all(|&i| i < 8), "X1.1: only the 8 tiles of the box: {ids:?}");
+            let innocent = tiles.iter().filter(|t| t.role() == Role::Innocent).count() as u8;
+            assert_eq!((innocent, n - innocent), (c.innocent, c.possessed));
+            if n == 8 {
+                assert_eq!(ids, (0..8).collect::<Vec<u8>>());
+            }
+        }
+        assert!(rounds > 0);
+    }
+}
+
+/// X5.4: each deal's revealed count starts at 0: at the first deal of a round and at every
+/// later deal, although the deal before ended with as many reveals as players (X7.1).
+#[test]
+fn x5_4_each_deal_starts_at_zero_revealed() {
+    let p = random_game(&Settings::new(5), 21);
+    let mut s = crate::State::default();
+    let mut later_deals = 0;
+    for e in &p.events {
+        let before = s.round.as_ref().map(|r| r.deal_revealed);
+        crate::Exorcist::apply(&mut s, e);
+        if let Event::DealStarted { deal, .. } = e {
+            let r = s.round.as_ref().unwrap();
+            assert_eq!(r.deal_revealed, 0, "X5.4: deal {deal}");
+            assert_eq!(crate::Exorcist::view(&s, flicker_game::Viewer::Spectator).deal_revealed, 0);
+            if *deal > 1 {
+                assert_eq!(before, Some(5), "the deal before ended after 5 reveals");
+                later_deals += 1;
+            }
+        }
+    }
+    assert!(later_deals > 0, "a later deal was played");
+}
