@@ -2971,11 +2971,8 @@ export interface components {
         } | {
             /** @enum {string} */
             effect: "drained";
-            /** @description (neighbour, the packet top first). */
-            packets: [
-                number,
-                number[]
-            ][];
+            /** @description Each neighbour (`seat`) and its packet (`cards`, top first). */
+            packets: components["schemas"]["SeatCards"][];
         } | {
             /** @description R8.12.1: The Judge's Sight: the target Burned these cards. */
             burned?: components["schemas"]["CardId"][];
@@ -3052,16 +3049,11 @@ export interface components {
         } | {
             /** @enum {string} */
             effect: "purged";
-            /** @description (ghost, siphoned). */
-            removed: [
-                number,
-                boolean
-            ][];
-            /** @description R8.20.3: live Plague ghosts that spread instead of going to The Dark (ghost, recipient). */
-            spreads?: [
-                number,
-                number
-            ][];
+            /**
+             * @description Each ghost, whether it was Siphoned, and (R8.20.3) the recipient of a live Plague
+             *     ghost that spread instead of going to The Dark.
+             */
+            removed: components["schemas"]["Removed"][];
         } | {
             /** @enum {string} */
             effect: "boo";
@@ -3096,11 +3088,8 @@ export interface components {
         } | {
             /** @enum {string} */
             effect: "watcher_taken";
-            /** @description (neighbour, cards taken). */
-            taken: [
-                number,
-                number[]
-            ][];
+            /** @description Each neighbour (`seat`) and the cards taken from its hand (`cards`). */
+            taken: components["schemas"]["SeatCards"][];
         };
         /** @description An [`Effect`] as a viewer sees it. */
         EffectView: {
@@ -4937,7 +4926,7 @@ export interface components {
             /** @description Registrations in registration order. */
             registrations: components["schemas"]["Registrant"][];
         };
-        /** @description R8.4.1: one more ghost removed by the same action. */
+        /** @description A ghost removed by an action: R8.4.1's second ghost of a Cleanse, or one of a Purge (R5.6.3). */
         Removed: {
             /** @description The ghost. */
             ghost: components["schemas"]["CardId"];
@@ -5123,6 +5112,16 @@ export interface components {
              * @description The seat wanted (default: the first free one).
              */
             seat?: number | null;
+        };
+        /** @description Cards moved from one seat: a Drain packet (R5.5.4) or what The Watcher took (R8.37.1). */
+        SeatCards: {
+            /** @description The cards, in order. */
+            cards: components["schemas"]["CardId"][];
+            /**
+             * Format: uint8
+             * @description The seat the cards came from.
+             */
+            seat: number;
         };
         /** @description The seat taken. */
         SeatTakenResponse: {
