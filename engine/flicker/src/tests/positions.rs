@@ -90,6 +90,9 @@ fn random_settings(rng: &mut ChaCha8Rng, classic: bool) -> Settings {
         s.round_limit = 10;
     }
     if !classic && rng.random_bool(0.2) {
+        s.first_player = crate::model::settings::FirstPlayer::Ask { seat: rng.random_range(0..players) };
+    }
+    if !classic && rng.random_bool(0.2) {
         s.class_bans = vec![crate::model::classes::ClassId::Clown, crate::model::classes::ClassId::Hex];
     }
     s
@@ -188,7 +191,8 @@ fn r10_13_export_then_import_gives_the_same_state_and_views() {
         }
         round_trip(&last, &format!("game {games} (seed {seed}), the end"));
     }
-    for s in ["ritual", "haunting", "burden", "selecting"] {
+    eprintln!("positions checked by step: {steps:?}; {pending} moments inside an action");
+    for s in ["ritual", "haunting", "burden", "selecting", "turn-order", "martyr", "eliminating"] {
         assert!(steps.get(s).is_some_and(|&k| k > 0), "no {s} position among {steps:?}");
     }
     assert!(pending > 0 && games > 10);
