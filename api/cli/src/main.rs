@@ -3,6 +3,7 @@
 
 mod gathering;
 mod organiser_key;
+mod position;
 mod replay;
 mod rotate;
 mod simulate;
@@ -32,6 +33,8 @@ enum Cmd {
     Simulate(simulate::Args),
     /// Fold a stored event log (JSON Lines replay) and print the final state and winner.
     Replay(replay::Args),
+    /// Print a stored game's full position at step N (`--at N`, `--viewer seat-K`), or check a position string (`--check`).
+    Position(position::Args),
     /// Check a signed replay (hash chain and Ed25519 signature), then fold it like `replay`.
     Verify(verify::Args),
     /// Print the OpenAPI document.
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Some(Cmd::Simulate(a)) => simulate::run(a),
         Some(Cmd::Replay(a)) => replay::run(a),
         Some(Cmd::Verify(a)) => verify::run(a),
+        Some(Cmd::Position(a)) => position::run(a),
         Some(Cmd::Openapi) => {
             print!("{}", flicker_server::openapi::json());
             ExitCode::SUCCESS

@@ -271,6 +271,12 @@ pub struct GameCreated {
     /// Key for the card handles of views (R10.3.2). Drawn from the server's generator; it is
     /// not a seed of any game randomness and is never shown in a view during play.
     pub handle_key: [u64; 2],
+    /// R10.13: a game started from a full position: the checked position with its card
+    /// instances. `candles`, `dark` and `set_aside` are then empty and nobody draws a starting
+    /// hand: the state is the position's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub position: Option<Box<crate::rules::position::Setup>>,
 }
 
 /// One event. Serialised with a `type` tag and a `payload` (see [`crate::replay`]).

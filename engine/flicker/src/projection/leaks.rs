@@ -250,3 +250,64 @@ pub fn hidden_handles(state: &State, viewer: Viewer) -> HashSet<u64> {
     let seen = visible(state, viewer);
     cards(state).filter(|c| !seen.contains(c)).map(|c| handle(state, c).0).collect()
 }
+
+/// R10.13, R10.8: checks a position string exported for `viewer` against `state`, zone by zone
+/// and place by place: every zone has the state's size, every card it names is a card the
+/// viewer may see there ([`visible`]) with that card's face, a class offer is named only to its
+/// chooser, and the position is marked with its viewer (so that it is never imported as whole).
+/// Returns the number of cards named.
+pub fn check_position(text: &str, state: &State, viewer: Viewer) -> Result<usize, String> {
+    use crate::rules::position::{Offer, Position, Slot};
+    let pos = Position::parse(text).map_err(|e| format!("the position does not parse: {e}"))?;
+    let whole = viewer == Viewer::Everything || state.is_finished();
+    if !whole && pos.viewer != Some(viewer) {
+        return Err(format!("a position for {viewer:?} is marked {:?}", pos.viewer));
+    }
+    let seen = visible(state, viewer);
+    let mut named = 0;
+    let mut zone = |what: &str, slots: Vec<Option<crate::model::card::Face>>, cards: &[CardId]| {
+        if slots.len() != cards.len() {
+            return Err(format!("{what}: {} places, the state has {}", slots.len(), cards.len()));
+        }
+        for (k, (s, &c)) in slots.iter().zip(cards).enumerate() {
+            let Some(f) = s else { continue };
+            named += 1;
+            if !whole && !seen.contains(&c) {
+                return Err(format!("{what}: place {k} names {f}, which {viewer:?} may not see"));
+            }
+            if *f != state.face(c) {
+                return Err(format!("{what}: place {k} names {f}, the card there is {}", state.face(c)));
+            }
+        }
+        Ok(())
+    };
+    let slots = |z: &crate::rules::position::Zone| {
+        z.0.iter().map(|s| if let Slot::Card(c) = s { Some(c.face) } else { None }).collect::<Vec<_>>()
+    };
+    if pos.seats.len() != state.players.len() {
+        return Err(format!("{} seats, the state has {}", pos.seats.len(), state.players.len()));
+    }
+    for (i, (sp, p)) in pos.seats.iter().zip(&state.players).enumerate() {
+        zone(&format!("seat {i}, hand"), slots(&sp.hand), &p.hand)?;
+        let candle: Vec<CardId> = p.candle.iter().copied().collect();
+        zone(&format!("seat {i}, Candle"), slots(&sp.candle), &candle)?;
+        let ghosts: Vec<CardId> = p.shadow.iter().map(|g| g.card).collect();
+        zone(&format!("seat {i}, Shadow"), sp.shadow.iter().map(|g| Some(g.card.face)).collect(), &ghosts)?;
+        let walls: Vec<CardId> = p.walls.iter().map(|w| w.card).collect();
+        zone(&format!("seat {i}, Walls"), sp.walls.iter().map(|w| w.card.map(|c| c.face)).collect(), &walls)?;
+        zone(&format!("seat {i}, pages"), slots(&sp.pages), &p.pages)?;
+    }
+    let dark: Vec<CardId> = state.dark.iter().rev().copied().collect();
+    zone("The Dark", slots(&pos.dark), &dark)?;
+    zone("the Resolving area", slots(&pos.resolving), &state.resolving)?;
+    zone("out of play", slots(&pos.out_of_play), &state.out_of_play)?;
+    if let (Some(sel), Some(real)) = (&pos.selection, &state.selection)
+        && let Some(Offer::Known(_)) = &sel.offer
+    {
+        let chooser = real.order.first().copied();
+        if !whole && viewer != Viewer::Commentary && chooser.is_none_or(|c| viewer != Viewer::Seat { seat: c }) {
+            return Err(format!("the class offer of seat {chooser:?} is named to {viewer:?} (R2.7.5)"));
+        }
+    }
+    Ok(named)
+}

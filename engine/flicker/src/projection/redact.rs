@@ -339,6 +339,10 @@ pub enum ViewEvent {
         hands: Option<Vec<Vec<CardView>>>,
         /// R2.6: the first player, if already known.
         first_player: Option<u8>,
+        /// R10.13: a game started from a full position: that position as the viewer may see
+        /// it (unknown cards as `?`, R10.8), in its text form.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<String>,
     },
     /// R2.6.
     TurnOrderChosen {
@@ -660,6 +664,14 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                 hand: me.map(|m| posts(&after.players[m as usize].hand)),
                 hands: commentary.then(|| after.players.iter().map(|p| posts(&p.hand)).collect()),
                 first_player: g.first_player,
+                position: g.position.as_ref().map(|_| {
+                    let v = match me {
+                        Some(seat) => Viewer::Seat { seat },
+                        None if commentary => Viewer::Commentary,
+                        None => Viewer::Spectator,
+                    };
+                    crate::rules::position::position_for(after, v).to_string()
+                }),
             }
         }
         Event::TurnOrderChosen { seat, choice } => ViewEvent::TurnOrderChosen { seat: *seat, choice: *choice },

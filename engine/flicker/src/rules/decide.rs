@@ -135,6 +135,7 @@ pub(crate) fn create_dealt<R: Rng + ?Sized>(
         set_aside,
         first_player,
         handle_key: [rng.next_u64(), rng.next_u64()],
+        position: None,
     }));
     let mut state = State::new();
     apply(&mut state, &created);

@@ -79,6 +79,10 @@ pub fn apply(state: &mut State, event: &Event) {
                     _ => Step::StartTurn { seat: 0, round: 1 },
                 },
             };
+            // R10.13: a game started from a full position is in that position.
+            if let Some(setup) = &g.position {
+                crate::rules::position::import::apply_setup(state, setup);
+            }
         }
         Event::TurnOrderChosen { seat, choice } => {
             let first = match choice {

@@ -1,7 +1,15 @@
-//! Practice positions (R10.13, the part the deal covers): a table can start from a given deal,
-//! written like a chess position string. Cards not named are dealt at random, as usual.
+//! Practice positions (R10.13). Two formats:
 //!
-//! Format: one group per seat, separated by `|`; in each, the starting hand (up to 3 cards: the
+//! - the **full position** ([`Position`], [`format`]): every zone, classes, the turn and its
+//!   step, one line of text like FEN (`current/1 | turn: … | seat 0: … | dark: …`) or JSON;
+//!   exported by [`position_of`] / [`position_for`] (per viewer), checked by [`check`] /
+//!   [`validate`], imported by [`create_from_full`]. Grammar and examples: `docs/positions.md`.
+//! - the **deal-only** format ([`DealPosition`], below), which names some cards of the deal;
+//!   cards not named are dealt at random, as usual.
+//!
+//! [`create_from_position`] takes either (a full position starts with its ruleset, `current/1`).
+//!
+//! Deal-only format: one group per seat, separated by `|`; in each, the starting hand (up to 3 cards: the
 //! top 3 of the dealt Candle, drawn in order) then optionally `/` and the cards lying on top of
 //! the Candle after the draw, top first. A last group `dark: …` names the top cards of The Dark,
 //! top first (only for an odd player count, whose surplus forms The Dark). Cards are written
@@ -19,6 +27,19 @@ use crate::model::settings::Settings;
 use crate::rules::decide::create_dealt;
 use rand::Rng;
 use rand::seq::SliceRandom;
+
+pub mod equal;
+pub mod export;
+pub mod format;
+pub mod import;
+
+pub use equal::{normalised, same_up_to_handles};
+pub use export::{position_exact, position_for, position_of};
+pub use format::{
+    CardPos, GhostPos, Offer, Position, PositionError, SeatPos, SelectionPos, Slot, StepPos, TriggerPos, TurnPos,
+    WallPos, Zone, is_full, parse_viewer,
+};
+pub use import::{Setup, Summary, check, create_from_full, validate, validate_str};
 
 /// Parses one card: `7H`, `10S`, `QC`, `AD`, `Joker` (case-insensitive).
 pub fn parse_card(s: &str) -> Result<Face, String> {
@@ -58,19 +79,19 @@ pub fn parse_card(s: &str) -> Result<Face, String> {
     Ok(Face::new(rank, suit))
 }
 
-/// A parsed practice position.
+/// A parsed deal-only practice position.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Position {
+pub struct DealPosition {
     /// Per seat: the starting hand (up to 3) and the Candle's top after the draw (top first).
     pub seats: Vec<(Vec<Face>, Vec<Face>)>,
     /// The top of The Dark, top first.
     pub dark: Vec<Face>,
 }
 
-impl Position {
-    /// Parses the position string (see the module docs).
-    pub fn parse(s: &str) -> Result<Position, String> {
-        let mut p = Position::default();
+impl DealPosition {
+    /// Parses the deal-only position string (see the module docs).
+    pub fn parse(s: &str) -> Result<DealPosition, String> {
+        let mut p = DealPosition::default();
         let cards = |txt: &str| txt.split_whitespace().map(parse_card).collect::<Result<Vec<_>, _>>();
         for group in s.split('|') {
             let g = group.trim();
@@ -92,17 +113,23 @@ fn bad(message: String) -> RuleError {
     RuleError::new(ErrorKind::BadSettings, "R10.13", message)
 }
 
-/// R10.13: creates a game from a practice position: the named cards are placed, the rest of
-/// the pool is shuffled into the remaining places. Errors name the problem (a seat count that
+/// R10.13: creates a game from a practice position. A full position ([`is_full`]) is imported
+/// by [`create_from_full`] (its own settings; `settings` gives the seat count, which must
+/// agree, and `hold_windows`). A deal-only position places the named cards, the rest of the
+/// pool shuffled into the remaining places. Errors name the problem (a seat count that
 /// differs from the settings, more than 3 hand cards, a card the pool does not hold enough of,
-/// Dark cards at an even table).
+/// Dark cards at an even table; for full positions see [`check`]).
 pub fn create_from_position<R: Rng + ?Sized>(
     settings: &Settings,
     position: &str,
     rng: &mut R,
 ) -> Result<Vec<Event>, RuleError> {
+    if is_full(position) {
+        let pos = Position::parse(position).map_err(|e| bad(e.to_string()))?;
+        return create_from_full(Some(settings), &pos, rng);
+    }
     crate::rules::decide::validate(settings)?;
-    let pos = Position::parse(position).map_err(bad)?;
+    let pos = DealPosition::parse(position).map_err(bad)?;
     let n = settings.players as usize;
     if pos.seats.len() != n {
         return Err(bad(format!("the position describes {} seats, the table has {n}", pos.seats.len())));

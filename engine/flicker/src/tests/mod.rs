@@ -13,6 +13,7 @@ mod defaults;
 mod elimination;
 mod fuzz;
 pub mod kit;
+mod positions;
 mod properties;
 mod qualifying;
 mod reactions;
