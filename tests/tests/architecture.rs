@@ -50,7 +50,8 @@ const NOT_YET_THERE: &[&str] = &[];
 const ARROWS: &[(&str, &[&str])] = &[
     ("flicker-game", &[]),
     ("final-flicker", &["flicker-game"]),
-    ("flicker-lab", &["flicker-game", "final-flicker"]),
+    ("exorcist", &["flicker-game"]),
+    ("flicker-lab", &["flicker-game", "final-flicker", "exorcist"]),
     ("flicker-store", &[]),
     ("flicker-platform", &["flicker-game", "final-flicker", "flicker-lab", "flicker-store"]),
     ("flicker-wire", &["flicker-game", "flicker-platform"]),

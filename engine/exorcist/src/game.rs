@@ -5,13 +5,14 @@ use crate::model::command::{Answer, Command, PromptId};
 use crate::model::event::{EVENT_SCHEMA_VERSION, EndReason, Event};
 use crate::model::settings::Settings;
 use crate::model::state::State;
+use crate::projection::leaks::LeakChecker;
 use crate::projection::redact::ViewEvent;
 use crate::projection::view::View;
 use crate::rules::flow::{Next, next};
 use crate::rules::prompt::Prompt;
 use flicker_game::{
     DecisionPoint, ErrorKind, EventFacts, Game, Outcome, PromptClock, PromptInfo, RuleError, Ruleset, SettingsRefusal,
-    TurnMark, Viewer, WindowPhase,
+    TurnMark, Viewer, WindowPhase, kit,
 };
 use rand::Rng;
 
@@ -228,5 +229,38 @@ impl Game for Exorcist {
     }
     fn is_finished(state: &State) -> bool {
         state.is_finished()
+    }
+}
+
+/// The leak checker as the generic kit's hook (X11.1, R10.8): in this module, so that the
+/// projection never names the game.
+impl kit::LeakCheck<Exorcist> for LeakChecker {
+    fn view(&mut self, state: &State, viewer: Viewer, view: &View) -> Result<(), String> {
+        self.checks += 1;
+        let json = serde_json::to_value(view).map_err(|e| e.to_string())?;
+        if matches!(viewer, Viewer::Spectator | Viewer::Commentary) && !json["prompt"].is_null() {
+            return Err("a prompt shown to a spectator or the commentary view".into());
+        }
+        self.check_json(&json, state, viewer, false)
+    }
+
+    fn event(
+        &mut self,
+        before: &State,
+        event: &Event,
+        after: &State,
+        viewer: Viewer,
+        shown: Option<&ViewEvent>,
+    ) -> Result<(), String> {
+        if after.version > self.seen_events {
+            self.learn(before, event, after);
+        }
+        self.checks += 1;
+        let Some(shown) = shown else { return Ok(()) };
+        if before.is_finished() {
+            return Ok(());
+        }
+        let json = serde_json::to_value(shown).map_err(|e| e.to_string())?;
+        self.check_json(&json, after, viewer, matches!(event, Event::TieRevealed))
     }
 }

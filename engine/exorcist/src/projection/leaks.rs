@@ -7,16 +7,13 @@
 //!
 //! For [`Viewer::Everything`] and once the game is over (X11.4) everything is allowed. The
 //! commentary view may show what some seat knows. Used by the property tests
-//! ([`kit::check_leaks`] through [`LeakChecker`]) and usable by the API's leak scanner on any
+//! ([`flicker_game::kit::check_leaks`] through [`LeakChecker`]) and usable by the API's leak scanner on any
 //! JSON body ([`LeakChecker::check_json`]). It needs the full state: a tool, never for serving.
 
-use crate::game::Exorcist;
 use crate::model::card::{CardId, CardKind, Role, TieCard};
 use crate::model::event::{Direction, Event};
 use crate::model::state::State;
-use crate::projection::redact::ViewEvent;
-use crate::projection::view::View;
-use flicker_game::{Viewer, kit};
+use flicker_game::Viewer;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -27,7 +24,7 @@ pub const OMNISCIENT_KEYS: [&str; 7] = ["order", "deck", "roles_now", "blessing"
 #[derive(Debug, Default, Clone)]
 pub struct LeakChecker {
     /// Events folded so far.
-    seen_events: u64,
+    pub(crate) seen_events: u64,
     /// (seat, round, target, role, at): a look or Role peek.
     role_facts: HashSet<(u8, u32, u8, Role, u64)>,
     /// (seat, at, owner, position, kind): a card peek.
@@ -274,36 +271,5 @@ impl LeakChecker {
             return Err(format!("another player's pick: {obj}"));
         }
         Ok(())
-    }
-}
-
-impl kit::LeakCheck<Exorcist> for LeakChecker {
-    fn view(&mut self, state: &State, viewer: Viewer, view: &View) -> Result<(), String> {
-        self.checks += 1;
-        let json = serde_json::to_value(view).map_err(|e| e.to_string())?;
-        if matches!(viewer, Viewer::Spectator | Viewer::Commentary) && !json["prompt"].is_null() {
-            return Err("a prompt shown to a spectator or the commentary view".into());
-        }
-        self.check_json(&json, state, viewer, false)
-    }
-
-    fn event(
-        &mut self,
-        before: &State,
-        event: &Event,
-        after: &State,
-        viewer: Viewer,
-        shown: Option<&ViewEvent>,
-    ) -> Result<(), String> {
-        if after.version > self.seen_events {
-            self.learn(before, event, after);
-        }
-        self.checks += 1;
-        let Some(shown) = shown else { return Ok(()) };
-        if before.is_finished() {
-            return Ok(());
-        }
-        let json = serde_json::to_value(shown).map_err(|e| e.to_string())?;
-        self.check_json(&json, after, viewer, matches!(event, Event::TieRevealed))
     }
 }

@@ -162,13 +162,18 @@ pub fn read_replay_versioned<R: BufRead>(r: R) -> Result<(ReplayHeader, Vec<(u64
         version = raw.version;
         // R10.1.3: an event of an older schema reads through the upcasters; a newer one is
         // refused.
-        let decoded =
-            <crate::game::FinalFlicker as flicker_game::Game>::upcast(&raw.event_type, raw.schema, &raw.payload)
+        let decoded = flicker_game::upcast::upcast(
+            crate::model::upcast::UPCASTERS,
+            crate::model::event::EVENT_SCHEMA_VERSION,
+            &raw.event_type,
+            raw.schema,
+            &raw.payload,
+        )
+        .map_err(|e| e.to_string())
+        .and_then(|payload| {
+            serde_json::from_value::<Event>(serde_json::json!({"type": raw.event_type, "payload": payload}))
                 .map_err(|e| e.to_string())
-                .and_then(|payload| {
-                    serde_json::from_value::<Event>(serde_json::json!({"type": raw.event_type, "payload": payload}))
-                        .map_err(|e| e.to_string())
-                });
+        });
         let ev = match decoded {
             Ok(ev) => ev,
             // Format 2: a platform event before the game (its type is not an engine event's).
