@@ -53,18 +53,30 @@ const ARROWS: &[(&str, &[&str])] = &[
     ("exorcist", &["flicker-game"]),
     ("flicker-lab", &["flicker-game", "final-flicker", "exorcist"]),
     ("flicker-store", &[]),
-    ("flicker-platform", &["flicker-game", "final-flicker", "flicker-lab", "flicker-store"]),
+    ("flicker-platform", &["flicker-game", "final-flicker", "exorcist", "flicker-lab", "flicker-store"]),
     ("flicker-wire", &["flicker-game", "flicker-platform"]),
-    ("flicker-client", &["flicker-game", "final-flicker", "flicker-store", "flicker-platform", "flicker-wire"]),
+    (
+        "flicker-client",
+        &["flicker-game", "final-flicker", "exorcist", "flicker-store", "flicker-platform", "flicker-wire"],
+    ),
     (
         "flicker-server",
-        &["flicker-game", "final-flicker", "flicker-lab", "flicker-store", "flicker-platform", "flicker-wire"],
+        &[
+            "flicker-game",
+            "final-flicker",
+            "exorcist",
+            "flicker-lab",
+            "flicker-store",
+            "flicker-platform",
+            "flicker-wire",
+        ],
     ),
     (
         "flicker",
         &[
             "flicker-game",
             "final-flicker",
+            "exorcist",
             "flicker-lab",
             "flicker-store",
             "flicker-platform",
@@ -75,11 +87,27 @@ const ARROWS: &[(&str, &[&str])] = &[
     ),
     (
         "flicker-bench",
-        &["flicker-game", "final-flicker", "flicker-lab", "flicker-store", "flicker-platform", "flicker-client"],
+        &[
+            "flicker-game",
+            "final-flicker",
+            "exorcist",
+            "flicker-lab",
+            "flicker-store",
+            "flicker-platform",
+            "flicker-client",
+        ],
     ),
     (
         "flicker-tests",
-        &["flicker-game", "final-flicker", "flicker-lab", "flicker-store", "flicker-platform", "flicker-client"],
+        &[
+            "flicker-game",
+            "final-flicker",
+            "exorcist",
+            "flicker-lab",
+            "flicker-store",
+            "flicker-platform",
+            "flicker-client",
+        ],
     ),
 ];
 

@@ -515,6 +515,7 @@ impl Scanner<'_> {
         let id = uuid::Uuid::new_v4().to_string();
         let created = TableEvent::TableCreated {
             table_id: id.clone(),
+            game: Default::default(),
             creator: "p0".into(),
             settings: settings.clone(),
             practice: true,
@@ -972,6 +973,7 @@ impl Scanner<'_> {
             .expect("gathering");
         let created = TableEvent::TableCreated {
             table_id: id.clone(),
+            game: Default::default(),
             creator: "org".into(),
             settings: settings.clone(),
             practice: false,
@@ -1144,9 +1146,12 @@ impl Scanner<'_> {
                 crate::clocks::view_for::<crate::game::Served>(st, mark, who.seat(), false, &[]),
             )
         };
-        let expected =
-            serde_json::to_vec(&flicker_wire::tables::TableResponse { table: snap.info_for(account), view, clock })
-                .expect("json");
+        let expected = serde_json::to_vec(&flicker_wire::tables::TableResponse::<crate::game::Served> {
+            table: snap.info_for(account),
+            view,
+            clock,
+        })
+        .expect("json");
         assert!(
             r.body == expected,
             "{what}: the table is not the fold up to the horizon:\n got:  {}\n want: {}",

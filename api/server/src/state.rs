@@ -1,7 +1,7 @@
 //! The shared state of the server ([`AppState`]) and its construction on an open store. Every
 //! handler takes it; it names no route module.
 
-use crate::game::Tables;
+use crate::game::{Exorcist, GameTables, TableGames, Tables};
 use crate::metrics::Metrics;
 use crate::secrets::{self, EnvSecrets};
 use crate::store::{EventStore, StoreError};
@@ -27,8 +27,12 @@ pub struct AppState {
     /// Every replay-signing public key to publish at `GET /api/v1/keys/replay`: the current
     /// one first, then rotated-out ones (replays they signed still verify against them).
     pub replay_keys: Vec<secrets::PublishedKey>,
-    /// The table cache.
+    /// The table cache of The Final Flicker (its practice tables and every gathering circle).
     pub tables: Tables,
+    /// The table cache of Let's Call the Exorcist (practice tables).
+    pub exorcist_tables: GameTables<Exorcist>,
+    /// Which game each table plays ([`crate::game::with_game!`] dispatches on it).
+    pub table_games: TableGames,
     /// Metrics.
     pub metrics: Metrics,
     /// The gathering cache.
@@ -99,6 +103,8 @@ pub(crate) async fn build(
         metrics_token: env.metrics.clone(),
         replay_keys,
         tables: Tables::with_clock(clock.clone()),
+        exorcist_tables: GameTables::with_clock(clock.clone()),
+        table_games: TableGames::default(),
         metrics: Metrics::new(),
         gatherings: Default::default(),
         driver: Default::default(),

@@ -28,7 +28,7 @@ mod tables;
 
 use crate::accounts::{AccountEvent, Role};
 use crate::auth::{ACCESS_TTL_SECS, Caller, MaybeCaller, REFRESH_TTL_SECS, TokenKind};
-use crate::game::{Served, Settings, ViewEvent};
+use crate::game::{GameName, GameSnapshot, ServedGame, with_game};
 use crate::problem::Problem;
 use crate::spectate;
 use crate::state::AppState;
