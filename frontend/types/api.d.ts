@@ -2845,6 +2845,7 @@ export interface components {
          *     }
          */
         CreateGatheringBody: {
+            game?: components["schemas"]["GameName"] | null;
             /** @description 1-80 characters (leading and trailing white space removed). */
             name: string;
             settings?: components["schemas"]["GatheringSettings"] | null;
