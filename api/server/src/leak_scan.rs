@@ -313,7 +313,7 @@ impl Scanner<'_> {
             assert_eq!(r.status, 200, "{}: {}", what("my tables"), r.text());
             let expected = match who.seat() {
                 Some(seat) => {
-                    json!([{"table_id": id, "status": "playing", "seats": [seat], "awaiting": awaiting(&now, seat)}])
+                    json!([{"table_id": id, "game": "the-final-flicker", "status": "playing", "seats": [seat], "awaiting": awaiting(&now, seat)}])
                 }
                 None => json!([]),
             };
@@ -892,7 +892,7 @@ impl Scanner<'_> {
                 continue;
             };
             let (last, rest) = msgs.split_last().expect("messages");
-            let want_last = json!({"table_id": id, "status": "finished", "seats": [seat], "awaiting": []});
+            let want_last = json!({"table_id": id, "game": "the-final-flicker", "status": "finished", "seats": [seat], "awaiting": []});
             assert_eq!(serde_json::from_str::<Value>(&last.2).expect("json"), want_last, "{}: the end", w.label);
             assert!(!rest.is_empty(), "{}: the stream opened without the table", w.label);
             let mut at = 0usize;
