@@ -294,7 +294,7 @@ pub fn verify(text: &str, pinned: Option<&VerifyingKey>) -> Result<Verified, Ver
     let header: SignedHeader = serde_json::from_value(header_value)
         .map_err(|e| err(1, "header", format!("not a signed replay header ({e})")))?;
     if header.format != REPLAY_FORMAT
-        || crate::games::GameName::from_id(&header.game).is_none()
+        || crate::names::GameName::from_id(&header.game).is_none()
         || header.format_version != SIGNED_FORMAT_VERSION
     {
         return Err(err(

@@ -13,9 +13,10 @@
 //! reads only the log after the last checkpoint of the live set, and every event the follower
 //! reads, from its first, reaches the live streams.
 
-use crate::game::{GameSnapshot, ServedGame, with_game};
+use crate::game::{GameSnapshot, with_game};
 use crate::gatherings::{Status, manager};
 use crate::state::AppState;
+use crate::state::ServedGame;
 use crate::store::{self, StoredEvent};
 use crate::tables;
 use actix_web::web;

@@ -3,15 +3,13 @@
 //! a game's own modules. A table records its game in its creation event
 //! ([`crate::tables::TableEvent::TableCreated`]`.game`); [`TableGames`] tells a handler which
 //! game a table plays, and [`with_game!`] runs a handler's generic body for that game
-//! ([`ServedGame`]: the game's table cache in [`AppState`]). Hosting another game means a
-//! [`GameName`], its [`flicker_platform::hosted::Hosted`] implementation, a [`ServedGame`]
-//! implementation with its table cache, and an arm in [`with_game!`].
+//! ([`crate::state::ServedGame`]: the game's table cache in the server's state). Hosting another
+//! game means a [`GameName`], its [`flicker_platform::hosted::Hosted`] implementation, a
+//! `ServedGame` implementation with its table cache, and an arm in [`with_game!`].
 
-use crate::state::AppState;
 use crate::store::{EventStore, StreamVersion};
 use crate::tables::TableError;
 use flicker_game::Game;
-use flicker_platform::hosted::Hosted;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -31,43 +29,6 @@ pub type GameTables<G> = flicker_platform::tables::Tables<G>;
 pub type Command = <Served as Game>::Command;
 /// The Final Flicker's state.
 pub type State = <Served as Game>::State;
-
-/// A game this server hosts: its built-in bots ([`Hosted`]), its name, and its tables in the
-/// server's state.
-pub trait ServedGame: Hosted + Sized {
-    /// The game's name on the wire and in its tables' creation events.
-    const NAME: GameName;
-    /// The cache and command runner of this game's tables.
-    fn tables(state: &AppState) -> &GameTables<Self>;
-    /// An event's stored type (`{"type": …}` of its adjacently tagged form: a stream message's
-    /// `event:`).
-    fn event_type(e: &Self::Event) -> String {
-        match serde_json::to_value(e) {
-            Ok(serde_json::Value::Object(mut o)) => match o.remove("type") {
-                Some(serde_json::Value::String(t)) => t,
-                _ => "event".into(),
-            },
-            _ => "event".into(),
-        }
-    }
-}
-
-impl ServedGame for Served {
-    const NAME: GameName = GameName::TheFinalFlicker;
-    fn tables(state: &AppState) -> &GameTables<Self> {
-        &state.tables
-    }
-    fn event_type(e: &Self::Event) -> String {
-        e.type_name().to_string()
-    }
-}
-
-impl ServedGame for Exorcist {
-    const NAME: GameName = GameName::LetsCallTheExorcist;
-    fn tables(state: &AppState) -> &GameTables<Self> {
-        &state.exorcist_tables
-    }
-}
 
 /// Runs `f::<G>(args…).await` for the game `G` named by `game` (a [`GameName`]).
 #[macro_export]

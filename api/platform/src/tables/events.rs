@@ -3,7 +3,7 @@
 
 use crate::bots::BotKind;
 use crate::clocks::Clocks;
-use crate::games::GameName;
+use crate::names::GameName;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -248,7 +248,7 @@ impl<G: Game> Snapshot<G> {
             version: 0,
             info: TableInfo {
                 table_id: table_id.into(),
-                game: crate::games::GameName::from_id(G::GAME_ID).unwrap_or_default(),
+                game: crate::names::GameName::from_id(G::GAME_ID).unwrap_or_default(),
                 creator: String::new(),
                 settings: G::default_settings(G::MIN_SEATS),
                 practice: false,

@@ -5,11 +5,12 @@
 //! table are held back by its spectator delay.
 
 use crate::auth::MaybeCaller;
-use crate::game::{GameSnapshot, ServedGame, with_game};
+use crate::game::{GameSnapshot, with_game};
 use crate::gatherings;
 use crate::problem::Problem;
 use crate::spectate;
 use crate::state::AppState;
+use crate::state::ServedGame;
 use actix_web::{HttpRequest, Responder, get, web};
 use actix_web_lab::sse;
 use flicker_game::Viewer;
