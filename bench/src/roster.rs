@@ -90,7 +90,11 @@ pub fn run(flicker: &Path, storage: &Storage, players: usize) -> Result<RosterRe
     let token = api.send(routes::login(&org.name, &org.password)).map_err(|e| e.to_string())?.access_token;
     let api = api.with_token(&token);
     let g = api
-        .send(routes::create_gathering(&CreateGatheringBody { name: format!("roster of {players}"), settings: None }))
+        .send(routes::create_gathering(&CreateGatheringBody {
+            name: format!("roster of {players}"),
+            settings: None,
+            game: None,
+        }))
         .map_err(|e| e.to_string())?;
     let cpu0 = server.cpu_seconds();
     let t0 = Instant::now();

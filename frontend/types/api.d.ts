@@ -657,7 +657,10 @@ export interface paths {
          */
         get: operations["list_tables"];
         put?: never;
-        /** Creates a table: a single game, for practice or testing. */
+        /**
+         * Creates a table: a single game, for practice or testing, of The Final Flicker or (with
+         *     `"game": "lets-call-the-exorcist"`) Let's Call the Exorcist.
+         */
         post: operations["create_table"];
         delete?: never;
         options?: never;
@@ -2455,7 +2458,7 @@ export interface components {
             right: components["schemas"]["CardRef"][];
         };
         /**
-         * @description Body of `POST /api/v1/tables/{id}/answers`.
+         * @description Body of `POST /api/v1/tables/{id}/answers` (`G`: the table's game).
          * @example {
          *       "answer": {
          *         "answer": "end_ritual"
@@ -2464,8 +2467,8 @@ export interface components {
          *     }
          */
         AnswerBody: {
-            /** @description The answer. */
-            answer: components["schemas"]["Answer"];
+            /** @description The answer, one of the table's game's answers. */
+            answer: components["schemas"]["AnyAnswer"];
             /**
              * Format: uint64
              * @description The id of the prompt answered (a stale id gets 409 `stale-prompt`).
@@ -2477,6 +2480,14 @@ export interface components {
              */
             seat?: number | null;
         };
+        /** @description An answer to a prompt of the table's game. Documentation only. */
+        AnyAnswer: components["schemas"]["Answer"] | components["schemas"]["ExorcistAnswer"];
+        /** @description An open prompt of the table's game. Documentation only. */
+        AnyPrompt: components["schemas"]["Prompt"] | components["schemas"]["ExorcistPrompt"];
+        /** @description The game as one viewer sees it, for the table's game (`table.game`). Documentation only. */
+        AnyView: components["schemas"]["View"] | components["schemas"]["ExorcistView"];
+        /** @description One event of the table's game as one viewer sees it. Documentation only. */
+        AnyViewEvent: components["schemas"]["ViewEvent"] | components["schemas"]["ExorcistViewEvent"];
         /** @description Who the game waits for, as public information allows (R10.6.2). */
         Awaiting: {
             /** @enum {string} */
@@ -2834,6 +2845,7 @@ export interface components {
          *     }
          */
         CreateGatheringBody: {
+            game?: components["schemas"]["GameName"] | null;
             /** @description 1-80 characters (leading and trailing white space removed). */
             name: string;
             settings?: components["schemas"]["GatheringSettings"] | null;
@@ -2858,9 +2870,10 @@ export interface components {
              */
             bot_delay_ms?: number | null;
             clocks?: components["schemas"]["Clocks"] | null;
+            game?: components["schemas"]["GameName"] | null;
             /**
              * Format: uint8
-             * @description Seats, 2-64.
+             * @description Seats: 2-64 for The Final Flicker, 4-8 for Let's Call the Exorcist (X2.1).
              */
             players: number;
             /** @description A practice position to start from (R10.13), e.g. `"7H 8D KS / 2C | 5H 5D 9S"`. */
@@ -2879,8 +2892,8 @@ export interface components {
              *     window and prompt until its deadline (docs/rules-decisions.md).
              */
             reaction_window_min_ms?: number | null;
-            /** @description Engine settings (R10.11) other than `players`; defaults when absent or `null`. */
-            settings?: components["schemas"]["TableSettings"] | null;
+            /** @description The game's settings (R10.11) other than `players`; defaults when absent or `null`. */
+            settings?: components["schemas"]["TableSettings"] | components["schemas"]["ExorcistTableSettings"] | null;
         };
         /**
          * @description A3.3, R10.11: where a dead player's ghosts go under `classic-1.0`.
@@ -3820,19 +3833,966 @@ export interface components {
             /** @enum {string} */
             type: "game_ended";
         };
-        /** @description One event of your sequence. */
+        /** @description One event of your sequence (`G`: the table's game). */
         EventItem: {
             /** @description Opaque cursor of this event in your sequence. */
             cursor: string;
-            /** @description The event as you may see it. */
-            event: components["schemas"]["ViewEvent"];
+            /** @description The event as you may see it (one of the table's game's events). */
+            event: components["schemas"]["AnyViewEvent"];
         };
-        /** @description A page of your events. */
+        /** @description A page of your events (`G`: the table's game). */
         EventsPage: {
             /** @description The events, oldest first. */
             events: components["schemas"]["EventItem"][];
             /** @description Cursor to pass as `after` for the next page (the last event's, or the one given). */
             next?: string | null;
+        };
+        /** @description An answer to a prompt (X12): `{"answer": "card", "owner": 3, "position": 2}`, ... */
+        ExorcistAnswer: {
+            /** @enum {string} */
+            answer: "card";
+            /**
+             * Format: uint8
+             * @description The row's owner.
+             */
+            owner: number;
+            /**
+             * Format: uint8
+             * @description 1..=row size, from the owner's left end.
+             */
+            position: number;
+        } | {
+            /** @enum {string} */
+            answer: "peek";
+        } | {
+            /** @enum {string} */
+            answer: "peek_tile";
+            /**
+             * Format: uint8
+             * @description Whose tile.
+             */
+            seat: number;
+        } | {
+            /** @enum {string} */
+            answer: "decline";
+        } | {
+            /** @enum {string} */
+            answer: "player";
+            /**
+             * Format: uint8
+             * @description The player.
+             */
+            seat: number;
+        } | {
+            /** @enum {string} */
+            answer: "pick";
+            /**
+             * Format: uint8
+             * @description The position.
+             */
+            position: number;
+        };
+        /** @description Who must answer what (public; the mini-game's picks stay listed until the reveal). */
+        ExorcistAwaiting: {
+            /** @description The prompt's name (`select_card`, ...). */
+            prompt: string;
+            /**
+             * Format: uint8
+             * @description The seat.
+             */
+            seat: number;
+        };
+        /**
+         * @description X1.3: the 16 card kinds, named as the seed names them (serialised in snake_case).
+         * @enum {string}
+         */
+        ExorcistCardKind: "cleansing_whip" | "cloth_of_transcendence" | "collection_plate" | "blessed_prepuce" | "tablet_chunk" | "book_of_the_mostly_dead" | "that_one_ring" | "pazuzu_bust" | "piety" | "divine_sanction" | "cruel_cowardice" | "hellish_hijinx" | "satanic_spew" | "vile_violation" | "wicked_whiff" | "is_that_you_satan";
+        /** @description A card whose current place the viewer knows from its own peek (not shuffled since). */
+        ExorcistCardKnown: {
+            /** @description The kind. */
+            card: components["schemas"]["ExorcistCardKind"];
+            /**
+             * Format: uint8
+             * @description The row's owner now.
+             */
+            owner: number;
+            /**
+             * Format: uint8
+             * @description The position now.
+             */
+            position: number;
+            /**
+             * Format: uint64
+             * @description The stream index of the peek.
+             */
+            since: number;
+        };
+        /** @description A card seen by a peek (X0.4), where it lay then. */
+        ExorcistCardSeen: {
+            /**
+             * Format: uint64
+             * @description The stream index of the peek.
+             */
+            at: number;
+            /** @description The kind. */
+            card: components["schemas"]["ExorcistCardKind"];
+            /**
+             * Format: uint8
+             * @description The row's owner then.
+             */
+            owner: number;
+            /**
+             * Format: uint8
+             * @description The position then.
+             */
+            position: number;
+        };
+        /** @description A revealed card (X6.3, X7.2): public. */
+        ExorcistCardShown: {
+            /** @description The kind. */
+            card: components["schemas"]["ExorcistCardKind"];
+            /**
+             * Format: uint8
+             * @description Whose it was.
+             */
+            chosen: number;
+            /**
+             * Format: uint8
+             * @description The deal.
+             */
+            deal: number;
+            /**
+             * Format: uint32
+             * @description Its index among the round's reveals.
+             */
+            reveal: number;
+            /**
+             * Format: uint32
+             * @description The round.
+             */
+            round: number;
+            /**
+             * Format: uint8
+             * @description Who turned it up.
+             */
+            seeker: number;
+        };
+        /** @description X5.2: a seat's dealt cards, as a set (sorted by kind). */
+        ExorcistDealtShown: {
+            /**
+             * Format: uint64
+             * @description The stream index of the deal.
+             */
+            at: number;
+            /**
+             * Format: uint8
+             * @description The deal.
+             */
+            deal: number;
+            /** @description The kinds. */
+            dealt: components["schemas"]["ExorcistCardKind"][];
+            /**
+             * Format: uint32
+             * @description The round.
+             */
+            round: number;
+            /**
+             * Format: uint8
+             * @description The seat.
+             */
+            seat: number;
+        };
+        /**
+         * @description X9.1, X9.2: which way Cleansing Whip / Cloth of Transcendence pass.
+         * @enum {string}
+         */
+        ExorcistDirection: "right" | "left";
+        /**
+         * @description Why the game ended.
+         * @enum {string}
+         */
+        ExorcistEndReason: "points" | "tie_game" | "tie_drawn" | "conceded";
+        /**
+         * @description X6.5: a selection limit for the next selection.
+         * @enum {string}
+         */
+        ExorcistLimit: "spew" | "violation";
+        /** @description X6.5: a selection limit in force (public). */
+        ExorcistLimitView: {
+            /** @description Which. */
+            limit: components["schemas"]["ExorcistLimit"];
+            /**
+             * Format: uint8
+             * @description On whose cards.
+             */
+            seat: number;
+        };
+        /** @description One entry of a seat's private log (X11.3). */
+        ExorcistNoteView: (components["schemas"]["ExorcistRoleShown"] & {
+            /** @enum {string} */
+            note: "role";
+        }) | (components["schemas"]["ExorcistDealtShown"] & {
+            /** @enum {string} */
+            note: "dealt";
+        }) | (components["schemas"]["ExorcistCardSeen"] & {
+            /** @enum {string} */
+            note: "card";
+        });
+        /** @description A pass as shown: who passed to whom (public). */
+        ExorcistPassView: {
+            /**
+             * Format: uint8
+             * @description The passer.
+             */
+            from: number;
+            /**
+             * Format: uint8
+             * @description The receiver.
+             */
+            to: number;
+        };
+        /** @description X8.3: a pick not yet revealed. */
+        ExorcistPickShown: {
+            /**
+             * Format: uint8
+             * @description The position picked.
+             */
+            pick: number;
+            /**
+             * Format: uint8
+             * @description The picker.
+             */
+            seat: number;
+        };
+        /** @description A change of one player's points (X0.6: never below 0, so `delta` is what was actually applied). */
+        ExorcistPointChange: {
+            /**
+             * Format: int32
+             * @description The change applied.
+             */
+            delta: number;
+            /**
+             * Format: uint8
+             * @description The player.
+             */
+            seat: number;
+        };
+        /** @description An open prompt: who, what (with the legal answers), the default (R10.5). */
+        ExorcistPrompt: components["schemas"]["ExorcistPromptKind"] & {
+            cause?: components["schemas"]["ExorcistCardKind"] | null;
+            /** @description X12: the default answer (the first legal answer when the default is random). */
+            default: components["schemas"]["ExorcistAnswer"];
+            /** @description R10.4.2: the prompt's id (answers may name it). */
+            id: components["schemas"]["ExorcistPromptId"];
+            /** @description X12: a time-out draws a uniformly random legal answer (recorded). */
+            random_default: boolean;
+            /**
+             * Format: uint8
+             * @description Who answers.
+             */
+            seat: number;
+        };
+        /**
+         * Format: uint64
+         * @description An opaque id of an open decision point (R10.4.2): the stream version at which it opened.
+         *     An answer naming another id is stale and refused.
+         */
+        ExorcistPromptId: number;
+        /** @description What a prompt asks, with its legal answers: `{"prompt": "select_card", "cards": [...]}`. */
+        ExorcistPromptKind: {
+            /** @description The legal cards. */
+            cards: components["schemas"]["ExorcistSlot"][];
+            /** @description X6.5: limits lifted because they left no legal card. */
+            lifted: components["schemas"]["ExorcistLimit"][];
+            /** @enum {string} */
+            prompt: "select_card";
+        } | {
+            /** @description The legal cards. */
+            cards: components["schemas"]["ExorcistSlot"][];
+            /** @description The players already Chosen in the chain. */
+            chain: number[];
+            /** @enum {string} */
+            prompt: "hijinx_select";
+        } | {
+            /** @enum {string} */
+            prompt: "tablet_peek";
+        } | {
+            /** @enum {string} */
+            prompt: "prepuce_peek";
+        } | {
+            /** @enum {string} */
+            prompt: "book_peek";
+            /** @description The tiles that may be looked at. */
+            seats: number[];
+        } | {
+            /** @enum {string} */
+            prompt: "ring_target";
+            /** @description The eligible players. */
+            seats: number[];
+        } | {
+            /** @enum {string} */
+            prompt: "pazuzu_peek";
+            /**
+             * Format: uint8
+             * @description The Chosen.
+             */
+            target: number;
+        } | {
+            /** @enum {string} */
+            prompt: "sanction_target";
+            /** @description The eligible players. */
+            seats: number[];
+        } | {
+            /** @enum {string} */
+            prompt: "name_seeker";
+            /** @description The eligible players. */
+            seats: number[];
+        } | {
+            /** @description The legal cards. */
+            cards: components["schemas"]["ExorcistSlot"][];
+            /** @enum {string} */
+            prompt: "violation_peek";
+        } | {
+            /** @enum {string} */
+            prompt: "satan_peek";
+            /** @description The tiles that may be looked at (own first). */
+            seats: number[];
+        } | {
+            /** @description The positions that still hold a card. */
+            positions: number[];
+            /** @enum {string} */
+            prompt: "tie_pick";
+        };
+        /** @description The game's result. */
+        ExorcistResultView: {
+            /** @description Why it ended. */
+            reason: components["schemas"]["ExorcistEndReason"];
+            /**
+             * Format: uint8
+             * @description The winner.
+             */
+            winner?: number | null;
+        };
+        /**
+         * @description X4.1: a team, as a Role tile shows it.
+         * @enum {string}
+         */
+        ExorcistRole: "innocent" | "possessed";
+        /** @description A Role tile as shown (X11.1, X11.4). */
+        ExorcistRoleShown: {
+            /**
+             * Format: uint64
+             * @description The stream index of the look or peek that showed it (a log entry).
+             */
+            at?: number | null;
+            /** @description The Role. */
+            role: components["schemas"]["ExorcistRole"];
+            /**
+             * Format: uint32
+             * @description The round.
+             */
+            round: number;
+            /**
+             * Format: uint8
+             * @description Whose tile.
+             */
+            seat: number;
+            /**
+             * Format: uint64
+             * @description Known now: seen at this stream index and not shuffled since.
+             */
+            since?: number | null;
+        };
+        /** @description X7.4, X11.4: a finished round (public). */
+        ExorcistRoundView: {
+            /** @description Every tile at the end. */
+            roles: components["schemas"]["ExorcistRoleShown"][];
+            /**
+             * Format: uint32
+             * @description The round.
+             */
+            round: number;
+            /** @description Who gained 2 points. */
+            scorers: number[];
+            /** @description The team that won it. */
+            winning_team: components["schemas"]["ExorcistRole"];
+        };
+        /** @description A row as shown: its size; its cards in order only to an omniscient viewer. */
+        ExorcistRowView: {
+            /** @description The cards in order (omniscient only). */
+            order?: components["schemas"]["ExorcistCardKind"][] | null;
+            /**
+             * Format: uint8
+             * @description The owner.
+             */
+            seat: number;
+            /**
+             * Format: uint8
+             * @description X11.1: row sizes are public.
+             */
+            size: number;
+        };
+        /** @description The settings of a table: `{"players": 5, "target": 7, "first_seeker": null}`. */
+        ExorcistSettings: {
+            /**
+             * Format: uint8
+             * @description X3.4: the first Seeker of the game; `None`: drawn at random and recorded.
+             */
+            first_seeker?: number | null;
+            /**
+             * @description R10.6.5: the tie mini-game's simultaneous picks wait for the platform's close command
+             *     once all are in (set by the platform, never by clients).
+             */
+            hold_windows?: boolean;
+            /**
+             * Format: uint8
+             * @description X2.1: seats, 4 to 8.
+             */
+            players: number;
+            /**
+             * Format: uint32
+             * @description X4.5: the points target (1..=30, default 7).
+             */
+            target?: number;
+        };
+        /** @description A face-down card named by its place: `{"owner": 2, "position": 1}` (X0.2, 1-based). */
+        ExorcistSlot: {
+            /**
+             * Format: uint8
+             * @description The row's owner.
+             */
+            owner: number;
+            /**
+             * Format: uint8
+             * @description 1..=row size.
+             */
+            position: number;
+        };
+        /** @description Let's Call the Exorcist's settings (R10.11) of a table created directly: `ExorcistSettings` but for `players` (given at the top level) and `hold_windows` (set by the server). */
+        ExorcistTableSettings: {
+            /**
+             * Format: uint8
+             * @description X3.4: the first Seeker of the game; `None`: drawn at random and recorded.
+             */
+            first_seeker?: number | null;
+            /**
+             * Format: uint32
+             * @description X4.5: the points target (1..=30, default 7).
+             */
+            target?: number;
+        };
+        /**
+         * @description X8.2: a card of the tie mini-game's row.
+         * @enum {string}
+         */
+        ExorcistTieCard: "blessing" | "mischief";
+        /** @description X8.4: a revealed mini-game card. */
+        ExorcistTieShown: {
+            /**
+             * Format: uint32
+             * @description The row it lies in (from 1).
+             */
+            layout: number;
+            /**
+             * Format: uint8
+             * @description Its position.
+             */
+            position: number;
+            /** @description The card. */
+            tie_card: components["schemas"]["ExorcistTieCard"];
+        };
+        /** @description X8: the mini-game as shown. */
+        ExorcistTieView: {
+            /** @description Positions still holding a card. */
+            available: number[];
+            /**
+             * Format: uint32
+             * @description The current row (from 1).
+             */
+            layout: number;
+            /**
+             * Format: uint32
+             * @description Pick rounds played (X8.6: the winner is drawn after 20).
+             */
+            pick_rounds: number;
+            /** @description Picks not yet revealed that the viewer may see (its own). */
+            picks: components["schemas"]["ExorcistPickShown"][];
+            /** @description The players in it. */
+            players: number[];
+            /** @description Cards revealed on the current row. */
+            revealed: components["schemas"]["ExorcistTieShown"][];
+        };
+        /** @description The state as one viewer sees it. */
+        ExorcistView: {
+            /** @description Who must answer what. */
+            awaiting: components["schemas"]["ExorcistAwaiting"][];
+            /** @description X6.3: this deal's revealed cards. */
+            centre: components["schemas"]["ExorcistCardShown"][];
+            /** @description X9.12: players already Chosen in the Hijinx chain. */
+            chain: number[];
+            /**
+             * Format: uint8
+             * @description X0.3: the Chosen of the turn resolving.
+             */
+            chosen?: number | null;
+            /** @description R10.10: conceded seats. */
+            conceded: number[];
+            /**
+             * Format: uint8
+             * @description X3.6: Cursed Artifacts in this round's deck.
+             */
+            cursed: number;
+            /**
+             * Format: uint8
+             * @description Cursed Artifacts revealed this round.
+             */
+            cursed_revealed: number;
+            /**
+             * Format: uint8
+             * @description X5.1: the deal.
+             */
+            deal: number;
+            /**
+             * Format: uint8
+             * @description X5.4: the deal's revealed count.
+             */
+            deal_revealed: number;
+            /** @description X11.4: the finished rounds. */
+            history: components["schemas"]["ExorcistRoundView"][];
+            /**
+             * Format: uint8
+             * @description X3.6: Holy Artifacts in this round's deck.
+             */
+            holy: number;
+            /**
+             * Format: uint8
+             * @description Holy Artifacts revealed this round.
+             */
+            holy_revealed: number;
+            /** @description Face-down cards whose current place the viewer knows from its peeks. */
+            known_cards: components["schemas"]["ExorcistCardKnown"][];
+            /** @description Role tiles the viewer knows now (its look and peeks, not shuffled since). */
+            known_roles: components["schemas"]["ExorcistRoleShown"][];
+            /** @description X6.5: limits on the next selection. */
+            limits: components["schemas"]["ExorcistLimitView"][];
+            /** @description X11.3: the viewer's private log (for the commentary view, every seat's). */
+            log: components["schemas"]["ExorcistNoteView"][];
+            /**
+             * Format: uint8
+             * @description Seats.
+             */
+            players: number;
+            /** @description X4: everyone's points (public). */
+            points: number[];
+            prompt?: components["schemas"]["ExorcistPrompt"] | null;
+            resolving?: components["schemas"]["ExorcistCardShown"] | null;
+            result?: components["schemas"]["ExorcistResultView"] | null;
+            /** @description Every tile now (omniscient only). */
+            roles_now?: components["schemas"]["ExorcistRole"][] | null;
+            /**
+             * Format: uint32
+             * @description The round (0 before the first).
+             */
+            round: number;
+            /**
+             * Format: uint8
+             * @description X0.3: the Seeker.
+             */
+            seeker?: number | null;
+            /** @description X7.2: earlier deals' revealed cards, by deal. */
+            set_aside: components["schemas"]["ExorcistCardShown"][][];
+            /** @description X0.2: the rows. */
+            table: components["schemas"]["ExorcistRowView"][];
+            /**
+             * Format: uint32
+             * @description X4.5: the points target.
+             */
+            target: number;
+            tie?: components["schemas"]["ExorcistTieView"] | null;
+            /** @description Who is looking. */
+            viewer: components["schemas"]["Viewer"];
+        };
+        /** @description An event as one viewer sees it: `{"type": "...", "payload": {...}}` like [`Event`]. */
+        ExorcistViewEvent: {
+            /** @description R10.1.3, X3.4. */
+            payload: {
+                /** @description Drawn at random. */
+                drawn: boolean;
+                /**
+                 * Format: uint8
+                 * @description The first Seeker.
+                 */
+                first_seeker: number;
+                /** @description The ruleset. */
+                ruleset: components["schemas"]["Ruleset"];
+                /** @description The settings. */
+                settings: components["schemas"]["ExorcistSettings"];
+            };
+            /** @enum {string} */
+            type: "game_created";
+        } | {
+            /** @description X3: a round begins; the viewer's own look at its tile (X3.3). */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description X3.6: Cursed Artifacts in the deck.
+                 */
+                cursed: number;
+                /** @description The deck (omniscient only). */
+                deck?: components["schemas"]["ExorcistCardKind"][] | null;
+                /**
+                 * Format: uint8
+                 * @description Deck size.
+                 */
+                deck_size: number;
+                /**
+                 * Format: uint8
+                 * @description The first Seeker.
+                 */
+                first_seeker: number;
+                /**
+                 * Format: uint8
+                 * @description X3.6: Holy Artifacts in the deck.
+                 */
+                holy: number;
+                /** @description The looks the viewer saw (its own; every seat's for the commentary view). */
+                looks: components["schemas"]["ExorcistRoleShown"][];
+                /**
+                 * Format: uint32
+                 * @description The round.
+                 */
+                round: number;
+                /** @description X3.1. */
+                starting_point: boolean;
+            };
+            /** @enum {string} */
+            type: "round_started";
+        } | {
+            /** @description X5: a deal; the viewer's dealt set (X5.2), never an order. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The deal.
+                 */
+                deal: number;
+                /** @description The rows in order (omniscient only). */
+                order?: components["schemas"]["ExorcistCardKind"][][] | null;
+                /** @description The dealt sets the viewer saw. */
+                sets: components["schemas"]["ExorcistDealtShown"][];
+                /** @description Each row's size. */
+                sizes: number[];
+            };
+            /** @enum {string} */
+            type: "deal_started";
+        } | {
+            /** @description X6.1: a card turned up (public). */
+            payload: {
+                /** @description The card. */
+                card: components["schemas"]["ExorcistCardShown"];
+                /**
+                 * Format: uint8
+                 * @description The Chosen.
+                 */
+                chosen: number;
+                /** @description X6.6. */
+                own: boolean;
+                /**
+                 * Format: uint8
+                 * @description Its position.
+                 */
+                position: number;
+                /**
+                 * Format: uint8
+                 * @description The Seeker.
+                 */
+                seeker: number;
+            };
+            /** @enum {string} */
+            type: "card_revealed";
+        } | {
+            /** @description X9.1, X9.2: who passed to whom; the viewer's own passed card. */
+            payload: {
+                /** @description The direction. */
+                direction: components["schemas"]["ExorcistDirection"];
+                /** @description The passes. */
+                passes: components["schemas"]["ExorcistPassView"][];
+                /** @description The cards the viewer peeked at while passing. */
+                seen: components["schemas"]["ExorcistCardSeen"][];
+            };
+            /** @enum {string} */
+            type: "cards_passed";
+        } | {
+            /** @description Points change (public). */
+            payload: {
+                /** @description The cause. */
+                cause: components["schemas"]["ExorcistCardKind"];
+                /** @description The changes. */
+                changes: components["schemas"]["ExorcistPointChange"][];
+            };
+            /** @enum {string} */
+            type: "points_changed";
+        } | {
+            /** @description X11.5: a Role peek: who at whose tile (public); the Role to the peeker. */
+            payload: {
+                /** @description The card. */
+                cause: components["schemas"]["ExorcistCardKind"];
+                /**
+                 * Format: uint8
+                 * @description Who looked.
+                 */
+                peeker: number;
+                seen?: components["schemas"]["ExorcistRoleShown"] | null;
+                /**
+                 * Format: uint8
+                 * @description Whose tile.
+                 */
+                target: number;
+            };
+            /** @enum {string} */
+            type: "role_peeked";
+        } | {
+            /** @description X11.5: an optional peek declined. */
+            payload: {
+                /** @description The card. */
+                cause: components["schemas"]["ExorcistCardKind"];
+                /**
+                 * Format: uint8
+                 * @description Who.
+                 */
+                seat: number;
+            };
+            /** @enum {string} */
+            type: "peek_declined";
+        } | {
+            /** @description X9.4: the Chosen looked at its row; the cards to it only. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description Who.
+                 */
+                peeker: number;
+                /** @description What it showed (the peeker only). */
+                seen: components["schemas"]["ExorcistCardSeen"][];
+                /**
+                 * Format: uint8
+                 * @description The row's size.
+                 */
+                size: number;
+            };
+            /** @enum {string} */
+            type: "row_peeked";
+        } | {
+            /** @description X9.14: a card peek: who at which card (public); the card to the peeker. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The row's owner.
+                 */
+                owner: number;
+                /**
+                 * Format: uint8
+                 * @description Who.
+                 */
+                peeker: number;
+                /**
+                 * Format: uint8
+                 * @description The position.
+                 */
+                position: number;
+                seen?: components["schemas"]["ExorcistCardSeen"] | null;
+            };
+            /** @enum {string} */
+            type: "card_peeked";
+        } | {
+            /** @description X9.11. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The Chosen.
+                 */
+                by: number;
+                /**
+                 * Format: uint8
+                 * @description The next Seeker.
+                 */
+                seeker: number;
+            };
+            /** @enum {string} */
+            type: "seeker_named";
+        } | {
+            /** @description X9.12: the Hijinx went back into the Chosen's row, shuffled. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The Chosen.
+                 */
+                chosen: number;
+                /** @description The new order (omniscient only). */
+                order?: components["schemas"]["ExorcistCardKind"][] | null;
+                /**
+                 * Format: uint8
+                 * @description The row's new size.
+                 */
+                size: number;
+            };
+            /** @enum {string} */
+            type: "hijinx_returned";
+        } | {
+            /** @description X9.13, X9.14. */
+            payload: {
+                /** @description Which. */
+                limit: components["schemas"]["ExorcistLimit"];
+                /**
+                 * Format: uint8
+                 * @description On whose cards.
+                 */
+                seat: number;
+            };
+            /** @enum {string} */
+            type: "limit_set";
+        } | {
+            /** @description X9.15: rows exchanged and shuffled. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The Chosen.
+                 */
+                chosen: number;
+                /** @description The new orders, Seeker's then Chosen's (omniscient only). */
+                order?: components["schemas"]["ExorcistCardKind"][][] | null;
+                /**
+                 * Format: uint8
+                 * @description The Seeker.
+                 */
+                seeker: number;
+            };
+            /** @enum {string} */
+            type: "rows_exchanged";
+        } | {
+            /** @description X9.16: tiles shuffled unseen. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The Chosen.
+                 */
+                chosen: number;
+                /** @description The Roles now, Seeker's then Chosen's (omniscient only). */
+                roles_now?: components["schemas"]["ExorcistRole"][] | null;
+                /**
+                 * Format: uint8
+                 * @description The Seeker.
+                 */
+                seeker: number;
+            };
+            /** @enum {string} */
+            type: "tiles_shuffled";
+        } | {
+            /** @description X6.4. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The next Seeker.
+                 */
+                next_seeker: number;
+            };
+            /** @enum {string} */
+            type: "turn_ended";
+        } | {
+            /** @description X7.4: every tile turned up. */
+            payload: {
+                /** @description Every tile. */
+                roles: components["schemas"]["ExorcistRoleShown"][];
+                /**
+                 * Format: uint32
+                 * @description The round.
+                 */
+                round: number;
+                /** @description Who gained 2 points. */
+                scorers: number[];
+                /** @description The team that won. */
+                winning_team: components["schemas"]["ExorcistRole"];
+            };
+            /** @enum {string} */
+            type: "round_ended";
+        } | {
+            /** @description X8.2: a mini-game row laid. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description Where the Blessing lies (omniscient only).
+                 */
+                blessing?: number | null;
+                /**
+                 * Format: uint32
+                 * @description The row's number.
+                 */
+                layout: number;
+                /** @description The players. */
+                players: number[];
+            };
+            /** @enum {string} */
+            type: "tie_row_laid";
+        } | {
+            /** @description X8.3: a pick (the picker only until the reveal). */
+            payload: {
+                /** @description The pick. */
+                pick: components["schemas"]["ExorcistPickShown"];
+            };
+            /** @enum {string} */
+            type: "tie_picked";
+        } | {
+            /** @description X8.4: the picks and the cards they show. */
+            payload: {
+                /** @description The cards revealed. */
+                cards: components["schemas"]["ExorcistTieShown"][];
+                /** @description The picks. */
+                picks: components["schemas"]["ExorcistPickShown"][];
+            };
+            /** @enum {string} */
+            type: "tie_revealed";
+        } | {
+            /** @description X8.6. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The winner.
+                 */
+                winner: number;
+            };
+            /** @enum {string} */
+            type: "tie_drawn";
+        } | {
+            /** @description X7.6. */
+            payload: {
+                /** @description Why. */
+                reason: components["schemas"]["ExorcistEndReason"];
+                /**
+                 * Format: uint8
+                 * @description The winner.
+                 */
+                winner?: number | null;
+            };
+            /** @enum {string} */
+            type: "game_ended";
+        } | {
+            /** @description R10.7.1: a time-out (shown to the timed-out seat only, X11.5). */
+            payload: {
+                /** @description The seats. */
+                seats: number[];
+            };
+            /** @enum {string} */
+            type: "timed_out";
+        } | {
+            /** @description R10.10. */
+            payload: {
+                /**
+                 * Format: uint8
+                 * @description The seat.
+                 */
+                seat: number;
+            };
+            /** @enum {string} */
+            type: "conceded";
         };
         /** @description The face of a card: rank and suit (`suit` is `None` exactly for a Joker). */
         Face: {
@@ -3902,6 +4862,13 @@ export interface components {
             /** @description Settings (R10.11). */
             settings: components["schemas"]["Settings"];
         };
+        /**
+         * @description A game this platform hosts, by its stable id ([`Game::GAME_ID`]): recorded in a table's
+         *     creation event (absent there for The Final Flicker, so that older streams keep their bytes)
+         *     and shown with every table.
+         * @enum {string}
+         */
+        GameName: "the-final-flicker" | "lets-call-the-exorcist";
         /** @description The result of a finished game (R7.7). */
         GameResult: {
             /** @description R9.5: the circle's Last Lit. */
@@ -4287,6 +5254,8 @@ export interface components {
         };
         /** @description A table that has not ended, as the table list shows it (public facts only). */
         LiveTable: {
+            /** @description The game it plays. */
+            game?: components["schemas"]["GameName"];
             gathering?: components["schemas"]["TableGathering"] | null;
             /** @description Seat holders in seat order (account names or built-in bots' names; `null`: open seat). */
             players: (string | null)[];
@@ -4349,6 +5318,8 @@ export interface components {
         MyTable: {
             /** @description Those of them whose prompt awaits an answer now (`GET /api/v1/tables/{id}/prompt?seat=`). */
             awaiting: number[];
+            /** @description The game it plays. */
+            game?: components["schemas"]["GameName"];
             gathering?: components["schemas"]["TableGathering"] | null;
             /** @description The caller's seats there. */
             seats: number[];
@@ -4657,10 +5628,10 @@ export interface components {
             /** @description The allowed sizes of the left share (floor(g/2) and ceil(g/2)). */
             sizes: number[];
         };
-        /** @description Your open prompt. */
+        /** @description Your open prompt (`G`: the table's game). */
         PromptResponse: {
             clock?: components["schemas"]["ClockView"] | null;
-            prompt?: components["schemas"]["Prompt"] | null;
+            prompt?: components["schemas"]["AnyPrompt"] | null;
             /**
              * Format: uint8
              * @description The seat looked from.
@@ -4951,9 +5922,9 @@ export interface components {
         /** @description One step of a whole replay (`ReplaySteps`): the event and the game right after it. */
         ReplayFrame: {
             /** @description The event of this step, as you may see it. */
-            event: components["schemas"]["ViewEvent"];
+            event: components["schemas"]["AnyViewEvent"];
             /** @description The game right after it, as you may see it. */
-            view: components["schemas"]["View"];
+            view: components["schemas"]["AnyView"];
         };
         /**
          * @description The public keys that sign replay exports (rotated-out keys too).
@@ -4983,18 +5954,18 @@ export interface components {
              */
             public_key: string;
         };
-        /** @description One step of a replay. */
+        /** @description One step of a replay (`G`: the table's game). */
         ReplayStep: {
             /** @description This step's number in your sequence (1-based). */
             at: number;
             /** @description Step numbers of the eliminations (to jump to them). */
             eliminations: number[];
             /** @description The event of this step, as you may see it. */
-            event: components["schemas"]["ViewEvent"];
+            event: components["schemas"]["AnyViewEvent"];
             /** @description Steps in your sequence so far (all of them once the game has ended). */
             total: number;
             /** @description The game right after it, as you may see it. */
-            view: components["schemas"]["View"];
+            view: components["schemas"]["AnyView"];
         };
         /**
          * @description Every step of a replay at once (what `GET /api/v1/tables/{id}/replay?at=N` answers one at a
@@ -5079,6 +6050,19 @@ export interface components {
          * @enum {string}
          */
         RowReason: "invalid-name" | "unknown-account" | "not-a-player" | "already-registered" | "duplicate";
+        /**
+         * @description The ruleset a game is played under, as recorded in the game (R10.1.3): games keep the ruleset
+         *     id and version they were created with, so older games keep replaying when the rules change.
+         */
+        Ruleset: {
+            /** @description The ruleset's id within its game, such as `current` or `classic-1.0`. */
+            id: string;
+            /**
+             * Format: uint32
+             * @description Version of the implementation of that ruleset; bumped when a rule changes.
+             */
+            version: number;
+        };
         /**
          * @description The ruleset a game is played under (R10.1.3). Games keep the ruleset id and version they were
          *     created with, so older games keep replaying when the rules change later.
@@ -5294,6 +6278,8 @@ export interface components {
             clocks: components["schemas"]["Clocks"];
             /** @description Creator's account name. */
             creator: string;
+            /** @description The game the table plays. */
+            game?: components["schemas"]["GameName"];
             gathering?: components["schemas"]["TableGathering"] | null;
             /**
              * @description Practice position (R10.13), if any. During play it is shown only to the creator, and only
@@ -5309,7 +6295,7 @@ export interface components {
             reaction_window_min_ms: number;
             /** @description Account (or built-in bot name) holding each seat (`null`: free). */
             seats: (string | null)[];
-            /** @description Engine settings. */
+            /** @description The game's settings (R10.11; X2.1, X3.4, X4.5 for Let's Call the Exorcist). */
             settings: Record<string, never>;
             /** @description `open` (taking seats), `playing` or `finished`. */
             status: string;
@@ -5323,14 +6309,14 @@ export interface components {
             /** @description This page. */
             tables: components["schemas"]["LiveTable"][];
         };
-        /** @description A table and the caller's view of its game. */
+        /** @description A table and the caller's view of its game (`G`: the table's game, `table.game`). */
         TableResponse: {
             clock?: components["schemas"]["ClockView"] | null;
             /** @description The table. */
             table: components["schemas"]["TableInfo"];
-            view?: components["schemas"]["View"] | null;
+            view?: components["schemas"]["AnyView"] | null;
         };
-        /** @description Engine settings (R10.11) of a table created directly: `Settings` but for `players` (given at the top level) and `hold_windows` (set by the server). */
+        /** @description The Final Flicker's settings (R10.11) of a table created directly: `Settings` but for `players` (given at the top level) and `hold_windows` (set by the server). */
         TableSettings: {
             /** @description R10.11, R2.7.2: the organiser's ban list (classes never offered at this table). */
             class_bans?: components["schemas"]["ClassId"][];

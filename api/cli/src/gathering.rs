@@ -152,7 +152,11 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
         ..GatheringSettings::default()
     };
     let g = api
-        .send(routes::create_gathering(&CreateGatheringBody { name: title.clone(), settings: Some(settings) }))
+        .send(routes::create_gathering(&CreateGatheringBody {
+            name: title.clone(),
+            settings: Some(settings),
+            game: None,
+        }))
         .map_err(explain)?;
     let id = g.gathering_id;
     api.send(routes::add_bots(&id, &AddBotsBody { count: r.players, kind })).map_err(explain)?;

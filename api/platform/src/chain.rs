@@ -96,7 +96,7 @@ pub struct SignedHeader {
     pub format: String,
     /// 2.
     pub format_version: u32,
-    /// `the-final-flicker`.
+    /// The game's id: `the-final-flicker`, `lets-call-the-exorcist`.
     pub game: String,
     /// The game's ruleset (as in `game_created`).
     pub ruleset: RulesetId,
@@ -134,12 +134,18 @@ fn json_string(s: &str) -> String {
     serde_json::to_string(s).expect("a string serialises")
 }
 
-/// The header line for `stream` (no newline).
+/// The header line for `stream` of The Final Flicker (no newline).
 pub fn header_line(stream: &str, ruleset: &RulesetId) -> String {
+    header_line_of(GAME_ID, stream, ruleset)
+}
+
+/// The header line for `stream` of the game `game` (its [`flicker_game::Game::GAME_ID`]; no
+/// newline).
+pub fn header_line_of(game: &str, stream: &str, ruleset: &RulesetId) -> String {
     let h = SignedHeader {
         format: REPLAY_FORMAT.into(),
         format_version: SIGNED_FORMAT_VERSION,
-        game: GAME_ID.into(),
+        game: game.into(),
         ruleset: ruleset.clone(),
         stream: stream.into(),
     };
@@ -158,17 +164,30 @@ pub fn event_line(e: &ChainEvent) -> String {
     )
 }
 
-/// Writes a signed replay (format 2): the header line, one line per event of the chain, and the
-/// signature line over the head, each ending with `\n`. `events` must be a whole stream from
-/// version 1 (see [`rechain`], [`chain_of`]).
+/// Writes a signed replay (format 2) of The Final Flicker: see [`write_signed_game`].
 pub fn write_signed<W: Write>(
-    mut w: W,
+    w: W,
     stream: &str,
     ruleset: &RulesetId,
     events: &[ChainEvent],
     key: &SigningKey,
 ) -> std::io::Result<()> {
-    let header = header_line(stream, ruleset);
+    write_signed_game(w, GAME_ID, stream, ruleset, events, key)
+}
+
+/// Writes a signed replay (format 2) of the game `game` (its id, named by the header): the
+/// header line, one line per event of the chain, and the signature line over the head, each
+/// ending with `\n`. `events` must be a whole stream from version 1 (see [`rechain`],
+/// [`chain_of`]).
+pub fn write_signed_game<W: Write>(
+    mut w: W,
+    game: &str,
+    stream: &str,
+    ruleset: &RulesetId,
+    events: &[ChainEvent],
+    key: &SigningKey,
+) -> std::io::Result<()> {
+    let header = header_line_of(game, stream, ruleset);
     writeln!(w, "{header}")?;
     for e in events {
         writeln!(w, "{}", event_line(e))?;
@@ -192,6 +211,8 @@ pub fn write_signed<W: Write>(
 /// A replay that verified: its stream, head, signer, and how many events it holds.
 #[derive(Debug, Clone)]
 pub struct Verified {
+    /// The game the header names (a hosted game's id).
+    pub game: String,
     /// The stream id of the header.
     pub stream: String,
     /// Number of events (platform and game).
@@ -272,14 +293,17 @@ pub fn verify(text: &str, pinned: Option<&VerifyingKey>) -> Result<Verified, Ver
     }
     let header: SignedHeader = serde_json::from_value(header_value)
         .map_err(|e| err(1, "header", format!("not a signed replay header ({e})")))?;
-    if header.format != REPLAY_FORMAT || header.game != GAME_ID || header.format_version != SIGNED_FORMAT_VERSION {
+    if header.format != REPLAY_FORMAT
+        || crate::names::GameName::from_id(&header.game).is_none()
+        || header.format_version != SIGNED_FORMAT_VERSION
+    {
         return Err(err(
             1,
             "header",
-            format!("not a {GAME_ID} replay of format {REPLAY_FORMAT} v{SIGNED_FORMAT_VERSION}"),
+            format!("not a replay of a hosted game of format {REPLAY_FORMAT} v{SIGNED_FORMAT_VERSION}"),
         ));
     }
-    if header_line(&header.stream, &header.ruleset) != first {
+    if header_line_of(&header.game, &header.stream, &header.ruleset) != first {
         return Err(err(1, "header", "its bytes are not the canonical header's (the line was changed)".into()));
     }
     let stream = header.stream.as_str();
@@ -437,6 +461,7 @@ pub fn verify(text: &str, pinned: Option<&VerifyingKey>) -> Result<Verified, Ver
         )
     })?;
     Ok(Verified {
+        game: header.game.clone(),
         stream: stream.to_string(),
         events: version as usize,
         version,

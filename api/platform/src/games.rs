@@ -1,13 +1,35 @@
 //! The games this platform hosts, each registered by its [`Hosted`] implementation: *The Final
-//! Flicker* ([`FinalFlicker`]), with the random and heuristic bots of `flicker-lab`.
+//! Flicker* ([`FinalFlicker`]) and *Let's Call the Exorcist* ([`Exorcist`]), each with the random
+//! and heuristic bots of `flicker-lab`; [`GameName`] names them on the wire and in a table's
+//! creation event.
 
 use crate::bots::BotKind;
 use crate::gatherings::{CircleGame, CircleSpec, FinalDark, GatheringSettings};
 use crate::hosted::Hosted;
+pub use crate::names::GameName;
+pub use exorcist::Exorcist;
 pub use final_flicker::FinalFlicker;
 use final_flicker::{ClassId, Settings, Surplus};
 use flicker_game::{Game, Viewer};
 use rand::Rng;
+
+impl Hosted for Exorcist {
+    /// The bots of `flicker_lab::exorcist`, from the seat's view only.
+    fn bot_answer<R: Rng + ?Sized>(
+        kind: BotKind,
+        state: &exorcist::State,
+        seat: u8,
+        prompt: &exorcist::Prompt,
+        rng: &mut R,
+    ) -> exorcist::Answer {
+        use flicker_game::Bot;
+        let view = Exorcist::view(state, Viewer::Seat { seat });
+        match kind {
+            BotKind::Random => flicker_lab::exorcist::RandomBot.answer(prompt, &view, rng),
+            BotKind::Heuristic => flicker_lab::exorcist::HeuristicBot.answer(prompt, &view, rng),
+        }
+    }
+}
 
 impl Hosted for FinalFlicker {
     fn bot_answer<R: Rng + ?Sized>(

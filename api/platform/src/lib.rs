@@ -16,5 +16,6 @@ pub mod due;
 pub mod games;
 pub mod gatherings;
 pub mod hosted;
+pub mod names;
 pub mod spectate;
 pub mod tables;

@@ -191,6 +191,7 @@ async fn tables_stored_in_schema_1_with_spreads_load_to_the_state_played() {
         let table_id = format!("spread-{seed}");
         let created = tables::TableEvent::<final_flicker::Settings>::TableCreated {
             table_id: table_id.clone(),
+            game: Default::default(),
             creator: "org".into(),
             settings: settings.clone(),
             practice: true,

@@ -18,6 +18,7 @@ async fn table(store: &dyn EventStore) -> String {
     let settings = Settings::new(2);
     let created = TableEvent::TableCreated {
         table_id: id.clone(),
+        game: Default::default(),
         creator: "org".into(),
         settings: settings.clone(),
         practice: false,

@@ -13,16 +13,15 @@
 //! reads only the log after the last checkpoint of the live set, and every event the follower
 //! reads, from its first, reaches the live streams.
 
-use crate::game::{Served, Snapshot};
+use crate::game::{GameSnapshot, with_game};
 use crate::gatherings::{Status, manager};
 use crate::state::AppState;
+use crate::state::ServedGame;
 use crate::store::{self, StoredEvent};
 use crate::tables;
 use actix_web::web;
 use chrono::{DateTime, Utc};
-use flicker_game::Game;
 use flicker_platform::due::{Due, next_due};
-use flicker_platform::hosted::Hosted;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -552,6 +551,26 @@ async fn table_task(app: web::Data<AppState>, table: String, changed: watch::Rec
 /// action is due; a process that may not act waits for the table to change, or
 /// [`LEASE_RETRY`]).
 async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch::Receiver<()>) {
+    // The table's game, read once (retried like any read).
+    let mut backoff = Backoff::default();
+    let game = loop {
+        match app.table_games.of(app.store.as_ref(), table).await {
+            Ok(g) => break g,
+            Err(tables::TableError::NotFound { .. }) => return,
+            Err(e) => {
+                tracing::warn!(%table, error = %e, "driver: reading the table's game failed; retrying");
+                check_store(app).await;
+                if !wait_or_change(&mut changed, backoff.next()).await {
+                    return;
+                }
+            }
+        }
+    };
+    with_game!(game, drive_table_of(app, table, changed))
+}
+
+/// [`drive_table`] for a table of the game `G`.
+async fn drive_table_of<G: ServedGame>(app: &web::Data<AppState>, table: &str, mut changed: watch::Receiver<()>) {
     let store = app.store.as_ref();
     let mut backoff = Backoff::default();
     let lease = table_lease(table);
@@ -560,9 +579,9 @@ async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch:
     loop {
         changed.mark_unchanged();
         let load = if std::mem::take(&mut afresh) {
-            crate::store::fresh(app.tables.load(store, table)).await
+            crate::store::fresh(G::tables(app).load(store, table)).await
         } else {
-            app.tables.load_settled(store, table).await
+            G::tables(app).load_settled(store, table).await
         };
         let loaded = match load {
             Ok(snap) => match &snap.info.gathering {
@@ -653,7 +672,7 @@ async fn drive_table(app: &web::Data<AppState>, table: &str, mut changed: watch:
 /// player's own answer (the same actor and an idempotency key, as a hand-given answer is
 /// stored); true when it was taken. Auto-pass is read from the seat holders' accounts, and
 /// only at tables that hold their windows.
-pub(crate) async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
+pub(crate) async fn auto_pass<G: ServedGame>(app: &AppState, snap: &Arc<GameSnapshot<G>>) -> bool {
     if !wants_auto_pass(snap) {
         return false;
     }
@@ -667,15 +686,14 @@ pub(crate) async fn auto_pass(app: &AppState, snap: &Arc<Snapshot>) -> bool {
             on.insert(h.clone());
         }
     }
-    let Some((seat, holder, cmd)) = flicker_platform::due::auto_pass::<Served>(snap, |h| on.contains(h)) else {
+    let Some((seat, holder, cmd)) = flicker_platform::due::auto_pass::<G>(snap, |h| on.contains(h)) else {
         return false;
     };
     let version = snap.version;
     let key = uuid::Uuid::new_v4().to_string();
     let hash = format!("auto-pass:{seat}");
     let tried = Tried::default();
-    let r = app
-        .tables
+    let r = G::tables(app)
         .command_from(Some(snap.clone()), app.store.as_ref(), &snap.info.table_id, &holder, Some((&key, &hash)), |s| {
             tried.decide(s.version == version, || tables::decide(s, &cmd, &mut rand::rng()))
         })
@@ -733,14 +751,13 @@ impl Tried {
 
 /// Whether an auto-pass may be due at `snap` (a held reaction window), before any account is
 /// read.
-fn wants_auto_pass(snap: &Snapshot) -> bool {
-    use flicker_game::Game;
-    Served::decision_point(&snap.state).hold_windows && crate::clocks::is_reaction::<Served>(&snap.state)
+fn wants_auto_pass<G: ServedGame>(snap: &GameSnapshot<G>) -> bool {
+    G::decision_point(&snap.state).hold_windows && crate::clocks::is_reaction::<G>(&snap.state)
 }
 
 /// Takes the due action at the version it was planned from (skipped if the table moved on).
 /// A bot whose answer is refused falls back to the prompt's default. False when refused.
-async fn act(app: &AppState, planned: &Arc<Snapshot>, what: Due, pauses: &Pauses) -> bool {
+async fn act<G: ServedGame>(app: &AppState, planned: &Arc<GameSnapshot<G>>, what: Due, pauses: &Pauses) -> bool {
     if let Due::Bot(_) = what {
         return bot_chain(app, planned, pauses).await;
     }
@@ -759,25 +776,24 @@ const CHAIN_EVENTS: usize = 512;
 /// chain goes on while that is another bot's answer due at once (no bot delay, no window held
 /// open, no person to wait for). A bot whose answer is refused answers its prompt's default.
 /// True when anything was appended.
-async fn bot_chain(app: &AppState, planned: &Arc<Snapshot>, pauses: &Pauses) -> bool {
+async fn bot_chain<G: ServedGame>(app: &AppState, planned: &Arc<GameSnapshot<G>>, pauses: &Pauses) -> bool {
     let now = app.clock.now();
     let mut rng = rand::make_rng::<rand::rngs::StdRng>();
-    let r = app
-        .tables
+    let r = G::tables(app)
         .chain(planned.clone(), app.store.as_ref(), now, CHAIN_EVENTS, |snap| {
             let Some((at, Due::Bot(seat))) = next_due(snap, pauses, now) else { return None };
             if at > now {
                 return None;
             }
-            let prompt = Served::prompt_for(&snap.state, seat)?;
+            let prompt = G::prompt_for(&snap.state, seat)?;
             let kind = snap.info.bots[seat as usize]?;
             let name = snap.info.seats[seat as usize].clone().unwrap_or_default();
-            let answer = Served::bot_answer(kind, &snap.state, seat, &prompt, &mut rng);
-            let events = tables::decide(snap, &Served::answer_command(&prompt, answer), &mut rng)
+            let answer = G::bot_answer(kind, &snap.state, seat, &prompt, &mut rng);
+            let events = tables::decide(snap, &G::answer_command(&prompt, answer), &mut rng)
                 .or_else(|e| {
                     tracing::warn!(table = %snap.info.table_id, seat, problem = %e, "bot answer refused; answering the default");
-                    let default = Served::default_answer(&prompt);
-                    tables::decide(snap, &Served::answer_command(&prompt, default), &mut rng)
+                    let default = G::default_answer(&prompt);
+                    tables::decide(snap, &G::answer_command(&prompt, default), &mut rng)
                 })
                 .ok()?;
             Some(tables::Link { actor: format!("bot:{name}"), events })
@@ -804,18 +820,17 @@ async fn bot_chain(app: &AppState, planned: &Arc<Snapshot>, pauses: &Pauses) -> 
 
 /// The clock's action `what` (a window's close, a time-out's defaults, an abandonment) at the
 /// version it was planned from. Bots answer through [`bot_chain`].
-async fn command(app: &AppState, planned: &Arc<Snapshot>, what: &Due) -> bool {
+async fn command<G: ServedGame>(app: &AppState, planned: &Arc<GameSnapshot<G>>, what: &Due) -> bool {
     let version = planned.version;
     let (actor, cmd) = match what {
         // [`act`] sends bots through [`bot_chain`].
         Due::Bot(_) => return false,
-        Due::CloseWindow => ("system:clock".to_string(), Served::close_window_command(&planned.state)),
-        Due::Timeout => ("system:clock".to_string(), Served::timeout_command(&planned.state)),
-        Due::Abandon(seat) => ("system:clock".to_string(), Served::concede_command(*seat)),
+        Due::CloseWindow => ("system:clock".to_string(), G::close_window_command(&planned.state)),
+        Due::Timeout => ("system:clock".to_string(), G::timeout_command(&planned.state)),
+        Due::Abandon(seat) => ("system:clock".to_string(), G::concede_command(*seat)),
     };
     let tried = Tried::default();
-    let r = app
-        .tables
+    let r = G::tables(app)
         .command_from(Some(planned.clone()), app.store.as_ref(), &planned.info.table_id, &actor, None, |snap| {
             tried.decide(snap.version == version, || tables::decide(snap, &cmd, &mut rand::rng()))
         })

@@ -313,7 +313,7 @@ impl Scanner<'_> {
             assert_eq!(r.status, 200, "{}: {}", what("my tables"), r.text());
             let expected = match who.seat() {
                 Some(seat) => {
-                    json!([{"table_id": id, "status": "playing", "seats": [seat], "awaiting": awaiting(&now, seat)}])
+                    json!([{"table_id": id, "game": "the-final-flicker", "status": "playing", "seats": [seat], "awaiting": awaiting(&now, seat)}])
                 }
                 None => json!([]),
             };
@@ -515,6 +515,7 @@ impl Scanner<'_> {
         let id = uuid::Uuid::new_v4().to_string();
         let created = TableEvent::TableCreated {
             table_id: id.clone(),
+            game: Default::default(),
             creator: "p0".into(),
             settings: settings.clone(),
             practice: true,
@@ -891,7 +892,7 @@ impl Scanner<'_> {
                 continue;
             };
             let (last, rest) = msgs.split_last().expect("messages");
-            let want_last = json!({"table_id": id, "status": "finished", "seats": [seat], "awaiting": []});
+            let want_last = json!({"table_id": id, "game": "the-final-flicker", "status": "finished", "seats": [seat], "awaiting": []});
             assert_eq!(serde_json::from_str::<Value>(&last.2).expect("json"), want_last, "{}: the end", w.label);
             assert!(!rest.is_empty(), "{}: the stream opened without the table", w.label);
             let mut at = 0usize;
@@ -972,6 +973,7 @@ impl Scanner<'_> {
             .expect("gathering");
         let created = TableEvent::TableCreated {
             table_id: id.clone(),
+            game: Default::default(),
             creator: "org".into(),
             settings: settings.clone(),
             practice: false,
@@ -1144,9 +1146,12 @@ impl Scanner<'_> {
                 crate::clocks::view_for::<crate::game::Served>(st, mark, who.seat(), false, &[]),
             )
         };
-        let expected =
-            serde_json::to_vec(&flicker_wire::tables::TableResponse { table: snap.info_for(account), view, clock })
-                .expect("json");
+        let expected = serde_json::to_vec(&flicker_wire::tables::TableResponse::<crate::game::Served> {
+            table: snap.info_for(account),
+            view,
+            clock,
+        })
+        .expect("json");
         assert!(
             r.body == expected,
             "{what}: the table is not the fold up to the horizon:\n got:  {}\n want: {}",

@@ -16,6 +16,8 @@ mod gathering_tests;
 mod http_secrets_tests;
 #[cfg(test)]
 mod leak_scan;
+#[cfg(test)]
+mod leak_scan_exorcist;
 mod login_throttle;
 mod metrics;
 pub mod openapi;

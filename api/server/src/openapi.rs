@@ -132,6 +132,7 @@ impl utoipa::Modify for Contract {
                 }
             }
             table_settings(c);
+            any_game(c);
         }
     }
 }
@@ -141,30 +142,49 @@ impl utoipa::Modify for Contract {
 /// (the code reads them as JSON to merge `players` in); and tables created directly are
 /// practice tables (`practice: false` is refused).
 fn table_settings(c: &mut utoipa::openapi::Components) {
-    use utoipa::openapi::schema::{Object, OneOfBuilder};
-    let Some(RefOr::T(Schema::Object(settings))) = c.schemas.get("Settings").cloned() else { return };
-    let mut table = settings;
-    for field in ["players", "hold_windows"] {
-        table.properties.remove(field);
-        table.required.retain(|r| r != field);
+    use utoipa::openapi::schema::{AnyOfBuilder, Object};
+    for (game, from, to) in [
+        ("The Final Flicker", "Settings", "TableSettings"),
+        ("Let's Call the Exorcist", "ExorcistSettings", "ExorcistTableSettings"),
+    ] {
+        let Some(RefOr::T(Schema::Object(settings))) = c.schemas.get(from).cloned() else { return };
+        let mut table = settings;
+        for field in ["players", "hold_windows"] {
+            table.properties.remove(field);
+            table.required.retain(|r| r != field);
+        }
+        table.description = Some(format!(
+            "{game}'s settings (R10.11) of a table created directly: `{from}` but for `players` (given at the top \
+             level) and `hold_windows` (set by the server)."
+        ));
+        c.schemas.insert(to.into(), RefOr::T(Schema::Object(table)));
     }
-    table.description = Some(
-        "Engine settings (R10.11) of a table created directly: `Settings` but for `players` (given at the top \
-         level) and `hold_windows` (set by the server)."
-            .into(),
-    );
-    c.schemas.insert("TableSettings".into(), RefOr::T(Schema::Object(table)));
     if let Some(RefOr::T(Schema::Object(body))) = c.schemas.get_mut("CreateTableBody") {
         if let Some(RefOr::T(Schema::Object(p))) = body.properties.get_mut("practice") {
             p.enum_values = Some(vec![serde_json::Value::Bool(true)]);
         }
         if let Some(RefOr::T(Schema::Object(s))) = body.properties.get("settings") {
-            let settings = OneOfBuilder::new()
+            // Either game's settings (an empty object is both): `anyOf`.
+            let settings = AnyOfBuilder::new()
                 .item(Ref::from_schema_name("TableSettings"))
+                .item(Ref::from_schema_name("ExorcistTableSettings"))
                 .item(Object::with_type(Type::Null))
                 .description(s.description.clone())
                 .build();
-            body.properties.insert("settings".into(), RefOr::T(Schema::OneOf(settings)));
+            body.properties.insert("settings".into(), RefOr::T(Schema::AnyOf(settings)));
+        }
+    }
+}
+
+/// The bodies that carry a table's game's prompt, answer, view or event (`AnyView`, ...) are one
+/// of the hosted games' types, told apart by `table.game` rather than by their shape (both
+/// games have, say, a `game_created` event): `anyOf`, not `oneOf`.
+fn any_game(c: &mut utoipa::openapi::Components) {
+    use utoipa::openapi::schema::AnyOfBuilder;
+    for name in ["AnyView", "AnyPrompt", "AnyAnswer", "AnyViewEvent"] {
+        if let Some(RefOr::T(Schema::OneOf(one))) = c.schemas.get(name).cloned() {
+            let any = one.items.into_iter().fold(AnyOfBuilder::new(), |b, item| b.item(item));
+            c.schemas.insert(name.into(), RefOr::T(Schema::AnyOf(any.description(one.description).build())));
         }
     }
 }

@@ -56,6 +56,7 @@ async fn gathering_table(app: &AppState, settings: &Settings, g: GatheringSettin
     let n = settings.players as usize;
     let table = TableEvent::TableCreated {
         table_id: id.clone(),
+        game: Default::default(),
         creator: "org".into(),
         settings: settings.clone(),
         practice: false,

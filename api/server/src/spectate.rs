@@ -9,9 +9,9 @@ use crate::state::AppState;
 
 /// R10.8: the caller's sight of `snap` (see [`flicker_platform::spectate::sight`]), with the
 /// server's store, gathering cache and clock.
-pub async fn sight(
+pub async fn sight<G: flicker_game::Game>(
     app: &AppState,
-    snap: &crate::game::Snapshot,
+    snap: &crate::game::GameSnapshot<G>,
     caller: Option<&Caller>,
     seat: Option<u8>,
     commentary: bool,

@@ -1,12 +1,13 @@
 //! The shared state of the server ([`AppState`]) and its construction on an open store. Every
 //! handler takes it; it names no route module.
 
-use crate::game::Tables;
+use crate::game::{Exorcist, GameName, GameTables, Served, TableGames, Tables};
 use crate::metrics::Metrics;
 use crate::secrets::{self, EnvSecrets};
 use crate::store::{EventStore, StoreError};
 use crate::tokens::Keys;
 use actix_web::web;
+use flicker_platform::hosted::Hosted;
 use std::sync::Arc;
 
 /// Shared state of the server.
@@ -27,8 +28,12 @@ pub struct AppState {
     /// Every replay-signing public key to publish at `GET /api/v1/keys/replay`: the current
     /// one first, then rotated-out ones (replays they signed still verify against them).
     pub replay_keys: Vec<secrets::PublishedKey>,
-    /// The table cache.
+    /// The table cache of The Final Flicker (its practice tables and every gathering circle).
     pub tables: Tables,
+    /// The table cache of Let's Call the Exorcist (practice tables).
+    pub exorcist_tables: GameTables<Exorcist>,
+    /// Which game each table plays ([`crate::game::with_game!`] dispatches on it).
+    pub table_games: TableGames,
     /// Metrics.
     pub metrics: Metrics,
     /// The gathering cache.
@@ -99,6 +104,8 @@ pub(crate) async fn build(
         metrics_token: env.metrics.clone(),
         replay_keys,
         tables: Tables::with_clock(clock.clone()),
+        exorcist_tables: GameTables::with_clock(clock.clone()),
+        table_games: TableGames::default(),
         metrics: Metrics::new(),
         gatherings: Default::default(),
         driver: Default::default(),
@@ -110,4 +117,41 @@ pub(crate) async fn build(
         watchers: Default::default(),
         leases: crate::store::leases::Leases::sole(),
     }))
+}
+
+/// A game this server hosts: its built-in bots ([`Hosted`]), its name, and its tables in the
+/// server's state.
+pub trait ServedGame: Hosted + Sized {
+    /// The game's name on the wire and in its tables' creation events.
+    const NAME: GameName;
+    /// The cache and command runner of this game's tables.
+    fn tables(state: &AppState) -> &GameTables<Self>;
+    /// An event's stored type (`{"type": …}` of its adjacently tagged form: a stream message's
+    /// `event:`).
+    fn event_type(e: &Self::Event) -> String {
+        match serde_json::to_value(e) {
+            Ok(serde_json::Value::Object(mut o)) => match o.remove("type") {
+                Some(serde_json::Value::String(t)) => t,
+                _ => "event".into(),
+            },
+            _ => "event".into(),
+        }
+    }
+}
+
+impl ServedGame for Served {
+    const NAME: GameName = GameName::TheFinalFlicker;
+    fn tables(state: &AppState) -> &GameTables<Self> {
+        &state.tables
+    }
+    fn event_type(e: &Self::Event) -> String {
+        e.type_name().to_string()
+    }
+}
+
+impl ServedGame for Exorcist {
+    const NAME: GameName = GameName::LetsCallTheExorcist;
+    fn tables(state: &AppState) -> &GameTables<Self> {
+        &state.exorcist_tables
+    }
 }

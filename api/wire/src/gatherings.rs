@@ -16,6 +16,10 @@ pub struct CreateGatheringBody {
     /// Settings (R9.1, R10.11); defaults when absent.
     #[serde(default)]
     pub settings: Option<GatheringSettings>,
+    /// The game its tables play (absent: `the-final-flicker`, the only one gatherings play so
+    /// far: another is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<crate::game::GameName>,
 }
 
 /// The answer to a registration or a withdrawal (the registration and a count, not

@@ -40,6 +40,9 @@ pub struct TokenInfo {
 pub struct LiveTable {
     /// Table id.
     pub table_id: String,
+    /// The game it plays.
+    #[serde(default)]
+    pub game: crate::game::GameName,
     /// `waiting` (for players or the start) or `playing`.
     pub status: String,
     /// Seat holders in seat order (account names or built-in bots' names; `null`: open seat).
@@ -81,6 +84,9 @@ pub struct TableListQuery {
 pub struct MyTable {
     /// Table id.
     pub table_id: String,
+    /// The game it plays.
+    #[serde(default)]
+    pub game: crate::game::GameName,
     /// `waiting` or `playing`.
     pub status: String,
     /// The gathering circle it plays, if any.

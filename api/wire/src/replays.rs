@@ -1,6 +1,7 @@
 //! Replays: steps, the whole replay, the replay key (`/api/v1/tables/{id}/replay`, `.../replay/steps`, `/api/v1/replay-key`).
 
-use crate::game::{View, ViewEvent};
+use crate::game::Served;
+use flicker_game::Game;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -18,40 +19,60 @@ pub struct ReplayQuery {
     pub commentary: bool,
 }
 
-/// One step of a replay.
+/// One step of a replay (`G`: the table's game).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct ReplayStep {
+#[schema(bound = "", as = ReplayStep)]
+#[serde(bound(
+    serialize = "",
+    deserialize = "G::ViewEvent: serde::de::DeserializeOwned, G::View: serde::de::DeserializeOwned"
+))]
+pub struct ReplayStep<G: Game = Served> {
     /// This step's number in your sequence (1-based).
     pub at: usize,
     /// Steps in your sequence so far (all of them once the game has ended).
     pub total: usize,
     /// The event of this step, as you may see it.
-    pub event: ViewEvent,
+    #[schema(value_type = crate::game::AnyViewEvent)]
+    pub event: G::ViewEvent,
     /// The game right after it, as you may see it.
-    pub view: View,
+    #[schema(value_type = crate::game::AnyView)]
+    pub view: G::View,
     /// Step numbers of the eliminations (to jump to them).
     pub eliminations: Vec<usize>,
 }
 
 /// One step of a whole replay (`ReplaySteps`): the event and the game right after it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct ReplayFrame {
+#[schema(bound = "", as = ReplayFrame)]
+#[serde(bound(
+    serialize = "",
+    deserialize = "G::ViewEvent: serde::de::DeserializeOwned, G::View: serde::de::DeserializeOwned"
+))]
+pub struct ReplayFrame<G: Game = Served> {
     /// The event of this step, as you may see it.
-    pub event: ViewEvent,
+    #[schema(value_type = crate::game::AnyViewEvent)]
+    pub event: G::ViewEvent,
     /// The game right after it, as you may see it.
-    pub view: View,
+    #[schema(value_type = crate::game::AnyView)]
+    pub view: G::View,
 }
 
 /// Every step of a replay at once (what `GET /api/v1/tables/{id}/replay?at=N` answers one at a
 /// time), so a viewer fetches a game once and scrubs it locally.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct ReplaySteps {
+#[schema(bound = "", as = ReplaySteps)]
+#[serde(bound(
+    serialize = "",
+    deserialize = "G::ViewEvent: serde::de::DeserializeOwned, G::View: serde::de::DeserializeOwned"
+))]
+pub struct ReplaySteps<G: Game = Served> {
     /// Steps in your sequence so far (all of them once the game has ended): `steps.len()`.
     pub total: usize,
     /// Step numbers (1-based) of the eliminations (to jump to them).
     pub eliminations: Vec<usize>,
     /// Step `n` is `steps[n - 1]`.
-    pub steps: Vec<ReplayFrame>,
+    #[schema(value_type = Vec<ReplayFrame>)]
+    pub steps: Vec<ReplayFrame<G>>,
 }
 
 /// Query of `GET /api/v1/tables/{id}/replay/steps`.

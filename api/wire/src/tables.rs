@@ -1,6 +1,7 @@
 //! Tables: creating a practice table, reading it, seats (`/api/v1/tables`, `/api/v1/tables/{id}`, `.../seats`).
 
-use crate::game::{TableInfo, View};
+use crate::game::{GameName, Served};
+use flicker_game::Game;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -9,10 +10,13 @@ use utoipa::{IntoParams, ToSchema};
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"players": 2, "practice": true}))]
 pub struct CreateTableBody {
-    /// Seats, 2-64.
+    /// The game (absent: `the-final-flicker`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameName>,
+    /// Seats: 2-64 for The Final Flicker, 4-8 for Let's Call the Exorcist (X2.1).
     #[schema(minimum = 2, maximum = 64)]
     pub players: u8,
-    /// Engine settings (R10.11) other than `players`; defaults when absent or `null`.
+    /// The game's settings (R10.11) other than `players`; defaults when absent or `null`.
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub settings: Option<serde_json::Value>,
@@ -44,14 +48,21 @@ pub struct CreateTableBody {
     pub abandonment: Option<u8>,
 }
 
-/// A table and the caller's view of its game.
+/// A table and the caller's view of its game (`G`: the table's game, `table.game`).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct TableResponse {
+#[schema(bound = "", as = TableResponse)]
+#[serde(bound(
+    serialize = "",
+    deserialize = "G::View: serde::de::DeserializeOwned, G::Settings: serde::de::DeserializeOwned"
+))]
+pub struct TableResponse<G: Game = Served> {
     /// The table.
-    pub table: TableInfo,
-    /// The caller's view of the game (absent before the start).
+    #[schema(value_type = crate::game::TableInfo)]
+    pub table: flicker_platform::tables::TableInfo<G::Settings>,
+    /// The caller's view of the game (absent before the start), as the table's game shows it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub view: Option<View>,
+    #[schema(value_type = Option<crate::game::AnyView>)]
+    pub view: Option<G::View>,
     /// R10.7: the open decision point's clock, when the caller may see it (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<flicker_platform::clocks::ClockView>,
@@ -95,6 +106,7 @@ impl Default for CreateTableBody {
     /// Two seats, a practice table, the server's defaults for everything else.
     fn default() -> Self {
         CreateTableBody {
+            game: None,
             players: 2,
             settings: None,
             practice: true,

@@ -44,6 +44,7 @@ use std::fmt::Debug;
 /// The ruleset a game is played under, as recorded in the game (R10.1.3): games keep the ruleset
 /// id and version they were created with, so older games keep replaying when the rules change.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ruleset {
     /// The ruleset's id within its game, such as `current` or `classic-1.0`.
     pub id: String,

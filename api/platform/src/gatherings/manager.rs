@@ -160,6 +160,7 @@ fn circle_table<G: CircleGame, R: Rng + ?Sized>(
     let settings = G::circle_settings(&g.settings, &spec);
     let created = TableEvent::TableCreated {
         table_id: draw.table_id.clone(),
+        game: Default::default(),
         creator: g.organiser.clone(),
         settings: settings.clone(),
         practice: false,

@@ -3,6 +3,7 @@
 
 use crate::bots::BotKind;
 use crate::clocks::Clocks;
+use crate::names::GameName;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -17,6 +18,10 @@ pub enum TableEvent<S> {
     TableCreated {
         /// Its id.
         table_id: String,
+        /// The game it plays (absent: The Final Flicker, as in every stream stored before a
+        /// second game was hosted, whose bytes and hashes this keeps).
+        #[serde(default, skip_serializing_if = "GameName::is_default")]
+        game: GameName,
         /// Who created it.
         creator: String,
         /// The game's settings.
@@ -125,9 +130,12 @@ pub struct SeatHolder {
 pub struct TableInfo<S> {
     /// Table id.
     pub table_id: String,
+    /// The game the table plays.
+    #[serde(default)]
+    pub game: GameName,
     /// Creator's account name.
     pub creator: String,
-    /// Engine settings.
+    /// The game's settings (R10.11; X2.1, X3.4, X4.5 for Let's Call the Exorcist).
     #[schema(value_type = Object)]
     pub settings: S,
     /// Practice table: never counts in standings.

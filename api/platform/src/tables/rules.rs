@@ -55,8 +55,11 @@ pub fn create_practice<G: Game, R: rand::Rng + ?Sized>(
     if let Some(p) = &t.position {
         G::create_from_position(&settings, p, rng).map_err(TableError::rule)?;
     }
+    let game = crate::names::GameName::from_id(G::GAME_ID)
+        .ok_or_else(|| TableError::Invalid(format!("{} is not a game this platform hosts", G::GAME_ID)))?;
     Ok(TableEvent::TableCreated {
         table_id,
+        game,
         creator: t.creator,
         settings,
         practice: true,

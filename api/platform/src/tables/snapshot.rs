@@ -126,8 +126,7 @@ impl<G: Game> Snapshot<G> {
                     }
                     Err(_) => return Err(StoreError::Other(format!("table event: {err}"))),
                 };
-                self.apply_table_event(t);
-                return Ok(());
+                return self.apply_table_event(t);
             }
         };
         // R10.7.4: a turn that ends right after its seat's time-out timed out; an action or an
@@ -169,10 +168,11 @@ impl<G: Game> Snapshot<G> {
         Ok(())
     }
 
-    fn apply_table_event(&mut self, t: TableEvent<G::Settings>) {
+    fn apply_table_event(&mut self, t: TableEvent<G::Settings>) -> Result<(), StoreError> {
         match t {
             TableEvent::TableCreated {
                 table_id,
+                game,
                 creator,
                 settings,
                 practice,
@@ -185,6 +185,12 @@ impl<G: Game> Snapshot<G> {
                 bot_delay_ms,
                 abandonment,
             } => {
+                if game.id() != G::GAME_ID {
+                    return Err(StoreError::Other(format!(
+                        "table {table_id} plays {game}, not {}: fold it as its own game",
+                        G::GAME_ID
+                    )));
+                }
                 let n = G::seats(&settings) as usize;
                 let mut seats = vec![None; n];
                 let mut bots = vec![None; n];
@@ -194,6 +200,7 @@ impl<G: Game> Snapshot<G> {
                 }
                 self.info = TableInfo {
                     table_id,
+                    game,
                     creator,
                     seats,
                     bots,
@@ -232,6 +239,7 @@ impl<G: Game> Snapshot<G> {
                 }
             }
         }
+        Ok(())
     }
 
     /// A table with no event folded yet (its stream about to be read from the start).
@@ -240,6 +248,7 @@ impl<G: Game> Snapshot<G> {
             version: 0,
             info: TableInfo {
                 table_id: table_id.into(),
+                game: crate::names::GameName::from_id(G::GAME_ID).unwrap_or_default(),
                 creator: String::new(),
                 settings: G::default_settings(G::MIN_SEATS),
                 practice: false,

@@ -111,6 +111,11 @@ pub async fn create_gathering(
     if name.is_empty() || name.chars().count() > 80 {
         return Err(Problem::invalid("name has 1 to 80 characters"));
     }
+    if let Some(game) = body.game.filter(|g| *g != crate::game::GameName::TheFinalFlicker) {
+        return Err(Problem::invalid(format!(
+            "gatherings of {game} are not available yet: gatherings play the-final-flicker (practice tables play either game)"
+        )));
+    }
     let settings = body.settings.clone().unwrap_or_default();
     settings.validate().map_err(settings_problem)?;
     let id = uuid::Uuid::new_v4().to_string();

@@ -80,8 +80,8 @@ pub async fn put_preferences(
             })?;
         state.accounts.forget(&a.name);
         // The caller's tables look again now: an open window may be auto-passed at once.
-        for (id, snap) in live_tables(&state).await {
-            if !snap.seats_of(&caller.name).is_empty() {
+        for (id, t) in live_tables(&state, None).await {
+            if !t.seats_of(&caller.name).is_empty() {
                 crate::driver::poke(&state, &id);
             }
         }
@@ -89,14 +89,54 @@ pub async fn put_preferences(
     Ok(HttpResponse::Ok().json(body.into_inner()))
 }
 
-/// The snapshots of the tables that have not ended, by table id.
-async fn live_tables(state: &AppState) -> Vec<(String, std::sync::Arc<crate::game::Snapshot>)> {
+/// What the account routes read of one table, whatever its game.
+pub(super) struct Summary {
+    game: GameName,
+    status: String,
+    practice: bool,
+    gathering: Option<crate::tables::TableGathering>,
+    /// Seat holders in seat order.
+    seats: Vec<Option<String>>,
+    /// The seats of the account asked about whose prompt awaits an answer now.
+    awaiting: Vec<u8>,
+    finished: bool,
+}
+
+impl Summary {
+    fn seats_of(&self, name: &str) -> Vec<u8> {
+        self.seats.iter().enumerate().filter(|(_, a)| a.as_deref() == Some(name)).map(|(i, _)| i as u8).collect()
+    }
+}
+
+/// Table `id` as the account routes read it (`name`: the account whose awaited seats to list),
+/// if it exists.
+pub(super) async fn summary(state: &AppState, id: &str, name: Option<&str>) -> Option<Summary> {
+    let game = state.table_games.of(state.store.as_ref(), id).await.ok()?;
+    with_game!(game, summary_of(state, id, name))
+}
+
+async fn summary_of<G: ServedGame>(state: &AppState, id: &str, name: Option<&str>) -> Option<Summary> {
+    let snap = G::tables(state).load(state.store.as_ref(), id).await.ok()?;
+    Some(Summary {
+        game: G::NAME,
+        status: snap.info.status.clone(),
+        practice: snap.info.practice,
+        gathering: snap.info.gathering.clone(),
+        seats: snap.info.seats.clone(),
+        awaiting: name.map(|n| snap.awaiting(n)).unwrap_or_default(),
+        finished: snap.finished(),
+    })
+}
+
+/// The tables that have not ended, by table id (`name`: the account whose awaited seats to
+/// list).
+async fn live_tables(state: &AppState, name: Option<&str>) -> Vec<(String, Summary)> {
     let mut out = Vec::new();
     for id in state.driver.live().tables {
-        if let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await
-            && !snap.finished()
+        if let Some(t) = summary(state, &id, name).await
+            && !t.finished
         {
-            out.push((id, snap));
+            out.push((id, t));
         }
     }
     out
@@ -109,20 +149,24 @@ async fn live_tables(state: &AppState) -> Vec<(String, std::sync::Arc<crate::gam
 #[get("/api/v1/me/tables")]
 pub async fn my_tables(state: Data, caller: Caller) -> Result<HttpResponse, Problem> {
     caller.require("read")?;
-    let out: Vec<MyTable> =
-        live_tables(&state).await.into_iter().filter_map(|(id, snap)| my_table(&id, &snap, &caller.name)).collect();
+    let out: Vec<MyTable> = live_tables(&state, Some(&caller.name))
+        .await
+        .into_iter()
+        .filter_map(|(id, t)| my_table(&id, &t, &caller.name))
+        .collect();
     Ok(HttpResponse::Ok().json(out))
 }
 
 /// `name`'s seats at one table, if any.
-pub(super) fn my_table(id: &str, snap: &crate::game::Snapshot, name: &str) -> Option<MyTable> {
-    let seats = snap.seats_of(name);
+pub(super) fn my_table(id: &str, t: &Summary, name: &str) -> Option<MyTable> {
+    let seats = t.seats_of(name);
     (!seats.is_empty()).then(|| MyTable {
         table_id: id.to_string(),
-        status: snap.info.status.clone(),
-        gathering: snap.info.gathering.clone(),
+        game: t.game,
+        status: t.status.clone(),
+        gathering: t.gathering.clone(),
         seats,
-        awaiting: snap.awaiting(name),
+        awaiting: t.awaiting.clone(),
     })
 }
 
@@ -170,8 +214,8 @@ pub async fn my_stream(state: Data, caller: MaybeCaller) -> Result<impl actix_we
             };
             rescan = false;
             for id in ids {
-                let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await else { continue };
-                let now = if snap.finished() {
+                let Some(snap) = summary(&state, &id, Some(&name)).await else { continue };
+                let now = if snap.finished {
                     known.remove(&id).map(|t| MyTable { status: "finished".into(), awaiting: Vec::new(), ..t })
                 } else {
                     my_table(&id, &snap, &name).filter(|t| known.get(&id) != Some(t))
@@ -209,9 +253,9 @@ pub async fn list_tables(state: Data, q: web::Query<TableListQuery>) -> Result<H
         if q.after.as_ref().is_some_and(|a| id.as_str() <= a.as_str()) {
             continue;
         }
-        let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await else { continue };
-        if snap.finished()
-            || q.gathering.as_ref().is_some_and(|g| snap.info.gathering.as_ref().is_none_or(|t| &t.gathering_id != g))
+        let Some(snap) = summary(&state, &id, None).await else { continue };
+        if snap.finished
+            || q.gathering.as_ref().is_some_and(|g| snap.gathering.as_ref().is_none_or(|t| &t.gathering_id != g))
         {
             continue;
         }
@@ -221,10 +265,11 @@ pub async fn list_tables(state: Data, q: web::Query<TableListQuery>) -> Result<H
         }
         tables.push(LiveTable {
             table_id: id.clone(),
-            status: snap.info.status.clone(),
-            players: snap.info.seats.clone(),
-            practice: snap.info.practice,
-            gathering: snap.info.gathering.clone(),
+            game: snap.game,
+            status: snap.status.clone(),
+            players: snap.seats.clone(),
+            practice: snap.practice,
+            gathering: snap.gathering.clone(),
             spectators: state.watchers.count(&crate::tables::stream_of(&id)),
         });
     }

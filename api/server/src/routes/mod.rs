@@ -28,10 +28,11 @@ mod tables;
 
 use crate::accounts::{AccountEvent, Role};
 use crate::auth::{ACCESS_TTL_SECS, Caller, MaybeCaller, REFRESH_TTL_SECS, TokenKind};
-use crate::game::{Served, Settings, ViewEvent};
+use crate::game::{GameName, GameSnapshot, with_game};
 use crate::problem::Problem;
 use crate::spectate;
 use crate::state::AppState;
+use crate::state::ServedGame;
 use crate::store::{Metadata, StoreError};
 use crate::tables::{TableError, table_event, viewer_for};
 use actix_web::http::StatusCode;

@@ -13,23 +13,32 @@ pub async fn get_prompt(
     q: web::Query<SeatQuery>,
 ) -> Result<HttpResponse, Problem> {
     caller.require("read")?;
-    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    with_game!(game_of(&state, &id).await?, get_prompt_of(&state, &caller, &id, &q))
+}
+
+async fn get_prompt_of<G: ServedGame>(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    q: &SeatQuery,
+) -> Result<HttpResponse, Problem> {
+    let snap = G::tables(state).load(state.store.as_ref(), id).await?;
     let seat = match viewer_for(&snap, Some(&caller.name), q.seat)? {
         Viewer::Seat { seat } => Some(seat),
         _ => None,
     };
-    let prompt = seat.and_then(|s| Served::prompt_for(&snap.state, s));
+    let prompt = seat.and_then(|s| G::prompt_for(&snap.state, s));
     let clock = match (&prompt, seat) {
         (Some(_), Some(s)) => {
             let viewer = Some(Viewer::Seat { seat: s });
-            clock_for(&state, &snap, &snap.state, snap.clock.as_ref(), viewer).await
+            clock_for(state, &snap, &snap.state, snap.clock.as_ref(), viewer).await
         }
         _ => None,
     };
-    Ok(etagged(&PromptResponse { seat, prompt, clock }))
+    Ok(etagged(&PromptResponse::<G> { seat, prompt, clock }))
 }
 
-pub(super) fn my_seat(snap: &crate::game::Snapshot, caller: &Caller, seat: Option<u8>) -> Result<u8, Problem> {
+pub(super) fn my_seat<G: Game>(snap: &GameSnapshot<G>, caller: &Caller, seat: Option<u8>) -> Result<u8, Problem> {
     let mine = snap.seats_of(&caller.name);
     match seat {
         Some(s) if mine.contains(&s) => Ok(s),
@@ -41,7 +50,7 @@ pub(super) fn my_seat(snap: &crate::game::Snapshot, caller: &Caller, seat: Optio
 }
 
 /// A hash of an answer request (seat, prompt, answer), stored with its idempotency key.
-pub(super) fn request_hash(body: &AnswerBody) -> String {
+pub(super) fn request_hash<G: Game>(body: &AnswerBody<G>) -> String {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     serde_json::to_string(&(body.seat, body.prompt_id, &body.answer)).expect("json").hash(&mut h);
@@ -80,32 +89,53 @@ pub async fn answer(
     req: HttpRequest,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Json<AnswerBody>,
+    body: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
     let key = idempotency_key(&req)?;
-    let body = body.into_inner();
+    with_game!(game_of(&state, &id).await?, answer_of(&state, &caller, &id, &key, body.into_inner()))
+}
+
+/// The answer body of the table's game `G` (the same problems as a body refused by the JSON
+/// extractor: `unknown-field`, `invalid-request`).
+fn answer_body<G: Game>(body: serde_json::Value) -> Result<AnswerBody<G>, Problem> {
+    serde_json::from_value(body).map_err(|e| {
+        if e.to_string().contains("unknown field") {
+            Problem::unknown_field(e.to_string())
+        } else {
+            Problem::invalid(e.to_string())
+        }
+    })
+}
+
+async fn answer_of<G: ServedGame>(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    key: &str,
+    body: serde_json::Value,
+) -> Result<HttpResponse, Problem> {
+    let body = answer_body::<G>(body)?;
     // The seat is checked before anything else, so an answer for a seat one does not hold
     // learns nothing (not even whether a key was used).
-    let current = state.tables.load(state.store.as_ref(), &id).await?;
-    my_seat(&current, &caller, body.seat)?;
-    gathering_allows_play(&state, &current).await?;
+    let current = G::tables(state).load(state.store.as_ref(), id).await?;
+    my_seat(&current, caller, body.seat)?;
+    gathering_allows_play(state, &current).await?;
     let hash = request_hash(&body);
     let mut seat_used = None;
-    let (snap, replayed) = state
-        .tables
-        .command_from(Some(current), state.store.as_ref(), &id, &caller.name, Some((&key, &hash)), |snap| {
-            let seat = my_seat(snap, &caller, body.seat)?;
+    let (snap, replayed) = G::tables(state)
+        .command_from(Some(current), state.store.as_ref(), id, &caller.name, Some((key, &hash)), |snap| {
+            let seat = my_seat(snap, caller, body.seat)?;
             seat_used = Some(seat);
-            let cmd = Served::seat_answer(seat, body.prompt_id, body.answer.clone());
+            let cmd = G::seat_answer(seat, body.prompt_id, body.answer.clone());
             Ok::<_, Problem>(crate::tables::decide(snap, &cmd, &mut rand::rng())?)
         })
         .await?;
     let seat = match seat_used {
         Some(s) => Some(s),
-        None => my_seat(&snap, &caller, body.seat).ok(),
+        None => my_seat(&snap, caller, body.seat).ok(),
     };
-    let mut resp = etagged(&table_response(&state, &snap, Some(&caller), seat, false).await?);
+    let mut resp = etagged(&table_response(state, &snap, Some(caller), seat, false).await?);
     if replayed {
         resp.headers_mut().insert(
             actix_web::http::header::HeaderName::from_static("idempotent-replay"),
@@ -117,7 +147,7 @@ pub async fn answer(
 
 /// Refuses play at a table whose gathering is paused (409 `gathering-paused`) or cancelled
 /// (409 `gathering-cancelled`).
-pub(super) async fn gathering_allows_play(state: &AppState, snap: &crate::game::Snapshot) -> Result<(), Problem> {
+pub(super) async fn gathering_allows_play<G: Game>(state: &AppState, snap: &GameSnapshot<G>) -> Result<(), Problem> {
     let Some(g) = &snap.info.gathering else { return Ok(()) };
     let Some(g) = state.gatherings.get(state.store.as_ref(), &g.gathering_id).await? else { return Ok(()) };
     match g.status {
@@ -148,14 +178,22 @@ pub async fn concede(
 ) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
     let want = crate::problem::optional_json::<SeatBody>(&body)?.seat;
-    let (snap, _) = state
-        .tables
-        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
-            let seat = my_seat(snap, &caller, want)?;
-            Ok::<_, Problem>(crate::tables::decide(snap, &Served::concede_command(seat), &mut rand::rng())?)
+    with_game!(game_of(&state, &id).await?, concede_of(&state, &caller, &id, want))
+}
+
+async fn concede_of<G: ServedGame>(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    want: Option<u8>,
+) -> Result<HttpResponse, Problem> {
+    let (snap, _) = G::tables(state)
+        .command(state.store.as_ref(), id, &caller.name, None, |snap| {
+            let seat = my_seat(snap, caller, want)?;
+            Ok::<_, Problem>(crate::tables::decide(snap, &G::concede_command(seat), &mut rand::rng())?)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), want, false).await?))
+    Ok(HttpResponse::Ok().json(table_response(state, &snap, Some(caller), want, false).await?))
 }
 
 /// Pages through the game's events as *your* sequence (R10.8): only what you may see, each
@@ -171,8 +209,17 @@ pub async fn list_events(
     q: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, Problem> {
     let caller = reader(&caller)?;
-    let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    let sight = spectate::sight(&state, &snap, caller, q.seat, q.commentary).await?;
+    with_game!(game_of(&state, &id).await?, list_events_of(&state, caller, &id, &q))
+}
+
+async fn list_events_of<G: ServedGame>(
+    state: &AppState,
+    caller: Option<&Caller>,
+    id: &str,
+    q: &EventsQuery,
+) -> Result<HttpResponse, Problem> {
+    let snap = G::tables(state).load(state.store.as_ref(), id).await?;
+    let sight = spectate::sight(state, &snap, caller, q.seat, q.commentary).await?;
     let viewer = sight.viewer;
     let scope = format!("{id}:{viewer:?}");
     let after = q.after.as_deref().map(|c| state.keys.read_cursor(&scope, c)).transpose()?.unwrap_or(0);
@@ -181,7 +228,7 @@ pub async fn list_events(
         return Err(Problem::invalid("limit is 1 to 500"));
     }
     let all = spectate::sequence(&snap, viewer, sight.visible);
-    let events: Vec<EventItem> = all
+    let events: Vec<EventItem<G>> = all
         .into_iter()
         .map(|(_, e)| e)
         .enumerate()

@@ -15,28 +15,37 @@ pub async fn replay_at(
     q: web::Query<ReplayQuery>,
 ) -> Result<HttpResponse, Problem> {
     let caller = reader(&caller)?;
-    let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    let (viewer, seq, eliminations) = replay_sequence(&state, &snap, caller, q.seat, q.commentary).await?;
+    with_game!(game_of(&state, &id).await?, replay_at_of(&state, caller, &id, &q))
+}
+
+async fn replay_at_of<G: ServedGame>(
+    state: &AppState,
+    caller: Option<&Caller>,
+    id: &str,
+    q: &ReplayQuery,
+) -> Result<HttpResponse, Problem> {
+    let snap = G::tables(state).load(state.store.as_ref(), id).await?;
+    let (viewer, seq, eliminations) = replay_sequence(state, &snap, caller, q.seat, q.commentary).await?;
     let total = seq.len();
     let at = q.at.unwrap_or(total);
     if !(1..=total).contains(&at) {
         return Err(Problem::invalid(format!("at is 1 to {total}")));
     }
     let (index, event) = seq[at - 1].clone();
-    let view = Served::view(&spectate::state_at(&snap, index + 1), viewer);
-    Ok(etagged(&ReplayStep { at, total, event, view, eliminations }))
+    let view = G::view(&spectate::state_at(&snap, index + 1), viewer);
+    Ok(etagged(&ReplayStep::<G> { at, total, event, view, eliminations }))
 }
 
 /// The viewer a replay reader gets (R10.8, [`spectate::sight`]), its sequence of visible events
 /// (each with its index in the table's events) and the step numbers (from 1) of the
 /// eliminations in it. 409 `not-started` before the game starts.
-async fn replay_sequence(
+async fn replay_sequence<G: ServedGame>(
     state: &AppState,
-    snap: &crate::game::Snapshot,
+    snap: &GameSnapshot<G>,
     caller: Option<&Caller>,
     seat: Option<u8>,
     commentary: bool,
-) -> Result<(Viewer, Vec<(usize, ViewEvent)>, Vec<usize>), Problem> {
+) -> Result<(Viewer, Vec<(usize, G::ViewEvent)>, Vec<usize>), Problem> {
     if snap.events.is_empty() {
         return Err(Problem::conflict("not-started", "Not started", "the table's game has not started"));
     }
@@ -45,7 +54,7 @@ async fn replay_sequence(
     let eliminations = seq
         .iter()
         .enumerate()
-        .filter(|(_, (i, _))| Served::event_facts(None, &snap.events[*i]).eliminates)
+        .filter(|(_, (i, _))| G::event_facts(None, &snap.events[*i]).eliminates)
         .map(|(n, _)| n + 1)
         .collect();
     Ok((sight.viewer, seq, eliminations))
@@ -65,18 +74,27 @@ pub async fn replay_steps(
     q: web::Query<ReplayStepsQuery>,
 ) -> Result<HttpResponse, Problem> {
     let caller = reader(&caller)?;
-    let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    let (viewer, seq, eliminations) = replay_sequence(&state, &snap, caller, q.seat, q.commentary).await?;
+    with_game!(game_of(&state, &id).await?, replay_steps_of(&state, caller, &id, &q))
+}
+
+async fn replay_steps_of<G: ServedGame>(
+    state: &AppState,
+    caller: Option<&Caller>,
+    id: &str,
+    q: &ReplayStepsQuery,
+) -> Result<HttpResponse, Problem> {
+    let snap = G::tables(state).load(state.store.as_ref(), id).await?;
+    let (viewer, seq, eliminations) = replay_sequence(state, &snap, caller, q.seat, q.commentary).await?;
     // One fold over the events: the view after each step's event.
-    let mut game = crate::game::State::default();
+    let mut game = G::State::default();
     let mut applied = 0;
     let mut steps = Vec::with_capacity(seq.len());
     for (index, event) in seq {
         while applied <= index {
-            Served::apply(&mut game, &snap.events[applied]);
+            G::apply(&mut game, &snap.events[applied]);
             applied += 1;
         }
-        steps.push(ReplayFrame { event, view: Served::view(&game, viewer) });
+        steps.push(ReplayFrame::<G> { event, view: G::view(&game, viewer) });
     }
     Ok(etagged(&ReplaySteps { total: steps.len(), eliminations, steps }))
 }
@@ -90,7 +108,11 @@ pub async fn replay_steps(
     responses((status = 200, content_type = "application/jsonl", body = String), (status = 404, body = Problem), (status = 409, body = Problem), (status = 500, body = Problem)))]
 #[get("/api/v1/tables/{id}/replay.jsonl")]
 pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
-    let snap = state.tables.load(state.store.as_ref(), &id).await?;
+    with_game!(game_of(&state, &id).await?, export_replay_of(&state, &id))
+}
+
+async fn export_replay_of<G: ServedGame>(state: &AppState, id: &str) -> Result<HttpResponse, Problem> {
+    let snap = G::tables(state).load(state.store.as_ref(), id).await?;
     if !snap.finished() {
         return Err(Problem::conflict(
             "in-play",
@@ -98,15 +120,15 @@ pub async fn export_replay(state: Data, id: web::Path<String>) -> Result<HttpRes
             "the replay is available once the game has ended (R10.8)",
         ));
     }
-    let ruleset = crate::chain::ruleset_id(Served::ruleset(&snap.state).unwrap_or_else(Served::current_ruleset));
-    let stream = crate::tables::stream_of(&id);
+    let ruleset = crate::chain::ruleset_id(G::ruleset(&snap.state).unwrap_or_else(G::current_ruleset));
+    let stream = crate::tables::stream_of(id);
     let stored = state.store.read_stream(&stream, crate::store::StreamVersion::new(1)).await?;
     let chain = crate::chain::rechain(&stream, &stored).map_err(|m| {
         tracing::error!(stream = %stream, error = %m, "the stored hash chain does not recompute; export refused");
         Problem::internal(format!("the stored events do not match their hashes ({m}); the export is refused"))
     })?;
     let mut buf = Vec::new();
-    crate::chain::write_signed(&mut buf, &stream, &ruleset, &chain, &state.signing_key)
+    crate::chain::write_signed_game(&mut buf, G::GAME_ID, &stream, &ruleset, &chain, &state.signing_key)
         .map_err(|e| Problem::internal(e.to_string()))?;
     Ok(HttpResponse::Ok().content_type("application/jsonl").body(buf))
 }

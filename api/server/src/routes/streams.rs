@@ -5,14 +5,15 @@
 //! table are held back by its spectator delay.
 
 use crate::auth::MaybeCaller;
-use crate::game::{Served, State};
+use crate::game::{GameSnapshot, with_game};
 use crate::gatherings;
 use crate::problem::Problem;
 use crate::spectate;
 use crate::state::AppState;
+use crate::state::ServedGame;
 use actix_web::{HttpRequest, Responder, get, web};
 use actix_web_lab::sse;
-use flicker_game::{Game, Viewer};
+use flicker_game::Viewer;
 use flicker_wire::streams::*;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
@@ -41,16 +42,28 @@ pub async fn table_stream(
     caller: MaybeCaller,
     id: web::Path<String>,
     q: web::Query<StreamQuery>,
-) -> Result<impl Responder, Problem> {
+) -> Result<actix_web::HttpResponse, Problem> {
     if let Some(c) = &caller.0 {
         c.require("read")?;
     }
     let id = id.into_inner();
-    let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    let sight = spectate::sight(&state, &snap, caller.0.as_ref(), q.seat, q.commentary).await?;
+    let game = state.table_games.of(state.store.as_ref(), &id).await.map_err(Problem::from)?;
+    let resume = last_event_id(&req).or_else(|| q.after.clone());
+    with_game!(game, table_stream_of(state, &req, caller.0, id, q.into_inner(), resume))
+}
+
+async fn table_stream_of<G: ServedGame>(
+    state: Data,
+    req: &HttpRequest,
+    caller: Option<crate::auth::Caller>,
+    id: String,
+    q: StreamQuery,
+    resume: Option<String>,
+) -> Result<actix_web::HttpResponse, Problem> {
+    let snap = G::tables(&state).load(state.store.as_ref(), &id).await?;
+    let sight = spectate::sight(&state, &snap, caller.as_ref(), q.seat, q.commentary).await?;
     let mut viewer = sight.viewer;
     let mut scope = format!("{id}:{viewer:?}");
-    let resume = last_event_id(&req).or_else(|| q.after.clone());
     let skip = match resume.as_deref() {
         None => 0,
         Some(c) => match state.keys.read_cursor(&scope, c) {
@@ -61,7 +74,7 @@ pub async fn table_stream(
                 let play = if q.commentary {
                     Viewer::Commentary
                 } else {
-                    spectate::play_viewer(&snap, caller.0.as_ref().map(|c| c.name.as_str()), q.seat)
+                    spectate::play_viewer(&snap, caller.as_ref().map(|c| c.name.as_str()), q.seat)
                 };
                 let play_scope = format!("{id}:{play:?}");
                 let n = state.keys.read_cursor(&play_scope, c).map_err(|_| p)?;
@@ -74,16 +87,15 @@ pub async fn table_stream(
     };
     let (tx, rx) = mpsc::channel::<sse::Event>(64);
     let changes = state.changes.subscribe();
-    let caller = caller.0.clone();
     let (seat, commentary) = (q.seat, q.commentary);
     let watch = (!matches!(viewer, Viewer::Seat { .. })).then(|| state.watchers.watch(&crate::tables::stream_of(&id)));
     actix_web::rt::spawn(async move {
         let _watch = watch;
-        let mut feed = TableFeed { state: State::default(), done: 0, sent: 0, skip };
+        let mut feed = TableFeed::<G> { state: G::State::default(), done: 0, sent: 0, skip };
         let mut changes = changes;
         let stream_id = crate::tables::stream_of(&id);
         loop {
-            let Ok(snap) = state.tables.load(state.store.as_ref(), &id).await else { return };
+            let Ok(snap) = G::tables(&state).load(state.store.as_ref(), &id).await else { return };
             let Ok(sight) = spectate::sight(&state, &snap, caller.as_ref(), seat, commentary).await else { return };
             if snap.finished() {
                 // Deliver what this viewer's sequence still holds, then close.
@@ -102,7 +114,7 @@ pub async fn table_stream(
             }
         }
     });
-    Ok(sse::Sse::from_infallible_receiver(rx).with_keep_alive(KEEP_ALIVE))
+    Ok(sse::Sse::from_infallible_receiver(rx).with_keep_alive(KEEP_ALIVE).respond_to(req).map_into_boxed_body())
 }
 
 /// Waits for a change of `stream` (or a lagged channel, which may hide one).
@@ -129,9 +141,9 @@ pub(super) async fn change_unless_closed<T>(
 }
 
 /// Incremental state of one table stream.
-struct TableFeed {
+struct TableFeed<G: ServedGame> {
     /// The game folded over the first `done` engine events.
-    state: State,
+    state: G::State,
     done: usize,
     /// Messages of the viewer's sequence passed so far (sent or skipped).
     sent: usize,
@@ -139,11 +151,11 @@ struct TableFeed {
     skip: usize,
 }
 
-impl TableFeed {
+impl<G: ServedGame> TableFeed<G> {
     /// Folds and sends the viewer's messages for engine events `done..upto`.
     async fn push(
         &mut self,
-        snap: &crate::game::Snapshot,
+        snap: &GameSnapshot<G>,
         viewer: Viewer,
         upto: usize,
         app: &AppState,
@@ -153,15 +165,15 @@ impl TableFeed {
         while self.done < upto.min(snap.events.len()) {
             let e = &snap.events[self.done];
             let before = self.state.clone();
-            Served::apply(&mut self.state, e);
+            G::apply(&mut self.state, e);
             self.done += 1;
-            let Some(shown) = Served::redact(&before, e, &self.state, viewer) else { continue };
+            let Some(shown) = G::redact(&before, e, &self.state, viewer) else { continue };
             self.sent += 1;
             if self.sent <= self.skip {
                 continue;
             }
             let json = serde_json::to_string(&shown).expect("json");
-            let msg = sse::Data::new(json).event(e.type_name()).id(app.keys.cursor(scope, self.sent));
+            let msg = sse::Data::new(json).event(G::event_type(e)).id(app.keys.cursor(scope, self.sent));
             tx.send(msg.into()).await.map_err(|_| ())?;
         }
         Ok(())

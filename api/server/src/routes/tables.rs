@@ -4,10 +4,10 @@ use super::*;
 
 /// The clock of a table as `viewer` may see it, from the game folded up to its horizon `game`
 /// and the clock mark as of then (`mark`, [`spectate::mark_at`]).
-pub(super) async fn clock_for(
+pub(super) async fn clock_for<G: ServedGame>(
     state: &AppState,
-    snap: &crate::game::Snapshot,
-    game: &crate::game::State,
+    snap: &GameSnapshot<G>,
+    game: &G::State,
     mark: Option<&crate::clocks::ClockMark>,
     viewer: Option<Viewer>,
 ) -> Option<crate::clocks::ClockView> {
@@ -23,40 +23,47 @@ pub(super) async fn clock_for(
         None => (false, Vec::new()),
     };
     // Store outages move deadlines back as the driver does.
-    crate::clocks::view_for::<Served>(game, mark, seat, paused, &state.driver.with_outages(&pauses))
+    crate::clocks::view_for::<G>(game, mark, seat, paused, &state.driver.with_outages(&pauses))
 }
 
 /// R10.8: the table as `caller` may see it now: the table (its practice position shown only
 /// as [`flicker_platform::tables::Snapshot::info_for`] allows), the game folded up to the caller's horizon (none
 /// before it reaches the first event) and the clock as it stood there.
-pub(super) async fn table_response(
+pub(super) async fn table_response<G: ServedGame>(
     state: &AppState,
-    snap: &crate::game::Snapshot,
+    snap: &GameSnapshot<G>,
     caller: Option<&Caller>,
     seat: Option<u8>,
     commentary: bool,
-) -> Result<TableResponse, Problem> {
+) -> Result<TableResponse<G>, Problem> {
     let sight = spectate::sight(state, snap, caller, seat, commentary).await?;
     let table = snap.info_for(caller.map(|c| c.name.as_str()));
     if sight.visible == 0 {
         return Ok(TableResponse { table, view: None, clock: None });
     }
     let game = spectate::state_at(snap, sight.visible);
-    let view = Served::view(&game, sight.viewer);
+    let view = G::view(&game, sight.viewer);
     let clock = clock_for(state, snap, &game, spectate::mark_at(snap, sight.visible), Some(sight.viewer)).await;
     Ok(TableResponse { table, view: Some(view), clock })
 }
 
-pub(super) fn settings_from(players: u8, extra: &Option<serde_json::Value>) -> Result<Settings, Problem> {
-    let s = Served::settings_from_client(players, extra.clone()).map_err(|e| match e {
+/// The game `G`'s settings of a new table of `players` seats from a client's settings object.
+pub(super) fn settings_from<G: Game>(players: u8, extra: &Option<serde_json::Value>) -> Result<G::Settings, Problem> {
+    let s = G::settings_from_client(players, extra.clone()).map_err(|e| match e {
         SettingsRefusal::UnknownField(m) => Problem::unknown_field(m),
         SettingsRefusal::Invalid(m) => Problem::invalid(m),
     })?;
-    Served::validate(&s).map_err(TableError::rule)?;
+    G::validate(&s).map_err(TableError::rule)?;
     Ok(s)
 }
 
-/// Creates a table: a single game, for practice or testing.
+/// The game table `id` plays (404 when there is no such table).
+pub(super) async fn game_of(state: &AppState, id: &str) -> Result<GameName, Problem> {
+    Ok(state.table_games.of(state.store.as_ref(), id).await?)
+}
+
+/// Creates a table: a single game, for practice or testing, of The Final Flicker or (with
+/// `"game": "lets-call-the-exorcist"`) Let's Call the Exorcist.
 #[utoipa::path(tag = "tables", request_body = CreateTableBody, security(("bearer" = [])),
     responses((status = 201, body = TableResponse), (status = 400, body = Problem), (status = 401, body = Problem)))]
 #[post("/api/v1/tables")]
@@ -72,7 +79,15 @@ pub async fn create_table(
     if !body.practice {
         return Err(Problem::invalid("tables created directly are practice tables; gatherings create the others"));
     }
-    let settings = settings_from(body.players, &body.settings)?;
+    with_game!(body.game.unwrap_or_default(), create_table_of(&state, &caller, &body))
+}
+
+async fn create_table_of<G: ServedGame>(
+    state: &AppState,
+    caller: &Caller,
+    body: &CreateTableBody,
+) -> Result<HttpResponse, Problem> {
+    let settings = settings_from::<G>(body.players, &body.settings)?;
     let table_id = uuid::Uuid::new_v4().to_string();
     let request = crate::tables::PracticeTable {
         creator: caller.name.clone(),
@@ -83,7 +98,7 @@ pub async fn create_table(
         bot_delay_ms: body.bot_delay_ms,
         abandonment: body.abandonment,
     };
-    let ev = crate::tables::create_practice::<Served, _>(table_id.clone(), request, &mut rand::rng())?;
+    let ev = crate::tables::create_practice::<G, _>(table_id.clone(), request, &mut rand::rng())?;
     let meta = Metadata { actor: Some(caller.name.clone()), ..Default::default() };
     state
         .store
@@ -93,8 +108,9 @@ pub async fn create_table(
             vec![table_event(&ev, meta)],
         )
         .await?;
-    let snap = state.tables.load(state.store.as_ref(), &table_id).await?;
-    Ok(HttpResponse::Created().json(TableResponse {
+    state.table_games.note(&table_id, G::NAME);
+    let snap = G::tables(state).load(state.store.as_ref(), &table_id).await?;
+    Ok(HttpResponse::Created().json(TableResponse::<G> {
         table: snap.info_for(Some(&caller.name)),
         view: None,
         clock: None,
@@ -121,8 +137,17 @@ pub async fn get_table(
     q: web::Query<SeatQuery>,
 ) -> Result<HttpResponse, Problem> {
     let caller = reader(&caller)?;
-    let snap = state.tables.load(state.store.as_ref(), &id).await?;
-    Ok(etagged(&table_response(&state, &snap, caller, q.seat, q.commentary).await?))
+    with_game!(game_of(&state, &id).await?, get_table_of(&state, caller, &id, &q))
+}
+
+async fn get_table_of<G: ServedGame>(
+    state: &AppState,
+    caller: Option<&Caller>,
+    id: &str,
+    q: &SeatQuery,
+) -> Result<HttpResponse, Problem> {
+    let snap = G::tables(state).load(state.store.as_ref(), id).await?;
+    Ok(etagged(&table_response(state, &snap, caller, q.seat, q.commentary).await?))
 }
 
 /// A response with an ETag computed from its content, so it counts nothing hidden.
@@ -152,11 +177,19 @@ pub async fn take_seat(
         return Err(TableError::Spectator { action: "take seats" }.into());
     }
     let body = crate::problem::optional_json::<SeatBody>(&body)?;
+    with_game!(game_of(&state, &id).await?, take_seat_of(&state, &caller, &id, body))
+}
+
+async fn take_seat_of<G: ServedGame>(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    body: SeatBody,
+) -> Result<HttpResponse, Problem> {
     let (want, bot) = (body.seat, body.bot);
     let mut taken = None;
-    state
-        .tables
-        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
+    G::tables(state)
+        .command(state.store.as_ref(), id, &caller.name, None, |snap| {
             let (seat, ev) = crate::tables::take_seat(snap, &caller.name, want, bot)?;
             taken = Some(seat);
             Ok::<_, TableError>(vec![table_event(&ev, Metadata::default())])
@@ -171,22 +204,25 @@ pub async fn take_seat(
 #[post("/api/v1/tables/{id}/start")]
 pub async fn start(state: Data, caller: Caller, id: web::Path<String>) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
-    let current = state.tables.load(state.store.as_ref(), &id).await?;
-    let bot_accounts = bot_accounts(&state, &current).await?;
-    let (snap, _) = state
-        .tables
-        .command(state.store.as_ref(), &id, &caller.name, None, |snap| {
+    with_game!(game_of(&state, &id).await?, start_of(&state, &caller, &id))
+}
+
+async fn start_of<G: ServedGame>(state: &AppState, caller: &Caller, id: &str) -> Result<HttpResponse, Problem> {
+    let current = G::tables(state).load(state.store.as_ref(), id).await?;
+    let bot_accounts = bot_accounts(state, &current).await?;
+    let (snap, _) = G::tables(state)
+        .command(state.store.as_ref(), id, &caller.name, None, |snap| {
             let created = crate::tables::start(snap, &caller.name, &bot_accounts, &mut rand::rng())?;
             Ok::<_, TableError>(
-                created.iter().map(|e| crate::tables::engine_event::<Served>(e, Metadata::default())).collect(),
+                created.iter().map(|e| crate::tables::engine_event::<G>(e, Metadata::default())).collect(),
             )
         })
         .await?;
-    Ok(HttpResponse::Ok().json(table_response(&state, &snap, Some(&caller), None, false).await?))
+    Ok(HttpResponse::Ok().json(table_response(state, &snap, Some(caller), None, false).await?))
 }
 
 /// The seat holders of `snap` that are accounts with the `bot` role.
-pub(super) async fn bot_accounts(state: &AppState, snap: &crate::game::Snapshot) -> Result<Vec<String>, Problem> {
+pub(super) async fn bot_accounts<G: Game>(state: &AppState, snap: &GameSnapshot<G>) -> Result<Vec<String>, Problem> {
     let mut out = Vec::new();
     for (i, name) in snap.info.seats.iter().enumerate() {
         if let Some(name) = name

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// X1.3: the 16 card kinds, named as the seed names them (serialised in snake_case).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistCardKind))]
 #[serde(rename_all = "snake_case")]
 pub enum CardKind {
     /// H1, X9.1.
@@ -152,6 +153,7 @@ impl CardId {
 
 /// X4.1: a team, as a Role tile shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistRole))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Wins the round with every Holy Artifact revealed (X4.2).
@@ -213,6 +215,7 @@ pub fn chart(players: u8) -> Option<Chart> {
 
 /// X8.2: a card of the tie mini-game's row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistTieCard))]
 #[serde(rename_all = "snake_case")]
 pub enum TieCard {
     /// The one Blessing: its picker may win (X8.5).

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// An opaque id of an open decision point (R10.4.2): the stream version at which it opened.
 /// An answer naming another id is stale and refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistPromptId))]
 #[serde(transparent)]
 pub struct PromptId(pub u64);
 
@@ -35,6 +36,7 @@ pub enum Command {
 
 /// An answer to a prompt (X12): `{"answer": "card", "owner": 3, "position": 2}`, ...
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistAnswer))]
 #[serde(tag = "answer", rename_all = "snake_case")]
 pub enum Answer {
     /// SelectCard, HijinxSelect, ViolationPeek: the card at `position` (1-based, X0.2) of

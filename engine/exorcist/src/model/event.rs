@@ -12,6 +12,7 @@ pub const EVENT_SCHEMA_VERSION: u32 = 1;
 
 /// X9.1, X9.2: which way Cleansing Whip / Cloth of Transcendence pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistDirection))]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// X9.1: rightmost card to the right neighbour (counter-clockwise), at its right end.
@@ -33,6 +34,7 @@ pub struct Pass {
 
 /// A change of one player's points (X0.6: never below 0, so `delta` is what was actually applied).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistPointChange))]
 pub struct PointChange {
     /// The player.
     pub seat: u8,
@@ -42,6 +44,7 @@ pub struct PointChange {
 
 /// X6.5: a selection limit for the next selection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistLimit))]
 #[serde(rename_all = "snake_case")]
 pub enum Limit {
     /// X9.13 Satanic Spew!.
@@ -55,6 +58,7 @@ pub type Team = Role;
 
 /// Why the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistEndReason))]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// X7.6: one player had the most points at the end of a round.

@@ -14,6 +14,7 @@ pub const MAX_TARGET: u32 = 30;
 
 /// The settings of a table: `{"players": 5, "target": 7, "first_seeker": null}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistSettings))]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     /// X2.1: seats, 4 to 8.

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 /// A pass as shown: who passed to whom (public).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistPassView))]
 pub struct PassView {
     /// The passer.
     pub from: u8,
@@ -23,6 +24,7 @@ pub struct PassView {
 
 /// An event as one viewer sees it: `{"type": "...", "payload": {...}}` like [`Event`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistViewEvent))]
 #[serde(tag = "type", content = "payload", rename_all = "snake_case")]
 pub enum ViewEvent {
     /// R10.1.3, X3.4.

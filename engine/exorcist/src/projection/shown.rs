@@ -18,6 +18,7 @@ use serde::Serialize;
 
 /// A Role tile as shown (X11.1, X11.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistRoleShown))]
 pub struct RoleShown {
     /// The round.
     pub round: u32,
@@ -35,6 +36,7 @@ pub struct RoleShown {
 
 /// A revealed card (X6.3, X7.2): public.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistCardShown))]
 pub struct CardShown {
     /// The kind.
     pub card: CardKind,
@@ -65,6 +67,7 @@ impl From<&Revealed> for CardShown {
 
 /// A card seen by a peek (X0.4), where it lay then.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistCardSeen))]
 pub struct CardSeen {
     /// The kind.
     pub card: CardKind,
@@ -84,6 +87,7 @@ impl From<&Sighting> for CardSeen {
 
 /// A card whose current place the viewer knows from its own peek (not shuffled since).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistCardKnown))]
 pub struct CardKnown {
     /// The kind.
     pub card: CardKind,
@@ -97,6 +101,7 @@ pub struct CardKnown {
 
 /// X5.2: a seat's dealt cards, as a set (sorted by kind).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistDealtShown))]
 pub struct DealtShown {
     /// The seat.
     pub seat: u8,
@@ -112,6 +117,7 @@ pub struct DealtShown {
 
 /// X8.4: a revealed mini-game card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistTieShown))]
 pub struct TieShown {
     /// The card.
     pub tie_card: TieCard,
@@ -123,6 +129,7 @@ pub struct TieShown {
 
 /// X8.3: a pick not yet revealed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistPickShown))]
 pub struct PickShown {
     /// The picker.
     pub seat: u8,

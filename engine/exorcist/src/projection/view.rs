@@ -14,6 +14,7 @@ use serde::Serialize;
 
 /// A row as shown: its size; its cards in order only to an omniscient viewer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistRowView))]
 pub struct RowView {
     /// The owner.
     pub seat: u8,
@@ -26,6 +27,7 @@ pub struct RowView {
 
 /// X6.5: a selection limit in force (public).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistLimitView))]
 pub struct LimitView {
     /// Which.
     pub limit: Limit,
@@ -35,6 +37,7 @@ pub struct LimitView {
 
 /// Who must answer what (public; the mini-game's picks stay listed until the reveal).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistAwaiting))]
 pub struct Awaiting {
     /// The seat.
     pub seat: u8,
@@ -44,6 +47,7 @@ pub struct Awaiting {
 
 /// One entry of a seat's private log (X11.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistNoteView))]
 #[serde(tag = "note", rename_all = "snake_case")]
 pub enum NoteView {
     /// A Role tile seen.
@@ -56,6 +60,7 @@ pub enum NoteView {
 
 /// X7.4, X11.4: a finished round (public).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistRoundView))]
 pub struct RoundView {
     /// The round.
     pub round: u32,
@@ -69,6 +74,7 @@ pub struct RoundView {
 
 /// X8: the mini-game as shown.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistTieView))]
 pub struct TieView {
     /// The players in it.
     pub players: Vec<u8>,
@@ -86,6 +92,7 @@ pub struct TieView {
 
 /// The game's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistResultView))]
 pub struct ResultView {
     /// The winner.
     pub winner: Option<u8>,
@@ -95,6 +102,7 @@ pub struct ResultView {
 
 /// The state as one viewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistView))]
 pub struct View {
     /// Who is looking.
     pub viewer: Viewer,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// A face-down card named by its place: `{"owner": 2, "position": 1}` (X0.2, 1-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistSlot))]
 pub struct Slot {
     /// The row's owner.
     pub owner: u8,

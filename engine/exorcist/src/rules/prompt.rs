@@ -15,6 +15,7 @@ use serde::Serialize;
 
 /// What a prompt asks, with its legal answers: `{"prompt": "select_card", "cards": [...]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistPromptKind))]
 #[serde(tag = "prompt", rename_all = "snake_case")]
 pub enum PromptKind {
     /// X6.1, X6.5: choose a card of another player's row (answer `card`).
@@ -79,6 +80,7 @@ pub enum PromptKind {
 
 /// An open prompt: who, what (with the legal answers), the default (R10.5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistPrompt))]
 pub struct Prompt {
     /// R10.4.2: the prompt's id (answers may name it).
     pub id: PromptId,
