@@ -4852,6 +4852,12 @@ export interface components {
             handle_key: number[];
             /** @description Every card instance of the pool, indexed by [`CardId`] (R10.3.1). */
             pool: components["schemas"]["CardInstance"][];
+            /**
+             * @description R10.13: a game started from a full position: the checked position with its card
+             *     instances. `candles`, `dark` and `set_aside` are then empty and nobody draws a starting
+             *     hand: the state is the position's.
+             */
+            position?: Record<string, never> | null;
             /** @description Ruleset id and version. */
             ruleset: components["schemas"]["RulesetId"];
             /**
@@ -6646,6 +6652,11 @@ export interface components {
             hands?: components["schemas"]["CardView"][][] | null;
             /** @description R1.6: Jokers in the pool. */
             jokers: number;
+            /**
+             * @description R10.13: a game started from a full position: that position as the viewer may see
+             *     it (unknown cards as `?`, R10.8), in its text form.
+             */
+            position?: string | null;
             /** @description Ruleset. */
             ruleset: components["schemas"]["RulesetId"];
             /** @description R9.8.2: cards set aside face down (a later gathering stage): a count. */
