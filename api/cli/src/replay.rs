@@ -9,7 +9,10 @@
 //!
 //! It reads format 1 (unsigned) and format 2 (the signed export: platform events before the game
 //! and the signature line are skipped, events are named by their stream version) without checking
-//! hashes or the signature: `flicker verify` does that.
+//! hashes or the signature: `flicker verify` does that. A replay whose header names
+//! `lets-call-the-exorcist` is read and folded as that game ([`exorcist`]).
+
+mod exorcist;
 
 use final_flicker::Event;
 use final_flicker::invariants::{check, check_settled};
@@ -58,6 +61,12 @@ pub fn run(a: Args) -> ExitCode {
 /// (or the final view as JSON); `name` names the file in messages. Exit status 1 with
 /// `error: NAME: ...` on stderr when it is refused.
 pub fn fold_and_print(name: &str, text: &str, partial: bool, json: bool) -> ExitCode {
+    let header: Option<Value> = text.lines().next().and_then(|l| serde_json::from_str(l).ok());
+    if header.as_ref().and_then(|h| h.get("game")).and_then(Value::as_str)
+        == Some(<::exorcist::Exorcist as flicker_game::Game>::GAME_ID)
+    {
+        return exorcist::fold_and_print(name, text, partial, json);
+    }
     let (header, events, versions) = match load(text) {
         Ok(x) => x,
         Err(e) => return fail(name, &e),

@@ -437,3 +437,35 @@ fn a_format_1_replay_still_replays() {
     let err = verify_refused(&[&f]);
     assert!(err.contains("format 1") && err.contains("nothing to verify"), "{err}");
 }
+
+/// R10.2, X11.4: a simulated Exorcist game exported as a signed replay verifies with the key it
+/// names, replays to its winner, and a changed byte fails the check.
+#[test]
+fn an_exported_exorcist_game_verifies_and_replays() {
+    let dir = std::env::temp_dir().join(format!("flicker-cli-{}-exorcist", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("exorcist.jsonl");
+    let path = file.to_str().unwrap();
+    let (ok, out, err) =
+        flicker(&["simulate", "--game", "exorcist", "--players", "5", "--games", "3", "--seed", "2", "--export", path]);
+    assert!(ok, "{out}\n{err}");
+    let key = out
+        .split("--public-key ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .expect("the verify hint names the key")
+        .to_string();
+    let (ok, out, err) = flicker(&["verify", path, "--public-key", &key]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("lets-call-the-exorcist") && out.contains("winner:    seat"), "{out}");
+    assert!(err.contains("by the pinned key"), "{err}");
+    let (ok, out, err) = flicker(&["replay", path]);
+    assert!(ok && out.contains("rounds:"), "{out}\n{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let tampered = text.replacen("\"points_changed\"", "\"points_changed \"", 1);
+    assert_ne!(tampered, text);
+    std::fs::write(&file, tampered).unwrap();
+    let (ok, _, err) = flicker(&["verify", path, "--public-key", &key]);
+    assert!(!ok && err.contains("verification failed"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

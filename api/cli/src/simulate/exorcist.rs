@@ -34,9 +34,6 @@ fn final_flicker_only(a: &Args) -> Vec<&'static str> {
     if a.round_limit != 40 {
         v.push("--round-limit");
     }
-    if a.export.is_some() {
-        v.push("--export");
-    }
     v
 }
 
@@ -54,6 +51,31 @@ struct Figures {
     ties: u32,
     wins: Vec<u32>,
     longest: Option<(u64, u32)>,
+    /// The longest game's events, kept when it is to be exported.
+    longest_events: Vec<exorcist::Event>,
+}
+
+/// Writes the signed replay (format 2, the API's export format; `flicker verify` checks it) of
+/// a simulated game.
+fn export(
+    path: &std::path::Path,
+    stream: &str,
+    events: &[exorcist::Event],
+    key: &ed25519_dalek::SigningKey,
+) -> std::io::Result<()> {
+    use flicker_game::Game;
+    let ruleset = exorcist::Exorcist::current_ruleset();
+    let ruleset = final_flicker::settings::RulesetId { id: ruleset.id, version: ruleset.version };
+    let chain = flicker_server::chain::chain_of_engine_events::<exorcist::Exorcist>(stream, events);
+    let f = std::fs::File::create(path)?;
+    flicker_server::chain::write_signed_game(
+        std::io::BufWriter::new(f),
+        exorcist::Exorcist::GAME_ID,
+        stream,
+        &ruleset,
+        &chain,
+        key,
+    )
 }
 
 fn play_count(a: &Args, players: u8, seed: u64, progress: bool) -> Figures {
@@ -88,6 +110,9 @@ fn play_count(a: &Args, players: u8, seed: u64, progress: bool) -> Figures {
                 let n = p.events.len() as u64;
                 if f.longest.is_none_or(|(m, _)| n > m) {
                     f.longest = Some((n, g));
+                    if a.export.is_some() {
+                        f.longest_events = p.events;
+                    }
                 }
             }
             Err(e) => {
@@ -112,10 +137,14 @@ pub fn run(a: Args) -> ExitCode {
     let refused = final_flicker_only(&a);
     if !refused.is_empty() {
         eprintln!(
-            "error: {} {} The Final Flicker's only; Let's Call the Exorcist takes --players (4 to 8), --games, --seed, --check, --bot, --target and --team-table",
+            "error: {} {} The Final Flicker's only; Let's Call the Exorcist takes --players (4 to 8), --games, --seed, --check, --bot, --target, --team-table and --export",
             refused.join(", "),
             if refused.len() == 1 { "is" } else { "are" }
         );
+        return ExitCode::from(2);
+    }
+    if a.team_table && a.export.is_some() {
+        eprintln!("error: --export writes one game: give --players instead of --team-table");
         return ExitCode::from(2);
     }
     if !a.team_table && !SEATS.contains(&a.players) {
@@ -195,6 +224,29 @@ pub fn run(a: Args) -> ExitCode {
             f.rounds as f64 / f.games.max(1) as f64,
             pct(u64::from(f.ties), u64::from(f.games))
         );
+    }
+    if let (Some(path), false) = (&a.export, a.team_table) {
+        let f = &all[0];
+        let (key, ephemeral) = match &a.signing_key {
+            Some(k) => (k.clone(), false),
+            None => (flicker_server::chain::generate_signing_key(), true),
+        };
+        let g = f.longest.map_or(0, |(_, g)| g);
+        match export(path, &super::stream_of(seed, g), &f.longest_events, &key) {
+            Ok(()) => {
+                let public = hex::encode(key.verifying_key().as_bytes());
+                println!("replay of the longest game written to {}", path.display());
+                println!(
+                    "signed with {} Ed25519 key; public key {public}",
+                    if ephemeral { "an ephemeral" } else { "the given" }
+                );
+                println!("verify with: flicker verify {} --public-key {public}", path.display());
+            }
+            Err(e) => {
+                eprintln!("could not write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
     }
     println!("invariant failures: {failures}");
     if failures > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
