@@ -36,9 +36,14 @@ extern crate self as final_flicker;
 
 pub use model::{action, card, command, edition, error, event, handle, pool, settings, state};
 pub use projection::{leaks, redact, view};
-pub use rules::{
-    classes, decide, evolve, gathering, hooks, invariants, legal, position, prompt, replay, resolve, window,
-};
+pub use rules::{classes, decide, evolve, gathering, hooks, invariants, legal, prompt, replay, resolve, window};
+
+/// R10.13: full positions: the notation, its check and the import (`rules::position`), and the
+/// export, whole or as one viewer may see it (`projection::position`).
+pub mod position {
+    pub use crate::projection::position::{position_exact, position_for, position_of};
+    pub use crate::rules::position::*;
+}
 
 pub use action::{Action, MediumMode};
 pub use card::{CardId, CardInstance, Face, Rank, Suit};

@@ -276,7 +276,7 @@ pub struct GameCreated {
     /// hand: the state is the position's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
-    pub position: Option<Box<crate::rules::position::Setup>>,
+    pub position: Option<Box<crate::model::setup::Setup>>,
 }
 
 /// One event. Serialised with a `type` tag and a `payload` (see [`crate::replay`]).

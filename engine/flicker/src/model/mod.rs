@@ -13,5 +13,6 @@ pub mod event;
 pub mod handle;
 pub mod pool;
 pub mod settings;
+pub mod setup;
 pub mod state;
 pub mod upcast;

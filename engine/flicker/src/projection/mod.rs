@@ -4,5 +4,6 @@
 //! names this module.
 
 pub mod leaks;
+pub mod position;
 pub mod redact;
 pub mod view;

@@ -670,7 +670,7 @@ pub fn redact(before: &State, event: &Event, after: &State, viewer: Viewer) -> O
                         None if commentary => Viewer::Commentary,
                         None => Viewer::Spectator,
                     };
-                    crate::rules::position::position_for(after, v).to_string()
+                    crate::projection::position::position_for(after, v).to_string()
                 }),
             }
         }

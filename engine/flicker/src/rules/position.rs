@@ -2,7 +2,7 @@
 //!
 //! - the **full position** ([`Position`], [`format`]): every zone, classes, the turn and its
 //!   step, one line of text like FEN (`current/1 | turn: … | seat 0: … | dark: …`) or JSON;
-//!   exported by [`position_of`] / [`position_for`] (per viewer), checked by [`check`] /
+//!   exported by `crate::projection::position` (`position_of`, `position_for` per viewer), checked by [`check`] /
 //!   [`validate`], imported by [`create_from_full`]. Grammar and examples: `docs/positions.md`.
 //! - the **deal-only** format ([`DealPosition`], below), which names some cards of the deal;
 //!   cards not named are dealt at random, as usual.
@@ -29,12 +29,12 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 
 pub mod equal;
-pub mod export;
+
 pub mod format;
 pub mod import;
 
 pub use equal::{normalised, same_up_to_handles};
-pub use export::{position_exact, position_for, position_of};
+
 pub use format::{
     CardPos, GhostPos, Offer, Position, PositionError, SeatPos, SelectionPos, Slot, StepPos, TriggerPos, TurnPos,
     WallPos, Zone, is_full, parse_viewer,

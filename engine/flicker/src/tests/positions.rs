@@ -8,14 +8,14 @@ use crate::model::event::Event;
 use crate::model::handle::handle;
 use crate::model::settings::{RulesetName, SaltWindow, Settings};
 use crate::model::state::{HandleKey, State};
+use crate::position::{
+    Position, StepPos, create_from_full, create_from_position, normalised, position_exact, position_for, position_of,
+    same_up_to_handles, validate_str,
+};
 use crate::projection::leaks::check_position;
 use crate::projection::view::{Viewer, view};
 use crate::rules::decide::{create, decide};
 use crate::rules::evolve::apply;
-use crate::rules::position::{
-    Position, StepPos, create_from_full, create_from_position, normalised, position_exact, position_for, position_of,
-    same_up_to_handles, validate_str,
-};
 use crate::rules::prompt::{PromptKind, prompts};
 use crate::rules::replay::fold;
 use rand::rngs::ChaCha8Rng;

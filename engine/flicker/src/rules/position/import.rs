@@ -2,96 +2,19 @@
 //! against the pool, sizes, classes, a consistent turn), its cards are given instances, and the
 //! creation event carries the result ([`Setup`]); `evolve` folds it without drawing anything.
 
-use super::format::{CardPos, Offer, Position, SelectionPos, StepPos, TriggerPos, TurnPos, Zone};
-use crate::model::card::{CardId, CardInstance, Face, Suit};
+use super::format::{CardPos, Offer, Position, StepPos, Zone};
+use crate::model::card::{CardId, CardInstance, Face};
 use crate::model::classes::{ClassId, Pending};
 use crate::model::edition::Rules;
 use crate::model::error::{ErrorKind, RuleError};
 use crate::model::event::{Event, GameCreated};
 use crate::model::pool::build_pool_for;
 use crate::model::settings::Settings;
-use crate::model::state::{Elimination, GameResult, Ghost, PlayerState, Selection, State, Step, Turn, Wall};
+pub use crate::model::setup::{GhostSetup, SeatSetup, Setup};
+use crate::model::state::{Elimination, Ghost, PlayerState, Selection, State, Step, Turn, Wall};
 use crate::rules::classes::pool_for_rules;
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-
-/// A ghost of a [`Setup`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GhostSetup {
-    /// The card.
-    pub card: CardId,
-    /// R3.4.4: the tracked haunter.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub haunter: Option<u8>,
-    /// R3.4.3: the effective suit.
-    pub suit: Option<Suit>,
-    /// R8.20.2: the Shadows it entered.
-    pub visited: Vec<u8>,
-}
-
-/// One seat of a [`Setup`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatSetup {
-    /// R0.3.
-    pub lit: bool,
-    /// R7.7.3.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub placing: Option<u8>,
-    /// R2.7.6.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub class: Option<ClassId>,
-    /// R5.9.4.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub once_used: bool,
-    /// R3.3: oldest first.
-    pub hand: Vec<CardId>,
-    /// R3.2: top first.
-    pub candle: Vec<CardId>,
-    /// R3.4.2: oldest first.
-    pub shadow: Vec<GhostSetup>,
-    /// R8.2: (card, builder), oldest first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub walls: Vec<(CardId, u8)>,
-    /// R3.6.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pages: Vec<CardId>,
-}
-
-/// R10.13: the state a position-created game starts in, with card instances (carried by the
-/// creation event, [`GameCreated::position`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Setup {
-    /// The turn counters.
-    pub turn: TurnPos,
-    /// What happens next.
-    pub step: StepPos,
-    /// Every seat.
-    pub seats: Vec<SeatSetup>,
-    /// R3.5: The Dark, bottom first (the last is the top).
-    pub dark: Vec<CardId>,
-    /// R3.7.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resolving: Vec<CardId>,
-    /// R3.8.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub out_of_play: Vec<CardId>,
-    /// R7.7.3: elimination order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub eliminated: Vec<u8>,
-    /// R10.10.2.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub conceding: Vec<u8>,
-    /// R7.4 step 7.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub triggers: Vec<TriggerPos>,
-    /// R2.7.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub selection: Option<SelectionPos>,
-    /// R7.7.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<GameResult>,
-}
 
 fn bad(message: impl Into<String>) -> RuleError {
     RuleError::new(ErrorKind::BadSettings, "R10.13", message)

@@ -1,13 +1,13 @@
 //! R10.13, R10.8: exporting the position of a state, whole or as one viewer may see it.
 
-use super::format::{
-    CardPos, GhostPos, Offer, Position, SeatPos, SelectionPos, Slot, StepPos, TriggerPos, TurnPos, WallPos, Zone,
-};
 use crate::model::card::CardId;
 use crate::model::classes::ClassId;
 use crate::model::settings::{RulesetId, Settings};
 use crate::model::state::{AbilityStage, ActionStage, State, Step};
 use crate::projection::view::Viewer;
+use crate::rules::position::format::{
+    CardPos, GhostPos, Offer, Position, SeatPos, SelectionPos, Slot, StepPos, TriggerPos, TurnPos, WallPos, Zone,
+};
 use std::collections::HashSet;
 
 /// R10.13: the whole position of `state` (every card named; no instances).
