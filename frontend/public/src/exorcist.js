@@ -71,7 +71,7 @@ function FaceUp({ c, who, small }) {
   const info = CARDS[c.card];
   return html`<div class=${`xo-face ${info ? info.type : ''}${small ? ' small' : ''}`} data-testid="xo-revealed"
     title=${`${info ? info.text : ''} Turned up by ${who(c.seeker)} from ${who(c.chosen)}.`}>
-    <b>${cardName(c.card)}</b>${!small && html`<span class="xo-by">${who(c.chosen)}'s</span>`}</div>`;
+    <b>${cardName(c.card)}</b>${!small && html`<span class="xo-by">from ${who(c.chosen)}</span>`}</div>`;
 }
 
 /**
@@ -94,8 +94,8 @@ export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer,
     <div class="xo-status" data-testid="xo-status">
       <span>Round <b>${view.round}</b></span>
       ${view.deal > 0 && html`<span>Deal <b>${view.deal}</b> · ${view.deal_revealed}/${view.players} turned up</span>`}
-      <span class="xo-holy">Holy ${view.holy_revealed}/${view.holy}</span>
-      <span class="xo-cursed">Cursed ${view.cursed_revealed}/${view.cursed}</span>
+      ${view.holy + view.cursed > 0 && html`<span class="xo-holy" title="X4.2: the Innocents win the round when all are turned up">Holy ${view.holy_revealed}/${view.holy}</span>
+      <span class="xo-cursed" title="X4.2: the Possessed win the round when all are turned up">Cursed ${view.cursed_revealed}/${view.cursed}</span>`}
       <span>Target ${view.target} points</span>
     </div>
     ${view.result && html`<div class="xo-result" data-testid="result" role="status">
@@ -144,16 +144,15 @@ export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer,
     </ol>
     ${view.resolving && html`<div class="xo-resolving"><span>Resolving:</span> <${FaceUp} c=${view.resolving} who=${who} />
       <span class="hint">${CARDS[view.resolving.card] ? CARDS[view.resolving.card].text : ''}</span></div>`}
-    <section class="xo-centre" aria-label="This deal's revealed cards"><h4>This deal</h4>
+    ${!(view.result && view.centre.length === 0) && html`<section class="xo-centre" aria-label="This deal's revealed cards"><h4>This deal</h4>
       <div class="xo-faces">${view.centre.length ? view.centre.map((c) => html`<${FaceUp} c=${c} who=${who} />`) : html`<span class="muted">nothing turned up yet</span>`}</div>
-    </section>
+    </section>`}
     ${view.set_aside.length > 0 && html`<section class="xo-aside" aria-label="Set aside by deal"><h4>Set aside</h4>
       ${view.set_aside.map((deal, i) => html`<div class="xo-deal"><span class="muted">Deal ${deal[0] ? deal[0].deal : i + 1}:</span>
         <div class="xo-faces">${deal.map((c) => html`<${FaceUp} c=${c} who=${who} small=${true} />`)}</div></div>`)}</section>`}
     ${view.tie && html`<${TieRow} view=${view} who=${who} prompt=${p && p.prompt === 'tie_pick' ? p : null} onAnswer=${onAnswer} busy=${busy} />`}
     ${view.history.length > 0 && html`<section class="xo-history" aria-label="Finished rounds" data-testid="xo-history"><h4>Rounds</h4>
-      ${view.history.slice().reverse().map((r) => html`<div class="xo-round"><b>Round ${r.round}: ${ROLE[r.winning_team]}s win</b>
-        <span class="muted">(+2 for ${r.scorers.map(who).join(', ') || 'nobody'})</span>
+      ${view.history.slice().reverse().map((r) => html`<div class="xo-round"><b>Round ${r.round}: ${ROLE[r.winning_team]}s win</b>${' '}<span class="muted">(+2 for ${r.scorers.map(who).join(', ') || 'nobody'})</span>
         <ul class="xo-roles">${r.roles.map((x) => html`<li class=${`role ${x.role}`}>${who(x.seat)}: ${ROLE[x.role]}</li>`)}</ul></div>`)}</section>`}
   </div>`;
 }
@@ -226,7 +225,7 @@ export function ExorcistPromptPanel({ prompt, clock, view, table, answer, busy }
       body = html`<p>The Blessed Prepuce: look at every card of your row? (X9.4)</p><div class="xo-choices">${btn('Look at my row', { answer: 'peek' }, 'xo-peek', true)}${decline}</div>`;
       break;
     case 'pazuzu_peek':
-      body = html`<p>Pazuzu Bust: look at ${seatName(table, p.target)}'s Role tile? (X9.8)</p><div class="xo-choices">${btn(`Look at ${who(p.target)}'s Role`, { answer: 'peek' }, 'xo-peek', true)}${decline}</div>`;
+      body = html`<p>Pazuzu Bust: look at ${seatName(table, p.target)}'s Role tile? (X9.8)</p><div class="xo-choices">${btn(p.target === prompt.seat ? 'Look at my own Role' : `Look at ${seatName(table, p.target)}'s Role`, { answer: 'peek' }, 'xo-peek', true)}${decline}</div>`;
       break;
     case 'book_peek':
       body = html`<p>Book of the Mostly Dead: peek at one player's Role tile (X9.6).</p>
@@ -253,7 +252,7 @@ export function ExorcistPromptPanel({ prompt, clock, view, table, answer, busy }
       // A prompt newer than this page: its default answer (X12) is still legal.
       body = html`<p>A decision this page does not know (${String(p.prompt)}).</p>${btn('Answer with the default', p.default, 'xo-default', true)}`;
   }
-  return html`<section class=${`prompt xo-prompt kind-${p.prompt}`} data-testid="prompt" data-kind=${p.prompt} aria-live="polite">
+  return html`<section class=${`prompt xo-prompt kind-${p.prompt}`} data-testid="prompt" data-kind=${p.prompt} data-prompt-id=${String(p.id)} aria-live="polite">
     <header><h3>Your ${EXORCIST_PROMPT[kind] || 'decision'}</h3><${Clock} clock=${clock} /></header>
     ${p.cause && html`<p class="hint">Because of ${cardName(p.cause)}: ${CARDS[/** @type {CardKind} */ (p.cause)] ? CARDS[/** @type {CardKind} */ (p.cause)].text : ''}</p>`}
     ${body}</section>`;
@@ -265,7 +264,6 @@ export function ExorcistPromptPanel({ prompt, clock, view, table, answer, busy }
  * @param {{ view: ExorcistView, table: TableInfo | null, me: number | null }} props
  */
 export function PrivateLog({ view, table, me }) {
-  const who = (/** @type {number} */ s) => (s === me ? 'you' : seatName(table, s));
   const Who = (/** @type {number} */ s) => (s === me ? 'Your' : `${seatName(table, s)}'s`);
   const roles = (view.known_roles || []).filter((r) => r.since !== null && r.since !== undefined);
   const cards = view.known_cards || [];
@@ -279,7 +277,7 @@ export function PrivateLog({ view, table, me }) {
       let text = '';
       if (a.note === 'role') text = `Round ${a.round}: ${Who(a.seat)} Role tile showed ${ROLE[/** @type {'innocent' | 'possessed'} */ (a.role)]}.`;
       else if (a.note === 'dealt') text = `Round ${a.round}, deal ${a.deal}: ${a.seat === me ? 'you were' : `${seatName(table, a.seat)} was`} dealt ${a.dealt.map(cardName).join(', ')}.`;
-      else if (a.note === 'card') text = `A peek: ${who(a.owner)}'s card ${a.position} was ${cardName(a.card)} then.`;
+      else if (a.note === 'card') text = `A peek: ${a.owner === me ? 'your' : `${seatName(table, a.owner)}'s`} card ${a.position} was ${cardName(a.card)} then.`;
       return html`<li key=${i}>${text}</li>`;
     })}</ol></section>`;
 }
@@ -292,40 +290,49 @@ export function PrivateLog({ view, table, me }) {
 export function describeExorcist(ev, who) {
   if (!ev || typeof ev !== 'object') return '';
   if (ev.type === 'full' && ev.event) return describeExorcist(ev.event, who);
+  const text = sentence(ev, who);
+  return text && text[0].toUpperCase() + text.slice(1);
+}
+
+/** @param {any} ev @param {(s: number) => string} name */
+function sentence(ev, name) {
   const p = ev.payload || {};
+  const who = (/** @type {number} */ s) => name(s);
+  const whose = (/** @type {number} */ s) => (name(s) === 'you' ? 'your' : `${name(s)}'s`);
+  const is = (/** @type {number} */ s) => `${name(s)} ${name(s) === 'you' ? 'are' : 'is'}`;
   switch (ev.type) {
     case 'game_created':
-      return `A game to ${p.settings ? p.settings.target : '?'} points; ${who(p.first_seeker)} seeks first${p.drawn ? ' (drawn)' : ''}.`;
+      return `A game to ${p.settings ? p.settings.target : '?'} points; ${is(p.first_seeker)} the first Seeker${p.drawn ? ' (drawn)' : ''}.`;
     case 'round_started':
       return `Round ${p.round}: ${p.holy} Holy and ${p.cursed} Cursed Artifacts in a deck of ${p.deck_size}.`;
     case 'deal_started':
       return `Deal ${p.deal}: ${Array.isArray(p.sizes) && p.sizes[0] !== undefined ? `${p.sizes[0]} card${p.sizes[0] === 1 ? '' : 's'} each` : 'cards dealt'}.`;
     case 'card_revealed':
-      return `${who(p.seeker)} turned up ${who(p.chosen)}'s card ${p.position}: ${cardName(p.card && p.card.card)}.`;
+      return `${who(p.seeker)} turned up ${whose(p.chosen)} card ${p.position}: ${cardName(p.card && p.card.card)}.`;
     case 'cards_passed':
       return `Everyone passed a card to the ${p.direction}.`;
     case 'points_changed':
       return (p.changes || []).map((/** @type {any} */ c) => `${who(c.seat)} ${c.delta >= 0 ? '+' : ''}${c.delta}`).join(', ') + ` (${cardName(p.cause)}).`;
     case 'role_peeked':
-      return `${who(p.peeker)} peeked at ${p.peeker === p.target ? 'their own' : `${who(p.target)}'s`} Role${p.seen ? `: ${ROLE[/** @type {'innocent' | 'possessed'} */ (p.seen.role)]}` : ''}.`;
+      return `${who(p.peeker)} peeked at ${p.peeker === p.target ? (who(p.peeker) === 'you' ? 'your own' : 'their own') : whose(p.target)} Role${p.seen ? `: ${ROLE[/** @type {'innocent' | 'possessed'} */ (p.seen.role)]}` : ''}.`;
     case 'peek_declined':
       return `${who(p.seat)} declined to look (${cardName(p.cause)}).`;
     case 'row_peeked':
-      return `${who(p.peeker)} looked at their row${Array.isArray(p.seen) && p.seen.length ? `: ${p.seen.map(cardName).join(', ')}` : ''}.`;
+      return `${who(p.peeker)} looked at ${who(p.peeker) === 'you' ? 'your' : 'their'} row${Array.isArray(p.seen) && p.seen.length ? `: ${p.seen.map(cardName).join(', ')}` : ''}.`;
     case 'card_peeked':
-      return `${who(p.peeker)} peeked at ${who(p.owner)}'s card ${p.position}${p.seen ? `: ${cardName(p.seen.card || p.seen)}` : ''}.`;
+      return `${who(p.peeker)} peeked at ${whose(p.owner)} card ${p.position}${p.seen ? `: ${cardName(p.seen.card || p.seen)}` : ''}.`;
     case 'seeker_named':
       return `${who(p.by)} named ${who(p.seeker)} the next Seeker.`;
     case 'hijinx_returned':
-      return `Hellish Hijinx! went back into ${who(p.chosen)}'s row.`;
+      return `Hellish Hijinx! went back into ${whose(p.chosen)} row.`;
     case 'limit_set':
-      return `${LIMIT[/** @type {'spew' | 'violation'} */ (p.limit)] || p.limit}: ${who(p.seat)}'s cards may not be picked next.`;
+      return `${LIMIT[/** @type {'spew' | 'violation'} */ (p.limit)] || p.limit}: ${whose(p.seat)} cards may not be picked next.`;
     case 'rows_exchanged':
       return `${who(p.seeker)} and ${who(p.chosen)} exchanged their rows.`;
     case 'tiles_shuffled':
-      return `${who(p.seeker)}'s and ${who(p.chosen)}'s Role tiles were shuffled.`;
+      return `${whose(p.seeker)} and ${whose(p.chosen)} Role tiles were shuffled.`;
     case 'turn_ended':
-      return `${who(p.next_seeker)} is the Seeker.`;
+      return `${is(p.next_seeker)} the Seeker.`;
     case 'round_ended':
       return `Round ${p.round} over: the ${ROLE[/** @type {'innocent' | 'possessed'} */ (p.winning_team)]}s win; +2 for ${(p.scorers || []).map(who).join(', ') || 'nobody'}.`;
     case 'tie_row_laid':
@@ -335,9 +342,9 @@ export function describeExorcist(ev, who) {
     case 'tie_revealed':
       return `Picks revealed: ${(p.picks || []).map((/** @type {any} */ x) => `${who(x.seat)} ${x.pick}`).join(', ')}.`;
     case 'tie_drawn':
-      return `${who(p.winner)} is drawn the winner.`;
+      return `${is(p.winner)} drawn the winner.`;
     case 'game_ended':
-      return p.winner !== null && p.winner !== undefined ? `${who(p.winner)} wins the game.` : 'The game is over.';
+      return p.winner !== null && p.winner !== undefined ? `${who(p.winner)} ${who(p.winner) === 'you' ? 'win' : 'wins'} the game.` : 'The game is over.';
     case 'timed_out':
       return `Time ran out for ${(p.seats || []).map(who).join(', ')}.`;
     case 'conceded':
