@@ -60,6 +60,8 @@ export const EXORCIST_PROMPT = {
 };
 
 const ROLE = { innocent: 'Innocent', possessed: 'Possessed' };
+/** X4.2: a team as the winners of a round. */
+const TEAM = { innocent: 'The Innocents', possessed: 'The Possessed' };
 const LIMIT = { spew: 'Satanic Spew!', violation: 'Vile Violation' };
 const REASON = { points: 'on points', tie_game: 'after the tie mini-game', tie_drawn: 'drawn after 20 tie rounds', conceded: 'by concessions' };
 
@@ -152,7 +154,7 @@ export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer,
         <div class="xo-faces">${deal.map((c) => html`<${FaceUp} c=${c} who=${who} small=${true} />`)}</div></div>`)}</section>`}
     ${view.tie && html`<${TieRow} view=${view} who=${who} prompt=${p && p.prompt === 'tie_pick' ? p : null} onAnswer=${onAnswer} busy=${busy} />`}
     ${view.history.length > 0 && html`<section class="xo-history" aria-label="Finished rounds" data-testid="xo-history"><h4>Rounds</h4>
-      ${view.history.slice().reverse().map((r) => html`<div class="xo-round"><b>Round ${r.round}: ${ROLE[r.winning_team]}s win</b>${' '}<span class="muted">(+2 for ${r.scorers.map(who).join(', ') || 'nobody'})</span>
+      ${view.history.slice().reverse().map((r) => html`<div class="xo-round"><b>Round ${r.round}: ${TEAM[r.winning_team]} win</b>${' '}<span class="muted">(+2 for ${r.scorers.map(who).join(', ') || 'nobody'})</span>
         <ul class="xo-roles">${r.roles.map((x) => html`<li class=${`role ${x.role}`}>${who(x.seat)}: ${ROLE[x.role]}</li>`)}</ul></div>`)}</section>`}
   </div>`;
 }
@@ -334,7 +336,7 @@ function sentence(ev, name) {
     case 'turn_ended':
       return `${is(p.next_seeker)} the Seeker.`;
     case 'round_ended':
-      return `Round ${p.round} over: the ${ROLE[/** @type {'innocent' | 'possessed'} */ (p.winning_team)]}s win; +2 for ${(p.scorers || []).map(who).join(', ') || 'nobody'}.`;
+      return `Round ${p.round} over: ${TEAM[/** @type {'innocent' | 'possessed'} */ (p.winning_team)]} win; +2 for ${(p.scorers || []).map(who).join(', ') || 'nobody'}.`;
     case 'tie_row_laid':
       return `Tie mini-game for ${(p.players || []).map(who).join(', ')}.`;
     case 'tie_picked':

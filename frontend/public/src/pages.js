@@ -221,6 +221,7 @@ export function PracticePage() {
   const [ruleset, setRuleset] = useState('current');
   const [classes, setClasses] = useState(false);
   const [target, setTarget] = useState(7);
+  const [firstSeeker, setFirstSeeker] = useState(/** @type {'drawn' | 'me'} */ ('drawn'));
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
   if (!me) return html`<main class="page narrow"><h2>Practice</h2><p>Sign in to play a practice game against the built-in bots.</p>
@@ -237,8 +238,11 @@ export function PracticePage() {
     try {
       const r = await api('POST', '/tables', {
         body: exorcist
-          // X4.5: the points target; X3.4: the first Seeker drawn at random.
-          ? { game, players: seats, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction }, settings: { target } }
+          // X4.5: the points target; X3.4: the first Seeker, drawn at random or you (seat 1). The
+          // tie mini-game's simultaneous picks (X8.3) run on the reaction clock and close at its
+          // deadline (R10.6.5).
+          ? { game, players: seats, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction },
+            settings: { target, first_seeker: firstSeeker === 'me' ? 0 : null } }
           : {
             players: seats, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction },
             // R10.11: the ruleset and classes (A9: classic tables offer the classic roster).
@@ -268,6 +272,9 @@ export function PracticePage() {
       ${exorcist
         ? html`<label>Points to win (X4.5) <input type="number" min="1" max="30" value=${target} name="target" data-testid="practice-target"
             onInput=${(/** @type {any} */ e) => setTarget(Math.min(30, Math.max(1, Number(e.target.value) || 7)))} /></label>
+          <label>First Seeker (X3.4) <select name="first_seeker" value=${firstSeeker} data-testid="practice-first-seeker"
+            onChange=${(/** @type {any} */ e) => setFirstSeeker(e.target.value)}>
+            <option value="drawn">Drawn at random</option><option value="me">You</option></select></label>
           <p class="hint">Teams are secret: Innocents want every Holy Artifact turned up, the Possessed every Cursed one. You play seat 1; bots play the others.</p>`
         : html`<label>Rules <select name="ruleset" value=${ruleset} data-testid="practice-ruleset"
         onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
@@ -278,7 +285,8 @@ export function PracticePage() {
       <label>Bot pace (ms between bot moves) <input type="number" min="0" max="10000" step="100" value=${delay} name="bot_delay_ms"
         onInput=${(/** @type {any} */ e) => setDelay(Number(e.target.value))} /></label>
       <label>Decision clock (s) <input type="number" min="5" max="86400" value=${decision} onInput=${(/** @type {any} */ e) => setDecision(Number(e.target.value))} /></label>
-      ${!exorcist && html`<label>Reaction clock (s) <input type="number" min="3" max="86400" value=${reaction} onInput=${(/** @type {any} */ e) => setReaction(Number(e.target.value))} /></label>`}
+      <label>${exorcist ? 'Tie mini-game pick clock (s; each pick round lasts this long)' : 'Reaction clock (s)'} <input type="number" min="3" max="86400"
+        value=${reaction} name="reaction_secs" onInput=${(/** @type {any} */ e) => setReaction(Number(e.target.value))} /></label>
       ${err && html`<p class="error" role="alert">${err}</p>`}
       <button type="submit" disabled=${busy} data-testid="start-practice">Deal me in</button>
     </form></main>`;
