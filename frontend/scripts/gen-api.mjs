@@ -3,7 +3,8 @@
 // - `types/api.d.ts`: every schema, path and operation as TypeScript types (openapi-typescript,
 //   pinned in package-lock.json), used from the JSDoc of public/src/ (see public/src/api.js);
 // - `public/src/stream-events.gen.js`: the `type` of every view event (`ViewEvent` in the schema)
-//   and of every gathering event (`GatheringEvent`): the `event:` names of the table and
+//   (and Let's Call the Exorcist's, `ExorcistViewEvent`) and of every gathering event
+//   (`GatheringEvent`): the `event:` names of the table and
 //   gathering streams, which the UI must listen for by name (EventSource drops events it has
 //   no listener for).
 // `node scripts/gen-api.mjs` writes them (`npm run gen-api`); `--check` (run by `./test.sh web`)
@@ -40,6 +41,9 @@ export const VIEW_EVENT_TYPES = /** @type {const} */ (${list(taggedTypes('ViewEv
 
 /** Every gathering event's \`type\` (the schema's \`GatheringEvent\`): the \`event:\` names of a gathering's stream. */
 export const GATHERING_EVENT_TYPES = /** @type {const} */ (${list(taggedTypes('GatheringEvent'))});
+
+/** Let's Call the Exorcist's view events (\`ExorcistViewEvent\`) whose \`type\` The Final Flicker's have not: more \`event:\` names of a table's stream. */
+export const EXORCIST_EVENT_TYPES = /** @type {const} */ (${list(taggedTypes('ExorcistViewEvent').filter((t) => !taggedTypes('ViewEvent').includes(t)))});
 `;
   return { 'types/api.d.ts': dts, 'public/src/stream-events.gen.js': js };
 }

@@ -1,6 +1,6 @@
 // The UI's contract with the API, checked without a browser (`node tests/contract.mjs`, run by
 // `./test.sh web`): every event type the committed OpenAPI document gives a table stream
-// (`ViewEvent`) or a gathering stream (`GatheringEvent`) has a listener in the UI's stream
+// (`ViewEvent`, and Let's Call the Exorcist's `ExorcistViewEvent`) or a gathering stream (`GatheringEvent`) has a listener in the UI's stream
 // client (lib.js `listenToStream`), since EventSource silently drops a named event nobody
 // listens for. It reads the spec itself, not the generated list, so a type added to the spec
 // fails here until the UI listens for it (regenerate with `npm run gen-api`).
@@ -36,7 +36,7 @@ const delivered = [];
 listenToStream({ addEventListener: (/** @type {string} */ t, /** @type {any} */ f) => listeners.set(t, f) }, (t) => delivered.push(t));
 
 let failures = 0;
-for (const [schema, stream] of [['ViewEvent', 'table'], ['GatheringEvent', 'gathering']]) {
+for (const [schema, stream] of [['ViewEvent', 'table'], ['ExorcistViewEvent', 'table'], ['GatheringEvent', 'gathering']]) {
   const types = tagged(schema);
   const missing = types.filter((t) => !listeners.has(t));
   if (missing.length) {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { playTests } from './play.mjs';
+import { exorcistTests } from './exorcist.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -512,6 +513,7 @@ test('a replay is stepped through to the end and the reveal shows the hands', as
 
 // ------------------------------------------------------------------ the player's seat (play.mjs)
 playTests({ test, call, account, newPage, shot, uiSignUp, base, sleep, RUN });
+exorcistTests({ test, call, newPage, shot, uiSignUp, base, sleep, RUN });
 
 // ------------------------------------------------------------------ web contract: console form, pause banner, rules, replay moves
 /** No sideways scrolling at the page's width. @param {import('playwright-core').Page} page @param {string} what */

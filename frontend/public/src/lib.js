@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
-import { GATHERING_EVENT_TYPES, VIEW_EVENT_TYPES } from './stream-events.gen.js';
+import { EXORCIST_EVENT_TYPES, GATHERING_EVENT_TYPES, VIEW_EVENT_TYPES } from './stream-events.gen.js';
 
 /** @type {(strings: TemplateStringsArray, ...values: any[]) => import('preact').VNode<any>} */
 export const html = /** @type {any} */ (htm.bind(h));
@@ -232,7 +232,7 @@ export function idempotencyKey() {
  * The `event:` names of table and gathering streams, from the schema (`ViewEvent`,
  * `GatheringEvent`: see stream-events.gen.js), and `finished`, which closes a table's stream.
  */
-export const STREAM_TYPES = /** @type {readonly string[]} */ ([...VIEW_EVENT_TYPES, ...GATHERING_EVENT_TYPES]);
+export const STREAM_TYPES = /** @type {readonly string[]} */ ([...new Set([...VIEW_EVENT_TYPES, ...EXORCIST_EVENT_TYPES, ...GATHERING_EVENT_TYPES])]);
 
 /**
  * Adds a listener to `source` for every stream event name (EventSource drops a named event

@@ -213,16 +213,23 @@ export function SignInPage({ search }) {
 
 export function PracticePage() {
   const me = useSession();
+  const [game, setGame] = useState(/** @type {'the-final-flicker' | 'lets-call-the-exorcist'} */ ('the-final-flicker'));
   const [players, setPlayers] = useState(4);
   const [delay, setDelay] = useState(600);
   const [reaction, setReaction] = useState(15);
   const [decision, setDecision] = useState(60);
   const [ruleset, setRuleset] = useState('current');
   const [classes, setClasses] = useState(false);
+  const [target, setTarget] = useState(7);
+  const [firstSeeker, setFirstSeeker] = useState(/** @type {'drawn' | 'me'} */ ('drawn'));
   const [err, setErr] = useState('');
   const [busy, setBusy] = useState(false);
   if (!me) return html`<main class="page narrow"><h2>Practice</h2><p>Sign in to play a practice game against the built-in bots.</p>
     <a class="button" href="/signin?next=/practice">Sign in</a></main>`;
+  const exorcist = game === 'lets-call-the-exorcist';
+  // X2.1: Let's Call the Exorcist seats 4 to 8; The Final Flicker 2 to 8 here.
+  const [min, max] = exorcist ? [4, 8] : [2, 8];
+  const seats = Math.min(max, Math.max(min, players || min));
   /** @param {Event} e */
   async function start(e) {
     e.preventDefault();
@@ -230,17 +237,23 @@ export function PracticePage() {
     setErr('');
     try {
       const r = await api('POST', '/tables', {
-        body: {
-          players, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction },
-          // R10.11: the ruleset and classes (A9: classic tables offer the classic roster).
-          settings: ruleset === 'current' && !classes ? undefined : { ruleset, classes },
-        },
+        body: exorcist
+          // X4.5: the points target; X3.4: the first Seeker, drawn at random or you (seat 1). The
+          // tie mini-game's simultaneous picks (X8.3) run on the reaction clock and close at its
+          // deadline (R10.6.5).
+          ? { game, players: seats, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction },
+            settings: { target, first_seeker: firstSeeker === 'me' ? 0 : null } }
+          : {
+            players: seats, practice: true, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction },
+            // R10.11: the ruleset and classes (A9: classic tables offer the classic roster).
+            settings: ruleset === 'current' && !classes ? undefined : { ruleset, classes },
+          },
       });
       const id = r.table.table_id;
       await api('POST', `/tables/${id}/seats`, { body: { seat: 0 } });
-      for (let s = 1; s < players; s++) await api('POST', `/tables/${id}/seats`, { body: { seat: s, bot: 'heuristic' } });
+      for (let s = 1; s < seats; s++) await api('POST', `/tables/${id}/seats`, { body: { seat: s, bot: 'heuristic' } });
       await api('POST', `/tables/${id}/start`);
-      rememberTable(id, `Practice, ${players} players`);
+      rememberTable(id, `${exorcist ? 'Exorcist practice' : 'Practice'}, ${seats} players`);
       navigate(`/tables/${id}`);
     } catch (x) {
       setErr(errorText(x));
@@ -250,18 +263,30 @@ export function PracticePage() {
   }
   return html`<main class="page narrow"><h2>Practice against bots</h2>
     <form class="stack" onSubmit=${start}>
-      <label>Players (you and bots) <input type="number" min="2" max="8" value=${players} name="players"
+      <label>Game <select name="game" value=${game} data-testid="practice-game"
+        onChange=${(/** @type {any} */ e) => { const g = e.target.value; setGame(g); if (g === 'lets-call-the-exorcist' && players < 4) setPlayers(5); }}>
+        <option value="the-final-flicker">The Final Flicker</option>
+        <option value="lets-call-the-exorcist">Let's Call the Exorcist</option></select></label>
+      <label>Players (you and bots, ${min}-${max}) <input type="number" min=${min} max=${max} value=${seats} name="players"
         onInput=${(/** @type {any} */ e) => setPlayers(Number(e.target.value))} /></label>
-      <label>Rules <select name="ruleset" value=${ruleset} data-testid="practice-ruleset"
+      ${exorcist
+        ? html`<label>Points to win (X4.5) <input type="number" min="1" max="30" value=${target} name="target" data-testid="practice-target"
+            onInput=${(/** @type {any} */ e) => setTarget(Math.min(30, Math.max(1, Number(e.target.value) || 7)))} /></label>
+          <label>First Seeker (X3.4) <select name="first_seeker" value=${firstSeeker} data-testid="practice-first-seeker"
+            onChange=${(/** @type {any} */ e) => setFirstSeeker(e.target.value)}>
+            <option value="drawn">Drawn at random</option><option value="me">You</option></select></label>
+          <p class="hint">Teams are secret: Innocents want every Holy Artifact turned up, the Possessed every Cursed one. You play seat 1; bots play the others.</p>`
+        : html`<label>Rules <select name="ruleset" value=${ruleset} data-testid="practice-ruleset"
         onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
         <option value="current">Current rules</option>
         <option value="classic-1.0">Classic 1.0 (the 1.0 manual: 5-card hands, Salt is a 4)</option></select></label>
       <label class="check"><input type="checkbox" name="classes" checked=${classes} data-testid="practice-classes"
-        onChange=${(/** @type {any} */ e) => setClasses(e.target.checked)} /> Play with classes (each player picks one of three)</label>
+        onChange=${(/** @type {any} */ e) => setClasses(e.target.checked)} /> Play with classes (each player picks one of three)</label>`}
       <label>Bot pace (ms between bot moves) <input type="number" min="0" max="10000" step="100" value=${delay} name="bot_delay_ms"
         onInput=${(/** @type {any} */ e) => setDelay(Number(e.target.value))} /></label>
       <label>Decision clock (s) <input type="number" min="5" max="86400" value=${decision} onInput=${(/** @type {any} */ e) => setDecision(Number(e.target.value))} /></label>
-      <label>Reaction clock (s) <input type="number" min="3" max="86400" value=${reaction} onInput=${(/** @type {any} */ e) => setReaction(Number(e.target.value))} /></label>
+      <label>${exorcist ? 'Tie mini-game pick clock (s; each pick round lasts this long)' : 'Reaction clock (s)'} <input type="number" min="3" max="86400"
+        value=${reaction} name="reaction_secs" onInput=${(/** @type {any} */ e) => setReaction(Number(e.target.value))} /></label>
       ${err && html`<p class="error" role="alert">${err}</p>`}
       <button type="submit" disabled=${busy} data-testid="start-practice">Deal me in</button>
     </form></main>`;

@@ -7,6 +7,7 @@ import { Board, seatName } from './board.js';
 import { rulesetLabel, showRuleset } from './cards.js';
 import { cardNamer, describe } from './describe.js';
 import { Icon } from './icons.js';
+import { EXORCIST, ExorcistBoard, describeExorcist } from './exorcist.js';
 
 /**
  * @typedef {import('./api.js').ReplaySteps} ReplaySteps
@@ -92,7 +93,8 @@ export function ReplayPage({ id }) {
 
   const namer = useMemo(() => cardNamer(replay ? poolOf(replay) : null), [replay]);
   const who = (/** @type {number | null | undefined} */ s) => seatName(table, s);
-  const moves = useMemo(() => (replay ? replay.steps.map((s) => describe(s.event, who, namer) || eventName(s.event)) : []), [replay, table, namer]);
+  const exorcist = !!table && table.game === EXORCIST;
+  const moves = useMemo(() => (replay ? replay.steps.map((s) => (exorcist ? describeExorcist(s.event, who) : describe(s.event, who, namer)) || eventName(s.event)) : []), [replay, table, namer]);
   if (err) return html`<main class="page"><p class="error">${err}</p></main>`;
   if (!replay || !table) return html`<main class="page"><p class="loading">Loading the replay…</p></main>`;
   if (total === 0) return html`<main class="page"><p class="muted">Nothing to replay yet.</p></main>`;
@@ -133,7 +135,8 @@ export function ReplayPage({ id }) {
     </div>
     <p class="step-text" data-testid="step-text" aria-live="polite">${moves[n - 1]}</p>
     <div class="replay-layout">
-      <${Board} view=${step.view} table=${table} reveal=${reveal && canReveal} me=${null} />
+      ${exorcist ? html`<${ExorcistBoard} view=${/** @type {any} */ (step.view)} table=${table} me=${null} />`
+        : html`<${Board} view=${step.view} table=${table} reveal=${reveal && canReveal} me=${null} />`}
       <section class="moves" aria-label="Moves"><h3>Moves</h3>
         <ol ref=${listRef} data-testid="moves">${moves.map((m, i) => html`<li key=${i}><button type="button" class="move"
           aria-current=${i + 1 === n ? 'step' : undefined} data-testid="move" onClick=${() => { setPlaying(false); setAt(i + 1); }}>

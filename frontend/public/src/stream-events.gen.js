@@ -60,3 +60,28 @@ export const GATHERING_EVENT_TYPES = /** @type {const} */ ([
   'gathering_cancelled',
   'gathering_ended'
 ]);
+
+/** Let's Call the Exorcist's view events (`ExorcistViewEvent`) whose `type` The Final Flicker's have not: more `event:` names of a table's stream. */
+export const EXORCIST_EVENT_TYPES = /** @type {const} */ ([
+  'round_started',
+  'deal_started',
+  'card_revealed',
+  'cards_passed',
+  'points_changed',
+  'role_peeked',
+  'peek_declined',
+  'row_peeked',
+  'card_peeked',
+  'seeker_named',
+  'hijinx_returned',
+  'limit_set',
+  'rows_exchanged',
+  'tiles_shuffled',
+  'turn_ended',
+  'round_ended',
+  'tie_row_laid',
+  'tie_picked',
+  'tie_revealed',
+  'tie_drawn',
+  'conceded'
+]);

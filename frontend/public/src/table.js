@@ -7,6 +7,7 @@ import { PromptPanel } from './prompt.js';
 import { powersFor, rulesetLabel, showRuleset } from './cards.js';
 import { cardNamer, describe } from './describe.js';
 import { CircleNav } from './circle-nav.js';
+import { EXORCIST, ExorcistTablePage } from './exorcist.js';
 
 /**
  * @typedef {import('./board.js').View} View
@@ -88,12 +89,25 @@ function useAttention(prompt, sound) {
   }, []);
 }
 
-/** @param {{ id: string, search: string }} props */
+/**
+ * The table page, for the table's game (`table.game`): Let's Call the Exorcist's own page, or
+ * The Final Flicker's.
+ * @param {{ id: string, search: string }} props
+ */
 export function TablePage({ id, search }) {
+  const me = useSession();
+  const info = useData(() => api('GET', `/tables/${id}`, { anonymous: !me }), [id, me && me.name]);
+  if (info.error) return html`<main class="page"><p class="error">${errorText(info.error)}</p></main>`;
+  if (!info.data) return html`<main class="page"><p class="loading">Loading the table…</p></main>`;
+  if (info.data.table && info.data.table.game === EXORCIST) return html`<${ExorcistTablePage} key=${id} id=${id} search=${search} info=${info} />`;
+  return html`<${FlickerTablePage} key=${id} id=${id} search=${search} info=${info} />`;
+}
+
+/** @param {{ id: string, search: string, info: { data: any, error: any, reload: () => void } }} props */
+function FlickerTablePage({ id, search, info }) {
   const me = useSession();
   const params = new URLSearchParams(search);
   const [seatChoice, setSeatChoice] = useState(/** @type {number | null} */ (params.has('seat') ? Number(params.get('seat')) : null));
-  const info = useData(() => api('GET', `/tables/${id}`, { anonymous: !me }), [id, me && me.name]);
   const table = /** @type {TableInfo | null} */ (info.data && info.data.table);
   // My seats: those holding my name (a practice table's creator may hold several).
   const mySeats = table && me ? table.seats.map((n, i) => (n === me.name ? i : -1)).filter((i) => i >= 0) : [];

@@ -1,0 +1,176 @@
+// Browser test of Let's Call the Exorcist: a person creates a practice table of the game from
+// the practice page and plays it to its end at phone width, every prompt of its seat answered by
+// tapping (cards in the other players' rows, peeks, players, tie picks), bots in the other
+// seats; the private log (X11.3) survives a reload; then the replay renders the game's steps.
+// Registered by run.mjs (which starts the server and the browser).
+
+/**
+ * @param {{ test: (name: string, fn: () => Promise<string>) => void, call: Function, newPage: Function,
+ *   shot: Function, uiSignUp: Function, base: string, sleep: (ms: number) => Promise<void>, RUN: string }} h
+ */
+export function exorcistTests(h) {
+  const { test, call, newPage, shot, uiSignUp, base, sleep, RUN } = h;
+  const PHONE = { width: 390, height: 844 };
+
+  /** @param {import('playwright-core').Page} page @param {string} what */
+  async function noSideScroll(page, what) {
+    const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+    if (scroll > width) throw new Error(`${what}: the page scrolls sideways (${scroll} px wide at ${width} px)`);
+  }
+
+  /** Every visible tappable control of the table is at least 44 px each way. @param {import('playwright-core').Page} page @param {string} what */
+  async function tapTargets(page, what) {
+    const small = await page.evaluate(() => [...document.querySelectorAll('.xo-page button.xo-card, .xo-prompt button')]
+      .map((b) => ({ r: b.getBoundingClientRect(), t: (b.textContent || '').trim().slice(0, 20) }))
+      .filter(({ r }) => r.width > 0 && (r.width < 44 || r.height < 44))
+      .map(({ r, t }) => `${t} ${Math.round(r.width)}x${Math.round(r.height)}`));
+    if (small.length) throw new Error(`${what}: tap targets under 44 px: ${small.join(', ')}`);
+  }
+
+  test("Let's Call the Exorcist: a practice game played to its end by tapping, at phone width", async () => {
+    const { context, page, errors } = await newPage(PHONE);
+    const me = `exo-${RUN}`;
+    await uiSignUp(page, me, 'player');
+    await page.goto(`${base}/practice`);
+    await page.getByTestId('practice-game').selectOption('lets-call-the-exorcist');
+    // X2.1: the seat range follows the game.
+    const range = await page.locator('input[name=players]').evaluate((e) => [/** @type {HTMLInputElement} */ (e).min, /** @type {HTMLInputElement} */ (e).max]);
+    if (range.join('-') !== '4-8') throw new Error(`the Exorcist's seat range is ${range.join('-')}`);
+    await page.fill('input[name=players]', '5');
+    await page.getByTestId('practice-target').fill('3');
+    await page.fill('input[name=bot_delay_ms]', '100');
+    // X3.4: the person seeks first, so that it selects a card by hand whatever the deal; the tie
+    // mini-game's pick rounds close at the reaction clock's deadline (R10.6.5): a short one.
+    await page.getByTestId('practice-first-seeker').selectOption('me');
+    await page.fill('input[name=reaction_secs]', '3');
+    await noSideScroll(page, 'the practice page with the Exorcist');
+    await shot(page, 'exorcist-practice-phone');
+    await page.getByTestId('start-practice').click();
+    await page.locator('[data-testid=table-page][data-game=exorcist]').waitFor();
+    await page.locator('[data-testid=viewer]', { hasText: `You play ${me}` }).waitFor();
+    const tableId = page.url().split('/tables/')[1].split(/[?#/]/)[0];
+    const t0 = await call('GET', `/tables/${tableId}`);
+    if (t0.table.game !== 'lets-call-the-exorcist' || t0.table.seats.length !== 5 || t0.table.settings.target !== 3 || t0.table.settings.first_seeker !== 0) {
+      throw new Error(`the table: ${JSON.stringify(t0.table)}`);
+    }
+    // X11.3: the private log shows the seat's own dealt cards and Role look.
+    await page.getByTestId('xo-note-list').filter({ hasText: 'you were dealt' }).waitFor();
+    await page.getByTestId('xo-note-list').filter({ hasText: 'Your Role tile showed' }).waitFor();
+
+    const prompt = page.getByTestId('prompt');
+    /** @type {Record<string, number>} */
+    const seen = {};
+    const shotKinds = new Set();
+    let reloaded = false;
+    let declined = false;
+    let lastId = '';
+    let same = 0;
+    const deadline = Date.now() + 240_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`the game did not end in time; prompts answered: ${JSON.stringify(seen)}`);
+      if (await page.getByTestId('result').count()) break;
+      const kind = await prompt.getAttribute('data-kind', { timeout: 1500 }).catch(() => null);
+      if (!kind) {
+        await sleep(100);
+        continue;
+      }
+      const id = (await prompt.getAttribute('data-prompt-id').catch(() => '')) || '';
+      same = id === lastId ? same + 1 : 0;
+      lastId = id;
+      if (same > 80) throw new Error(`stuck on the ${kind} prompt ${id}`);
+      // One tap per prompt; again only if it is still open 2 s later (a tap lost to a re-render).
+      if (same > 0 && same % 20 !== 0) {
+        await sleep(100);
+        continue;
+      }
+      // Once, mid-game: a reload keeps what the seat saw (X11.3, served by the server).
+      if (!reloaded && (seen.select_card || 0) >= 1) {
+        reloaded = true;
+        const before = await page.getByTestId('xo-note-list').locator('li').count();
+        await page.reload();
+        await page.locator('[data-testid=table-page][data-game=exorcist]').waitFor();
+        await page.getByTestId('xo-note-list').filter({ hasText: 'you were dealt' }).waitFor();
+        const after = await page.getByTestId('xo-note-list').locator('li').count();
+        if (after < before) throw new Error(`the private log lost entries on reload: ${before} -> ${after}`);
+        lastId = '';
+        continue;
+      }
+      if (!shotKinds.has(kind)) {
+        shotKinds.add(kind);
+        await noSideScroll(page, `the ${kind} prompt`);
+        await tapTargets(page, `the ${kind} prompt`);
+        await shot(page, `exorcist-${kind}-phone`);
+      }
+      seen[kind] = (seen[kind] || 0) + 1;
+      try {
+        switch (kind) {
+          case 'select_card':
+          case 'hijinx_select':
+          case 'violation_peek': {
+            // A card position in another player's row, tapped on the board.
+            const cards = page.locator('button[data-testid=xo-card]:not([disabled])');
+            const n = await cards.count();
+            if (!n) throw new Error(`the ${kind} prompt offers no card on the board`);
+            const card = cards.nth(Math.floor(Math.random() * n));
+            if ((await card.getAttribute('data-owner')) === String(t0.table.seats.indexOf(me))) throw new Error('an own card is offered (X6.1)');
+            await card.click({ timeout: 3000 });
+            break;
+          }
+          case 'tablet_peek':
+          case 'prepuce_peek':
+          case 'pazuzu_peek':
+            // Decline once, peek otherwise.
+            if (!declined) {
+              declined = true;
+              await prompt.getByTestId('xo-decline').click({ timeout: 3000 });
+            } else await prompt.getByTestId('xo-peek').click({ timeout: 3000 });
+            break;
+          case 'book_peek':
+          case 'satan_peek':
+          case 'ring_target':
+          case 'sanction_target':
+          case 'name_seeker':
+          case 'tie_pick': {
+            const choices = prompt.getByTestId('xo-choice');
+            const n = await choices.count();
+            await choices.nth(Math.floor(Math.random() * n)).click({ timeout: 3000 });
+            break;
+          }
+          default:
+            throw new Error(`an Exorcist prompt the test does not know: ${kind}`);
+        }
+      } catch (e) {
+        // The prompt changed under the tap (a time-out, a bot): read it again.
+        if (!/Timeout|detached|not attached|disabled|not visible|intercepts/.test(String(e))) throw e;
+      }
+      await sleep(80);
+    }
+    const result = ((await page.getByTestId('result').textContent()) || '').trim();
+    if (!/\bwins?\b|Game over/.test(result)) throw new Error(`the result reads "${result}"`);
+    // X7.4, X11.4: every Role of the finished round is shown.
+    await page.getByTestId('xo-history').waitFor();
+    const roles = await page.locator('[data-testid=xo-history] .xo-roles li').count();
+    if (roles < 5) throw new Error(`the round reveal shows ${roles} Roles`);
+    if (!seen.select_card) throw new Error(`no card was selected by hand: ${JSON.stringify(seen)}`);
+    await noSideScroll(page, 'the finished Exorcist table');
+    await shot(page, 'exorcist-end-phone');
+    // The seat never timed out: every prompt was answered by tapping.
+    const seat = t0.table.seats.indexOf(me);
+    const all = await call('GET', `/tables/${tableId}/replay/steps`);
+    const timeouts = all.steps.filter((/** @type {any} */ s) => s.event.type === 'timed_out' && (s.event.payload.seats || []).includes(seat)).length;
+    if (timeouts) throw new Error(`the seat timed out ${timeouts} time(s)`);
+    // The replay renders the game's steps with the same board.
+    await page.getByTestId('replay-link').click();
+    await page.getByTestId('replay-page').waitFor();
+    await page.getByTestId('xo-board').waitFor();
+    await page.getByTestId('end').click();
+    await page.locator('[data-testid=xo-board] [data-testid=result]').waitFor();
+    await noSideScroll(page, 'the Exorcist replay');
+    await shot(page, 'exorcist-replay-phone');
+    const steps = await page.getByTestId('step').textContent();
+    const real = errors.filter((e) => !/status of 409/.test(e));
+    if (real.length) throw new Error(`page errors: ${real.join('; ')}`);
+    await context.close();
+    return `${result}; answered by tapping ${Object.entries(seen).map(([k, n]) => `${k}×${n}`).join(', ')}; 0 time-outs; replay ${steps}`;
+  });
+}
