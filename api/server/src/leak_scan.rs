@@ -384,7 +384,7 @@ impl Scanner<'_> {
         }
         // R10.13: the position at the last of those steps, as this reader may see it (at one
         // moment in two, one step: keeps the added time small).
-        if let Some((q, k)) = checked.filter(|_| game.events.len() % 2 == 0 || game.now().is_finished()) {
+        if let Some((q, k)) = checked.filter(|_| game.events.len().is_multiple_of(2) || game.now().is_finished()) {
             self.check_position(&who, &id, &q, k, game, &what("position")).await;
         }
     }
