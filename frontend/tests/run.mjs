@@ -684,6 +684,53 @@ test('the replay is fetched once and its move list jumps to a move', async () =>
   return `${total} steps in one request`;
 });
 
+test('the replay copies the position at a step and starts a practice table from it, at phone width', async () => {
+  const token = await account(`host-pia-${RUN}`);
+  const id = await botTable(token, 3, 0);
+  for (let i = 0; ; i++) {
+    const t = await call('GET', `/tables/${id}`);
+    if (t.table.status === 'finished') break;
+    if (i > 300) throw new Error('the bot game did not finish');
+    await sleep(100);
+  }
+  // A step that awaits a decision (importable, and the new table stays there).
+  const last = await call('GET', `/tables/${id}/position?format=json`);
+  let at = 0;
+  let text = '';
+  for (let k = 4; k < last.total; k++) {
+    const p = await call('GET', `/tables/${id}/position?format=json&at=${k}`);
+    if (p.text.includes('step=ritual budget=1')) { at = k; text = p.text; break; }
+  }
+  if (!at) throw new Error('no Ritual with one action left in the game');
+  const { context, page, errors } = await newPage(PHONE);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await uiSignUp(page, `pia-${RUN}`, 'player');
+  await page.goto(`${base}/tables/${id}/replay`);
+  await page.getByTestId('moves').waitFor();
+  await page.getByTestId('move').nth(at - 1).click();
+  await page.locator('[data-testid=step]', { hasText: `${at} / ${last.total}` }).waitFor();
+  await page.getByTestId('copy-position').click();
+  await page.locator('[data-testid=position-note]', { hasText: `Position at step ${at} copied` }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  if (copied !== text) throw new Error(`copied ${copied}, the position at ${at} is ${text}`);
+  await noSideScroll(page, 'replay with the position buttons at phone width');
+  await shot(page, 'replay-position-phone');
+  await page.getByTestId('practice-from-here').click();
+  await page.waitForURL((u) => /\/tables\/[^/]+$/.test(u.pathname) && !u.pathname.includes(id), { timeout: 20000 });
+  const nid = new URL(page.url()).pathname.split('/').pop() || '';
+  const t = await call('GET', `/tables/${nid}`);
+  if (!t.table.practice || t.table.seats.length !== 3) throw new Error(`the new table: ${JSON.stringify(t.table)}`);
+  const userToken = (await call('POST', '/auth/token', { body: { name: `pia-${RUN}`, password: 'correct-horse' } })).access_token;
+  const now = await call('GET', `/tables/${nid}/position?format=json&at=1`, { token: userToken });
+  // The server sets hold_windows for a table with a person in a seat (R10.6.5).
+  const serverOwned = (/** @type {string} */ x) => x.replace(/ hold_windows\b/, '').replace(' | settings: |', ' |');
+  if (serverOwned(now.text) !== serverOwned(text)) throw new Error(`the new table starts at ${now.text}, not at ${text}`);
+  await shot(page, 'practice-from-here-phone');
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  await context.close();
+  return `step ${at} of ${last.total} copied and practised from`;
+});
+
 // ------------------------------------------------------------------ run
 const started = Date.now();
 let failed = 0;

@@ -746,6 +746,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tables/{id}/position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * R10.13: the table's position right after step `at` of *your* sequence (the steps of
+         *     `GET /api/v1/tables/{id}/replay`; default the latest you may see), as you may see it: after
+         *     the game, the whole state for everyone; during a practice game, the whole state for its
+         *     creator only, and only while every other seat is a built-in bot; otherwise your view, what
+         *     you may not see written `?` (sizes kept), a spectator delay holding. The one-line text by
+         *     default (`text/plain`); `?format=json` (or `Accept: application/json`) gives the text and
+         *     the JSON form. A whole position starts a practice table (`POST /api/v1/tables` with
+         *     `position`). 409 `no-positions-for-this-game` at a table of Let's Call the Exorcist;
+         *     409 `not-started` before the game starts.
+         */
+        get: operations["position_at"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tables/{id}/prompt": {
         parameters: {
             query?: never;
@@ -5380,6 +5407,33 @@ export interface components {
             shadow: components["schemas"]["GhostView"][];
             /** @description R8.2, R3.9: Walls lying in this Shadow (their number is public). */
             walls?: components["schemas"]["WallView"][];
+        };
+        /**
+         * @description A table's position at one step (R10.13), as you may see it: the answer of
+         *     `GET /api/v1/tables/{id}/position?format=json`.
+         * @example {
+         *       "at": 12,
+         *       "position": {},
+         *       "text": "current/1 for=seat-1 | turn: round=1 active=0 step=ritual budget=1 declared=0 first=0 | seat 0: lit hand: ?x3 candle: ?x17 | seat 1: lit hand: 7H 8D KS candle: ?x17 | dark: ?x54",
+         *       "total": 40,
+         *       "whole": false
+         *     }
+         */
+        PositionAt: {
+            /** @description This step's number in your sequence (1-based). */
+            at: number;
+            /** @description The same position as JSON (the engine's `Position`). */
+            position: Record<string, never>;
+            /** @description The position on one line (docs/positions.md). */
+            text: string;
+            /** @description Steps in your sequence so far (all of them once the game has ended). */
+            total: number;
+            /**
+             * @description Whether the position is the whole state (after the game; or a practice table's creator
+             *     against built-in bots only): then it can start a practice table
+             *     (`POST /api/v1/tables` with `position`). Otherwise what you may not see is `?`.
+             */
+            whole: boolean;
         };
         /** @description `GET`/`PUT /api/v1/me/preferences`: the player's own settings (private to the account). */
         Preferences: {
@@ -10183,6 +10237,97 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    position_at: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Step number in your sequence, 1 to `total`, as `GET /api/v1/tables/{id}/replay?at=N`
+                 *     numbers it (after the game: the number of game events folded); default: the latest you
+                 *     may see.
+                 */
+                at?: number;
+                /** @description One of your seats (when you hold several). */
+                seat?: number;
+                /** @description The organiser's commentary view (when the gathering enables it; delayed). */
+                commentary?: boolean;
+                /**
+                 * @description `text` (default: the one-line position, `text/plain`) or `json` (a [`PositionAt`]); an
+                 *     `Accept: application/json` header without `format` also asks for JSON.
+                 */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                /** @description table id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks a scope, or the account may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -115,6 +115,11 @@ struct Counts {
     /// the fold up to the reader's horizon (spectators, commentary, eliminated seats).
     delayed_games: usize,
     delayed_reads: usize,
+    /// Positions read (`GET /api/v1/tables/{id}/position`, R10.13) and checked, the cards they
+    /// named, and the time spent reading and checking them.
+    positions: usize,
+    position_cards: usize,
+    position_time: Duration,
     /// Delayed reads by kind of reader.
     delayed_by: std::collections::BTreeMap<String, usize>,
     /// Moments at which the close time of a held reaction decision point was checked.
@@ -360,6 +365,7 @@ impl Scanner<'_> {
         if !both_replays {
             steps.remove(self.rng.random_range(0..2));
         }
+        let mut checked = None;
         for q in steps {
             let r = self.get(&who, &format!("/api/v1/tables/{id}/replay{q}")).await;
             assert_eq!(r.status, 200, "{}: {}", what("replay"), r.text());
@@ -374,7 +380,29 @@ impl Scanner<'_> {
                 .and_then(|n| Ok(n + check_view(&j["view"], a, viewer, &wh)?))
                 .unwrap_or_else(|e| panic!("leak: {e}"));
             self.counts.views += 1;
+            checked = Some((q, game.tracks[w].seq[n - 1] + 1));
         }
+        // R10.13: the position at the last of those steps, as this reader may see it (at one
+        // moment in two, one step: keeps the added time small).
+        if let Some((q, k)) = checked.filter(|_| game.events.len().is_multiple_of(2) || game.now().is_finished()) {
+            self.check_position(&who, &id, &q, k, game, &what("position")).await;
+        }
+    }
+
+    /// R10.13: reads the position of `id` with the replay query `q` (`?at=N` or nothing) as
+    /// `who` and checks every card it names against the game after its first `k` events
+    /// ([`final_flicker::leaks::check_position`]): nothing hidden from `who` (the whole state
+    /// only after the game), each card the one at that place.
+    async fn check_position(&mut self, who: &Who, id: &str, q: &str, k: usize, game: &Game, what: &str) {
+        let started = Instant::now();
+        let r = self.get(who, &format!("/api/v1/tables/{id}/position{q}")).await;
+        assert_eq!(r.status, 200, "{what}: {}", r.text());
+        let viewer = if game.now().is_finished() { Viewer::Everything } else { who.viewer };
+        let text = r.text();
+        self.counts.position_cards += leaks::check_position(&text, &game.states[k], viewer)
+            .unwrap_or_else(|e| panic!("leak: {what}: {e}: {text}"));
+        self.counts.positions += 1;
+        self.counts.position_time += started.elapsed();
     }
 
     /// Everything `who` reads that must not move while events are hidden from it.
@@ -382,7 +410,11 @@ impl Scanner<'_> {
         let who = game.who[w].clone();
         let id = &game.id;
         let mut out = Vec::new();
-        let mut paths = vec![format!("/api/v1/tables/{id}"), format!("/api/v1/tables/{id}/replay")];
+        let mut paths = vec![
+            format!("/api/v1/tables/{id}"),
+            format!("/api/v1/tables/{id}/replay"),
+            format!("/api/v1/tables/{id}/position"),
+        ];
         if who.token.is_some() {
             paths.push(format!("/api/v1/tables/{id}/prompt"));
             paths.push("/api/v1/me/tables".to_string());
@@ -1199,6 +1231,11 @@ impl Scanner<'_> {
             let i = seq[shown - 1];
             self.counts.cards +=
                 check_view(&j["view"], &game.states[i + 1], viewer, &what).unwrap_or_else(|e| panic!("leak: {e}"));
+            // R10.13: the latest position is the one at the horizon, never ahead of it.
+            self.check_position(&who, id, q, i + 1, game, &format!("{what}: position")).await;
+            let r = self.get(&who, &format!("/api/v1/tables/{id}/position{q}")).await;
+            let want = final_flicker::position::position_for(&game.states[i + 1], viewer).to_string();
+            assert_eq!(r.text(), want, "{what}: the position at the horizon");
         }
         // R10.6.2, R10.8: the bracket's "waiting on" for this circle, read anonymously: the
         // spectators' horizon, whom the spectator view says it waits for, and inside a
@@ -1405,6 +1442,13 @@ async fn the_leak_scanner_finds_nothing() {
         c.errors,
         started.elapsed().as_secs_f64()
     );
+    println!(
+        "leak scan: {} positions checked ({} cards named), {:.1} s reading and checking them",
+        c.positions,
+        c.position_cards,
+        c.position_time.as_secs_f64()
+    );
+    assert!(c.positions > 0, "positions were read");
     println!("leak scan: {} close times of held reaction points checked", c.close_times);
     assert!(c.close_times > 0, "some held reaction points were checked");
     println!(

@@ -137,15 +137,32 @@ pub trait ServedGame: Hosted + Sized {
             _ => "event".into(),
         }
     }
+    /// Whether the game has a position notation ([`ServedGame::position`]).
+    const POSITIONS: bool = false;
+    /// R10.13: the position of `state` in the game's own notation, the whole state (`whole`)
+    /// or as `viewer` may see it, as text and as JSON; `None` for a game without positions.
+    fn position(
+        _state: &Self::State,
+        _viewer: flicker_game::Viewer,
+        _whole: bool,
+    ) -> Option<(String, serde_json::Value)> {
+        None
+    }
 }
 
 impl ServedGame for Served {
     const NAME: GameName = GameName::TheFinalFlicker;
+    const POSITIONS: bool = true;
     fn tables(state: &AppState) -> &GameTables<Self> {
         &state.tables
     }
     fn event_type(e: &Self::Event) -> String {
         e.type_name().to_string()
+    }
+    fn position(state: &Self::State, viewer: flicker_game::Viewer, whole: bool) -> Option<(String, serde_json::Value)> {
+        use final_flicker::position::{position_for, position_of};
+        let p = if whole { position_of(state) } else { position_for(state, viewer) };
+        Some((p.to_string(), serde_json::to_value(&p).expect("a position is JSON")))
     }
 }
 

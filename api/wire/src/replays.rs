@@ -86,6 +86,47 @@ pub struct ReplayStepsQuery {
     pub commentary: bool,
 }
 
+/// Query of `GET /api/v1/tables/{id}/position` (R10.13).
+#[derive(Debug, Clone, Serialize, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct PositionQuery {
+    /// Step number in your sequence, 1 to `total`, as `GET /api/v1/tables/{id}/replay?at=N`
+    /// numbers it (after the game: the number of game events folded); default: the latest you
+    /// may see.
+    #[param(minimum = 1)]
+    pub at: Option<usize>,
+    /// One of your seats (when you hold several).
+    pub seat: Option<u8>,
+    /// The organiser's commentary view (when the gathering enables it; delayed).
+    #[serde(default)]
+    pub commentary: bool,
+    /// `text` (default: the one-line position, `text/plain`) or `json` (a [`PositionAt`]); an
+    /// `Accept: application/json` header without `format` also asks for JSON.
+    pub format: Option<String>,
+}
+
+/// A table's position at one step (R10.13), as you may see it: the answer of
+/// `GET /api/v1/tables/{id}/position?format=json`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"at": 12, "total": 40, "whole": false,
+    "text": "current/1 for=seat-1 | turn: round=1 active=0 step=ritual budget=1 declared=0 first=0 | seat 0: lit hand: ?x3 candle: ?x17 | seat 1: lit hand: 7H 8D KS candle: ?x17 | dark: ?x54",
+    "position": {}}))]
+pub struct PositionAt {
+    /// This step's number in your sequence (1-based).
+    pub at: usize,
+    /// Steps in your sequence so far (all of them once the game has ended).
+    pub total: usize,
+    /// Whether the position is the whole state (after the game; or a practice table's creator
+    /// against built-in bots only): then it can start a practice table
+    /// (`POST /api/v1/tables` with `position`). Otherwise what you may not see is `?`.
+    pub whole: bool,
+    /// The position on one line (docs/positions.md).
+    pub text: String,
+    /// The same position as JSON (the engine's `Position`).
+    #[schema(value_type = Object)]
+    pub position: serde_json::Value,
+}
+
 /// The public keys that sign replay exports (rotated-out keys too).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"algorithm": "ed25519", "public_key": "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",

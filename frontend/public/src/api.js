@@ -18,6 +18,7 @@
  * @typedef {Omit<Schemas['ReplayStep'], 'event' | 'view'> & { event: ViewEvent, view: View }} ReplayStep
  * @typedef {Omit<Schemas['ReplaySteps'], 'steps'> & { steps: ReplayFrame[] }} ReplaySteps
  * @typedef {Omit<Schemas['ReplayFrame'], 'event' | 'view'> & { event: ViewEvent, view: View }} ReplayFrame
+ * @typedef {Schemas['PositionAt']} PositionAt
  * @typedef {Schemas['GatheringSummary']} GatheringSummary
  * @typedef {Schemas['GatheringSettings']} GatheringSettings
  * @typedef {Schemas['CreateGatheringBody']} CreateGatheringBody

@@ -1,7 +1,10 @@
 // The replay viewer: the whole replay fetched once (`GET /tables/{id}/replay/steps`), then a
 // timeline scrubber, step back and forward, play and pause with a speed, a move list to jump
 // from, jumps to eliminations and, after the game, a reveal toggle showing every hidden card.
-import { api, errorText, html, useSession } from './lib.js';
+// "Copy position" copies the position at the current step (R10.13, `GET /tables/{id}/position`,
+// as you may see it); "Practice from here" starts a practice table there against bots (a whole
+// position only: after the game, or your own practice against bots).
+import { api, errorText, html, navigate, rememberTable, useSession } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Board, seatName } from './board.js';
 import { rulesetLabel, showRuleset } from './cards.js';
@@ -13,6 +16,7 @@ import { EXORCIST, ExorcistBoard, describeExorcist } from './exorcist.js';
  * @typedef {import('./api.js').ReplaySteps} ReplaySteps
  * @typedef {import('./api.js').TableInfo} TableInfo
  * @typedef {import('./api.js').ViewEvent} ViewEvent
+ * @typedef {import('./api.js').PositionAt} PositionAt
  */
 
 /** The pool of a complete record (its first step is the `full` game_created), or null. @param {ReplaySteps} r */
@@ -38,6 +42,8 @@ export function ReplayPage({ id }) {
   const [speed, setSpeed] = useState(2);
   const [reveal, setReveal] = useState(false);
   const [err, setErr] = useState('');
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
   const listRef = useRef(/** @type {HTMLOListElement | null} */ (null));
 
   /** Fetches the table and every step (once; again only on "Load newer steps"). */
@@ -91,6 +97,52 @@ export function ReplayPage({ id }) {
     if (list && cur) list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
   }, [at, replay]);
 
+  /** The position at step `n` as this viewer may see it. @param {number} n @returns {Promise<PositionAt>} */
+  const positionAt = (n) => api('GET', `/tables/${id}/position?at=${n}&format=json`, { anonymous: !me });
+
+  /** Copies the position at step `n` to the clipboard, with a visible confirmation. @param {number} n */
+  async function copyPosition(n) {
+    setNote('');
+    try {
+      const p = await positionAt(n);
+      try {
+        await navigator.clipboard.writeText(p.text);
+        setNote(`Position at step ${n} copied${p.whole ? '' : ' (hidden cards as ?)'}.`);
+      } catch {
+        // No clipboard (an insecure page, a refused permission): show it to copy by hand.
+        window.prompt('Copy the position:', p.text);
+        setNote(`Position at step ${n} shown to copy.`);
+      }
+    } catch (e) {
+      setNote(errorText(e));
+    }
+  }
+
+  /** Starts a practice table from the position at step `n`, bots in the other seats, and goes there. @param {number} n */
+  async function practiceFrom(n) {
+    if (!me || !table) return;
+    setNote('');
+    setBusy(true);
+    try {
+      const p = await positionAt(n);
+      if (!p.whole) throw new Error('Only a whole position can start a table: after the game, or in your own practice against bots.');
+      const players = table.seats.length;
+      const mine = Math.max(0, table.seats.findIndex((s) => s === me.name));
+      const r = await api('POST', '/tables', { body: { players, practice: true, bot_delay_ms: 600, clocks: table.clocks, position: p.text } });
+      const nid = r.table.table_id;
+      for (let s = 0; s < players; s++) {
+        await api('POST', `/tables/${nid}/seats`, { body: s === mine ? { seat: s } : { seat: s, bot: 'heuristic' } });
+      }
+      await api('POST', `/tables/${nid}/start`);
+      rememberTable(nid, `Practice from step ${n}, ${players} players`);
+      navigate(`/tables/${nid}`);
+    } catch (e) {
+      setNote(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   const namer = useMemo(() => cardNamer(replay ? poolOf(replay) : null), [replay]);
   const who = (/** @type {number | null | undefined} */ s) => seatName(table, s);
   const exorcist = !!table && table.game === EXORCIST;
@@ -104,6 +156,8 @@ export function ReplayPage({ id }) {
   const complete = step.event.type === 'full';
   const elims = replay.eliminations;
   const canReveal = finished && complete;
+  // R10.13: positions are The Final Flicker's.
+  const positions = table.game !== 'lets-call-the-exorcist';
   showRuleset(step.view.ruleset && step.view.ruleset.id);
 
   return html`<main class="page replay-page" data-testid="replay-page">
@@ -133,6 +187,13 @@ export function ReplayPage({ id }) {
         <input type="checkbox" checked=${reveal && canReveal} disabled=${!canReveal} data-testid="reveal"
           onChange=${(/** @type {any} */ e) => setReveal(e.target.checked)} /> Reveal hidden cards</label>
     </div>
+    ${positions && html`<div class="position-actions" role="group" aria-label="Position">
+      <button type="button" class="small" data-testid="copy-position" onClick=${() => copyPosition(n)}>Copy position</button>
+      <button type="button" class="small" data-testid="practice-from-here" disabled=${busy || !me || !finished}
+        title=${!me ? 'Sign in to practise' : finished ? 'A practice table from this step, bots in the other seats' : 'After the game'}
+        onClick=${() => practiceFrom(n)}>${busy ? 'Starting…' : 'Practice from here'}</button>
+      <span class="muted" role="status" aria-live="polite" data-testid="position-note">${note}</span>
+    </div>`}
     <p class="step-text" data-testid="step-text" aria-live="polite">${moves[n - 1]}</p>
     <div class="replay-layout">
       ${exorcist ? html`<${ExorcistBoard} view=${/** @type {any} */ (step.view)} table=${table} me=${null} />`

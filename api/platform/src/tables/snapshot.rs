@@ -293,17 +293,25 @@ impl<G: Game> Snapshot<G> {
     /// seat the creator does not hold is a built-in bot; after the game, to everyone.
     pub fn info_for(&self, account: Option<&str>) -> TableInfo<G::Settings> {
         let mut info = self.info.clone();
-        let creator = account == Some(self.info.creator.as_str());
-        let only_bots = self
-            .info
-            .seats
-            .iter()
-            .zip(&self.info.bots)
-            .all(|(holder, bot)| bot.is_some() || holder.as_deref() == Some(self.info.creator.as_str()));
-        if !(self.finished() || creator && only_bots) {
+        if !(self.finished() || self.creator_against_bots(account)) {
             info.position = None;
         }
         info
+    }
+
+    /// R10.13: whether `account` created this practice table and every seat it does not hold
+    /// is a built-in bot: then, during play, it may see the whole game (its practice position,
+    /// the whole position at any step).
+    pub fn creator_against_bots(&self, account: Option<&str>) -> bool {
+        let creator = self.info.creator.as_str();
+        self.info.practice
+            && account == Some(creator)
+            && self
+                .info
+                .seats
+                .iter()
+                .zip(&self.info.bots)
+                .all(|(holder, bot)| bot.is_some() || holder.as_deref() == Some(creator))
     }
 
     /// R10.4.2: the seats `account` holds whose prompt awaits an answer now (not one already

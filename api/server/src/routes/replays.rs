@@ -60,6 +60,76 @@ async fn replay_sequence<G: ServedGame>(
     Ok((sight.viewer, seq, eliminations))
 }
 
+/// R10.13: the table's position right after step `at` of *your* sequence (the steps of
+/// `GET /api/v1/tables/{id}/replay`; default the latest you may see), as you may see it: after
+/// the game, the whole state for everyone; during a practice game, the whole state for its
+/// creator only, and only while every other seat is a built-in bot; otherwise your view, what
+/// you may not see written `?` (sizes kept), a spectator delay holding. The one-line text by
+/// default (`text/plain`); `?format=json` (or `Accept: application/json`) gives the text and
+/// the JSON form. A whole position starts a practice table (`POST /api/v1/tables` with
+/// `position`). 409 `no-positions-for-this-game` at a table of Let's Call the Exorcist;
+/// 409 `not-started` before the game starts.
+#[utoipa::path(tag = "spectators", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), PositionQuery),
+    responses((status = 200, body = PositionAt, content_type = "application/json"),
+        (status = 200, body = String, content_type = "text/plain"),
+        (status = 400, body = Problem), (status = 404, body = Problem), (status = 409, body = Problem)))]
+#[get("/api/v1/tables/{id}/position")]
+pub async fn position_at(
+    state: Data,
+    caller: MaybeCaller,
+    id: web::Path<String>,
+    q: web::Query<PositionQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, Problem> {
+    let caller = reader(&caller)?;
+    let json = match q.format.as_deref() {
+        None => req
+            .headers()
+            .get(actix_web::http::header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|a| a.contains("application/json")),
+        Some("json") => true,
+        Some("text") => false,
+        Some(other) => return Err(Problem::invalid(format!("format is text or json, not '{other}'"))),
+    };
+    with_game!(game_of(&state, &id).await?, position_at_of(&state, caller, &id, &q, json))
+}
+
+async fn position_at_of<G: ServedGame>(
+    state: &AppState,
+    caller: Option<&Caller>,
+    id: &str,
+    q: &PositionQuery,
+    json: bool,
+) -> Result<HttpResponse, Problem> {
+    let no_positions = || {
+        Problem::conflict(
+            "no-positions-for-this-game",
+            "No positions for this game",
+            format!("{} has no position notation; positions (R10.13) are The Final Flicker's", G::NAME.id()),
+        )
+    };
+    if !G::POSITIONS {
+        return Err(no_positions());
+    }
+    let snap = G::tables(state).load(state.store.as_ref(), id).await?;
+    let (viewer, seq, _) = replay_sequence(state, &snap, caller, q.seat, q.commentary).await?;
+    let total = seq.len();
+    let at = q.at.unwrap_or(total);
+    if !(1..=total).contains(&at) {
+        return Err(Problem::invalid(format!("at is 1 to {total}")));
+    }
+    let index = seq[at - 1].0;
+    let whole = snap.finished() || snap.creator_against_bots(caller.map(|c| c.name.as_str()));
+    let game = spectate::state_at(&snap, index + 1);
+    let (text, position) = G::position(&game, viewer, whole).ok_or_else(no_positions)?;
+    if json {
+        Ok(etagged(&PositionAt { at, total, whole, text, position }))
+    } else {
+        Ok(HttpResponse::Ok().content_type("text/plain; charset=utf-8").body(text))
+    }
+}
+
 /// R10.8: every step of *your* sequence with the game right after each, in one response (the
 /// same sight as `GET /api/v1/tables/{id}/replay`: after the game anyone gets the complete
 /// record; during play only what you may see, a spectator delay holding). 409 `not-started`
@@ -156,5 +226,5 @@ pub async fn replay_key(state: Data) -> HttpResponse {
 /// Registers this group's routes (each route is listed here once; the OpenAPI document is
 /// collected from the same calls).
 pub(super) fn routes(cfg: &mut ServiceConfig) {
-    cfg.service(replay_at).service(replay_steps).service(export_replay).service(replay_key);
+    cfg.service(replay_at).service(position_at).service(replay_steps).service(export_replay).service(replay_key);
 }

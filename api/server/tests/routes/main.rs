@@ -17,6 +17,7 @@ mod me;
 mod operations;
 mod organiser;
 mod play;
+mod positions;
 mod replays;
 mod streams;
 mod tables;

@@ -444,3 +444,22 @@ fn r10_13_the_creation_event_shows_each_viewer_its_own_position() {
     }
     assert!(!st.is_finished());
 }
+
+/// R10.13, A3.3: `dark_mode` (left out of the default settings' serialised form) is read back
+/// as it is written, so a classic game with `dark_mode=dark` exports, parses and imports (found
+/// by the leak scanner reading the position route).
+#[test]
+fn r10_13_a_classic_dark_mode_position_round_trips() {
+    let mut s = Settings::new(3);
+    s.ruleset = RulesetName::Classic;
+    s.dark_mode = crate::model::settings::DarkMode::Dark;
+    let (_, moments, last) = playout(&s, 7);
+    assert!(position_of(&last).to_string().contains("dark_mode=dark"));
+    round_trip(&last, "the end");
+    let m = moments.iter().find(|m| importable(&m.state)).expect("an importable moment");
+    round_trip(&m.state, "a moment");
+    for v in viewers(3) {
+        let text = position_for(&m.state, v).to_string();
+        Position::parse(&text).unwrap_or_else(|e| panic!("{v:?}: {e}\n{text}"));
+    }
+}

@@ -875,6 +875,8 @@ impl Position {
         let n = u8::try_from(pos.seats.len()).map_err(|_| p.err(None, "", "too many seats"))?;
         let mut obj = serde_json::to_value(Settings::new(n)).expect("settings json");
         let map = obj.as_object_mut().expect("object");
+        // Left out of the serialised defaults (R10.11, A3.3) but written when set.
+        map.entry("dark_mode").or_insert_with(|| serde_json::Value::String("standard".into()));
         for t in &settings_tokens {
             apply_setting(map, t.text).map_err(|e| p.err(Some(t.at), "settings", e))?;
         }
