@@ -265,10 +265,7 @@ fn progress(g: &Gathering) -> Progress {
     let drawn = g.stages.iter().map(|s| s.circles.len()).sum::<usize>() as u32;
     let later = match g.stages.last() {
         None if g.status == Status::Registering => {
-            final_flicker::gathering::stage_plan(g.players.len(), g.settings.max(), a)
-                .iter()
-                .map(|s| s.len())
-                .sum::<usize>()
+            g.settings.stage_plan(g.players.len()).iter().map(|s| s.len()).sum::<usize>()
         }
         Some(s) if s.circles.len() > 1 && !g.over() => {
             let sizes: Vec<usize> = s.circles.iter().map(|(c, _)| c.players.len()).collect();
