@@ -179,13 +179,17 @@ fn circle_table<G: CircleGame, R: Rng + ?Sized>(
 
 /// R9.5.4: a circle's result from its finished table. A substitute (no registrant) never
 /// advances and never wins: its place goes to nobody (docs/rules-decisions.md, "Substitutes").
-fn circle_result<G: CircleGame>(g: &Gathering, snap: &Snapshot<G>) -> Option<CircleResult> {
+fn circle_result<G: CircleGame>(g: &Gathering, snap: &Snapshot<G>, qualifying: bool) -> Option<CircleResult> {
     let r = G::outcome(&snap.state)?;
     let name = |s: u8| snap.info.seats.get(s as usize).cloned().flatten().unwrap_or_default();
     let registrant = |n: &String| g.in_play(n);
     Some(CircleResult {
         winner: r.winner.map(name).filter(registrant),
-        last_lit: G::advancing(&r, g.settings.advance).iter().map(|&s| name(s)).filter(registrant).collect(),
+        last_lit: G::advancing(&r, if qualifying { g.settings.advance } else { 1 })
+            .iter()
+            .map(|&s| name(s))
+            .filter(registrant)
+            .collect(),
         placings: r.placings.clone(),
         reason: r.reason.to_string(),
         classes: G::kept_classes(&snap.state),
@@ -247,7 +251,7 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
         match tables.get(&draw.table_id) {
             None if playing.contains(&draw.table_id) => {}
             None => missing.push(circle_table(g, stage.stage, qualifying, draw, rng)?),
-            Some(snap) => match circle_result(g, snap) {
+            Some(snap) => match circle_result(g, snap, qualifying) {
                 Some(r) => {
                     ended.push(GatheringEvent::CircleEnded { stage: stage.stage, circle: draw.circle, result: r })
                 }
