@@ -411,6 +411,8 @@ fn a_20_player_exorcist_gathering_runs_to_one_winner_from_the_cli() {
     let g = summary(&s, id);
     assert_eq!((&g["status"], &g["end_reason"]), (&json!("finished"), &json!("final_ritual")), "{g}");
     assert_eq!(g["winner"].as_str(), Some(winners[0].trim()), "{stdout}");
+    assert_eq!(g["progress"]["circles_ended"], 4, "{g}");
+    assert_eq!(g["progress"]["circles_ended"], g["progress"]["circles_expected"], "{g}");
     let b = bracket(&s, id);
     assert_eq!(b["game"], EXORCIST, "{b}");
     let stages = b["stages"].as_array().unwrap();

@@ -275,8 +275,9 @@ fn progress(g: &Gathering) -> Progress {
         }
         Some(s) if s.circles.len() > 1 && !g.over() => {
             let sizes: Vec<usize> = s.circles.iter().map(|(c, _)| c.players.len()).collect();
-            let next = final_flicker::gathering::advancing(&sizes, a);
-            final_flicker::gathering::stage_plan(next, g.settings.max(), a).iter().map(|s| s.len()).sum()
+            // Rules decision 74: a Final of the Exorcist is filled to 4.
+            let next = final_flicker::gathering::advancing(&sizes, a).max(g.settings.min_players());
+            g.settings.stage_plan(next).iter().map(|s| s.len()).sum()
         }
         _ => 0,
     } as u32;
