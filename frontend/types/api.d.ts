@@ -2622,6 +2622,8 @@ export interface components {
         Bracket: {
             /** @description Why it ended. */
             end_reason?: string | null;
+            /** @description The game its tables play (absent: `the-final-flicker`). */
+            game?: components["schemas"]["GameName"];
             /** @description Id. */
             gathering_id: string;
             /** @description Name. */
@@ -2707,6 +2709,11 @@ export interface components {
              *     circle, who are placed by the stage they reach (R9.5.4).
              */
             placing?: number | null;
+            /**
+             * Format: uint32
+             * @description *Let's Call the Exorcist*: the points scored, once the circle ended (X7.6).
+             */
+            points?: number | null;
             replaced_by?: components["schemas"]["BotKind"] | null;
             /**
              * Format: uint8
@@ -2747,6 +2754,11 @@ export interface components {
              *     comes from the later stage, R9.5.4).
              */
             placings: number[];
+            /**
+             * @description *Let's Call the Exorcist*: each seat's points at the end (X7.6), by seat; empty for
+             *     The Final Flicker.
+             */
+            points?: number[];
             /** @description The engine's end reason (`last_lit`, `witnessed`, `guttered`). */
             reason: string;
             /** @description The circle's winner (a Final Ritual, or A = 1), if any. */
@@ -5083,7 +5095,8 @@ export interface components {
             abandonment?: number;
             /**
              * Format: uint8
-             * @description R9.1.2: Last Lit advancing from each qualifying circle, 1 or 2 (default 2).
+             * @description R9.1.2: Last Lit advancing from each qualifying circle, 1 or 2 (default 2; *Let's Call
+             *     the Exorcist*: the best-placed by points, default 1, docs/rules-decisions.md 73).
              */
             advance?: number;
             /**
@@ -5120,8 +5133,15 @@ export interface components {
             /** @description R9.1.3: the Dark of later stages (default `empty`). */
             final_dark?: components["schemas"]["FinalDark"];
             /**
+             * @description The game every table of the gathering plays (default `the-final-flicker`), fixed at
+             *     creation. Some settings belong to one game only: see [`GatheringSettings::validate`]
+             *     (docs/rules-decisions.md 72).
+             */
+            game?: components["schemas"]["GameName"];
+            /**
              * Format: uint16
              * @description R9.1.1: maximum circle size C, at least 4 (default 8); `null`: one table for everybody.
+             *     *Let's Call the Exorcist*: 4 to 8, never `null` (X2.1).
              */
             max_circle?: number | null;
             /**
@@ -5161,6 +5181,12 @@ export interface components {
              * @description R10.8: spectators see each table this many seconds behind, 0 to 3,600 (default 0).
              */
             spectator_delay_secs?: number;
+            /**
+             * Format: uint32
+             * @description X4.5: *Let's Call the Exorcist* only: the points target of every table, 1 to 30
+             *     (`null`, the default: 7).
+             */
+            target?: number | null;
         };
         /** @description A gathering as anyone may read it. */
         GatheringSummary: {

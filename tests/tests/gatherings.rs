@@ -330,6 +330,130 @@ fn a_20_player_classic_gathering_runs_to_its_winner() {
     }
 }
 
+/// X2.1, rules decisions 72-74: gatherings of *Let's Call the Exorcist* over REST. The Final
+/// Flicker's own settings are refused with a 400 naming the field (and `target` in a Final
+/// Flicker gathering); fewer than 4 players cannot start (409 `too-few-players`, X2.1); the game
+/// is fixed at creation. `flicker gathering run --game exorcist --players 20` then drives 20
+/// heuristic bots to one winner: 7+7+6, each circle's best-placed advances (advance 1 by
+/// default), the best-placed other fills the Final table to 4, every table plays the game, and
+/// the Final table's winner wins.
+#[test]
+fn a_20_player_exorcist_gathering_runs_to_one_winner_from_the_cli() {
+    const EXORCIST: &str = "lets-call-the-exorcist";
+    let t0 = Instant::now();
+    let s = Server::start(Db::sqlite());
+    let org = organiser(&s);
+    let refused = [
+        (json!({"game": EXORCIST, "settings": {"classes": false}}), "classes"),
+        (json!({"game": EXORCIST, "settings": {"round_limit": 20}}), "round_limit"),
+        (json!({"game": EXORCIST, "settings": {"ruleset": "classic-1.0"}}), "ruleset"),
+        (json!({"game": EXORCIST, "settings": {"final_dark": "as_new_game"}}), "final_dark"),
+        (json!({"game": EXORCIST, "settings": {"max_circle": null}}), "X2.1"),
+        (json!({"game": EXORCIST, "settings": {"max_circle": 9}}), "X2.1"),
+        (json!({"game": EXORCIST, "settings": {"target": 0}}), "X4.5"),
+        (json!({"settings": {"target": 5}}), "target"),
+        (json!({"game": EXORCIST, "settings": {"game": "the-final-flicker"}}), "differ"),
+    ];
+    for (body, field) in refused {
+        let mut body = body;
+        body["name"] = json!("refused");
+        let (st, v, _) = post(&s, &org, "/api/v1/gatherings", body.clone());
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert!(v["detail"].as_str().unwrap_or_default().contains(field), "{field}: {v}");
+    }
+    // Three players cannot start (X2.1); the game and its default advance (1) hold through a
+    // settings change that names neither.
+    let (st, v, _) =
+        post(&s, &org, "/api/v1/gatherings", json!({"name": "three", "game": EXORCIST, "settings": {"target": 4}}));
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    assert_eq!((&v["settings"]["game"], &v["settings"]["advance"]), (&json!(EXORCIST), &json!(1)), "{v}");
+    let few = v["gathering_id"].as_str().unwrap().to_string();
+    let (st, v, _) = put(&s, &org, &format!("/api/v1/gatherings/{few}/settings"), json!({"target": 5}));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(
+        (&v["settings"]["game"], &v["settings"]["advance"], &v["settings"]["target"]),
+        (&json!(EXORCIST), &json!(1), &json!(5)),
+        "{v}"
+    );
+    let (st, v, _) = put(&s, &org, &format!("/api/v1/gatherings/{few}/settings"), json!({"game": "the-final-flicker"}));
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    assert!(v["detail"].as_str().unwrap_or_default().contains("fixed at creation"), "{v}");
+    add_bots(&s, &org, &few, 3, "random");
+    let (st, v, _) = post(&s, &org, &format!("/api/v1/gatherings/{few}/start"), json!({}));
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["type"], "/problems/too-few-players", "{v}");
+    assert!(v["detail"].as_str().unwrap_or_default().contains("X2.1"), "{v}");
+    assert_eq!(summary(&s, &few)["status"], "registering");
+
+    // The command line.
+    let dir = std::env::temp_dir().join(format!("flicker-cli-{}", uuid()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(binary())
+        .current_dir(&dir)
+        .env_remove("FLICKER_ORGANISER_KEY")
+        .env_remove("FLICKER_SERVER")
+        .env("NO_COLOR", "1")
+        .args(["gathering", "run", "--game", "exorcist", "--players", "20", "--server", &s.base])
+        .args(["--organiser-key", ORGANISER_KEY, "--timeout-secs", "120"])
+        .output()
+        .expect("run flicker gathering run");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}", out.status);
+    eprintln!("flicker gathering run --game exorcist --players 20: {:.1} s", t0.elapsed().as_secs_f64());
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.contains(&"stage 1 (qualifying): 7+7+6"), "{stdout}");
+    assert!(lines.contains(&"stage 2 (Final table): 4"), "decision 74: a Final of 4: {stdout}");
+    let winners: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("winner: ")).collect();
+    assert_eq!(winners.len(), 1, "{stdout}");
+    let id = lines.iter().find_map(|l| l.strip_prefix("gathering ")).and_then(|l| l.split(':').next()).unwrap();
+
+    let g = summary(&s, id);
+    assert_eq!((&g["status"], &g["end_reason"]), (&json!("finished"), &json!("final_ritual")), "{g}");
+    assert_eq!(g["winner"].as_str(), Some(winners[0].trim()), "{stdout}");
+    assert_eq!(g["progress"]["circles_ended"], 4, "{g}");
+    assert_eq!(g["progress"]["circles_ended"], g["progress"]["circles_expected"], "{g}");
+    let b = bracket(&s, id);
+    assert_eq!(b["game"], EXORCIST, "{b}");
+    let stages = b["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 2, "{b}");
+    // Decision 73: each circle's winner is its one advancer; decision 74: the best-placed other
+    // (placing, then points) fills the Final.
+    let mut advancers = Vec::new();
+    let mut others = Vec::new();
+    for c in stages[0]["circles"].as_array().unwrap() {
+        let last_lit = strs(&c["last_lit"]);
+        assert_eq!(last_lit.len(), 1, "{c}");
+        assert_eq!(c["winner"].as_str(), Some(last_lit[0].as_str()), "{c}");
+        advancers.extend(last_lit.clone());
+        for p in c["players"].as_array().unwrap() {
+            if !last_lit.contains(&p["name"].as_str().unwrap().to_string()) {
+                let points = p["points"].as_u64().expect("points once the circle ended");
+                others.push((p["placing"].as_u64().unwrap(), std::cmp::Reverse(points), p["name"].clone()));
+            }
+        }
+    }
+    others.sort_by_key(|o| (o.0, o.1));
+    let fin = &stages[1]["circles"][0];
+    let finalists = circle_players(fin);
+    for a in &advancers {
+        assert!(finalists.contains(a), "{a} advanced: {fin}");
+    }
+    let filler = finalists.iter().find(|n| !advancers.contains(n)).expect("one filled seat");
+    let best = (others[0].0, others[0].1);
+    let filled = others.iter().find(|o| o.2 == filler.as_str()).expect("the filler played stage 1");
+    assert_eq!((filled.0, filled.1), best, "decision 74: the best-placed other fills: {b}");
+    assert_eq!(fin["winner"], g["winner"], "{b}");
+    let tables = check_circle_tables(&s, &org, id, &b);
+    assert_eq!(tables.len(), 4);
+    for t in tables.values() {
+        assert_eq!(t["table"]["game"], EXORCIST, "{}", t["table"]);
+    }
+    let st = standings(&s, id);
+    assert_eq!(st[0]["name"], g["winner"], "{st:?}");
+    assert!(t0.elapsed() < Duration::from_secs(60), "bounded: {:?}", t0.elapsed());
+}
+
 // ---------- 2. the manager on PostgreSQL ----------
 
 /// R9.2.2 (9 -> 5+4), R9.3 (each circle its own table naming its gathering, stage and circle),

@@ -5,7 +5,8 @@
 
 use flicker_client::blocking::Client;
 use flicker_client::types::{
-    AddBotsBody, BotKind, Bracket, CreateGatheringBody, GatheringSettings, GatheringStatus, RegisterBody, Role,
+    AddBotsBody, BotKind, Bracket, CreateGatheringBody, GameName, GatheringSettings, GatheringStatus, RegisterBody,
+    Role,
 };
 use flicker_client::{Error, routes};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,10 +44,18 @@ struct RunArgs {
     /// Where the local server wrote its organiser key.
     #[arg(long, default_value = "flicker.db.organiser-key")]
     key_file: String,
-    /// R9.1.2: Last Lit advancing from each qualifying circle (1 or 2).
-    #[arg(long, default_value_t = 2)]
-    advance: u8,
-    /// R9.1.1: maximum circle size (at least 4).
+    /// The game: The Final Flicker, or Let's Call the Exorcist (`exorcist`: circles of 4 to 8,
+    /// X2.1; the best-placed by points advance, docs/rules-decisions.md 72-74).
+    #[arg(long, value_enum, default_value = "the-final-flicker")]
+    game: crate::simulate::GameArg,
+    /// R9.1.2: Last Lit advancing from each qualifying circle (1 or 2); with `--game exorcist`,
+    /// the best-placed advancing from each circle (default: 2, or 1 for the Exorcist).
+    #[arg(long)]
+    advance: Option<u8>,
+    /// X4.5: `--game exorcist` only: every table's points target, 1 to 30 (default 7).
+    #[arg(long)]
+    target: Option<u32>,
+    /// R9.1.1: maximum circle size (at least 4; 4 to 8 for the Exorcist).
     #[arg(long, default_value_t = 8)]
     max_circle: u16,
     /// Pause before each bot answer, in ms (to watch the tables live).
@@ -143,8 +152,18 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
     let api = client.with_token(&tokens.access_token);
     let kind = BotKind::from(r.bots);
     let title = r.name.clone().unwrap_or_else(|| format!("{} {} bots", r.players, kind.name()));
+    let game = match r.game {
+        crate::simulate::GameArg::FinalFlicker => GameName::TheFinalFlicker,
+        crate::simulate::GameArg::Exorcist => GameName::LetsCallTheExorcist,
+    };
+    let exorcist = game == GameName::LetsCallTheExorcist;
+    if exorcist && r.players < 4 {
+        return Err("--game exorcist: X2.1: the game seats 4 to 8, so its gathering needs --players 4 or more".into());
+    }
     let settings = GatheringSettings {
-        advance: r.advance,
+        game,
+        target: r.target,
+        advance: r.advance.unwrap_or(if exorcist { 1 } else { 2 }),
         max_circle: Some(r.max_circle),
         bot_delay_ms: r.bot_delay_ms,
         ruleset: r.ruleset.into(),
@@ -157,7 +176,10 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
             settings: Some(settings),
             game: None,
         }))
-        .map_err(explain)?;
+        .map_err(|e| match e.problem().and_then(|p| p.detail.clone()) {
+            Some(detail) => format!("creating the gathering: {detail}"),
+            None => explain(e),
+        })?;
     let id = g.gathering_id;
     api.send(routes::add_bots(&id, &AddBotsBody { count: r.players, kind })).map_err(explain)?;
     println!("gathering {id}: \"{title}\"");
@@ -226,21 +248,31 @@ fn reqwest_client() -> Result<flicker_client::blocking::Http, String> {
 }
 
 fn print_bracket(b: &Bracket) {
+    let exorcist = b.game == GameName::LetsCallTheExorcist;
     for s in &b.stages {
-        let kind = if s.final_ritual { "Final Ritual" } else { "qualifying" };
+        let kind = match (s.final_ritual, exorcist) {
+            (true, false) => "Final Ritual",
+            (true, true) => "Final table",
+            (false, _) => "qualifying",
+        };
         println!("stage {} ({kind}): {}", s.stage, s.sizes);
         for c in &s.circles {
             let players: Vec<String> = c
                 .players
                 .iter()
-                .map(|p| match p.class.map(|c| serde_json::to_value(c).unwrap_or_default()) {
-                    Some(serde_json::Value::String(class)) => format!("{} ({class})", p.name),
+                .map(|p| match (p.class.map(|c| serde_json::to_value(c).unwrap_or_default()), p.points) {
+                    (Some(serde_json::Value::String(class)), _) => format!("{} ({class})", p.name),
+                    (_, Some(points)) => format!("{} ({points} pts)", p.name),
                     _ => p.name.clone(),
                 })
                 .collect();
             println!("  circle {} [{}]: {}", c.circle, c.table_id, players.join(", "));
             let last_lit = &c.last_lit;
-            println!("    last lit: {}", if last_lit.is_empty() { "none".to_string() } else { last_lit.join(", ") });
+            let said = if exorcist { "advance" } else { "last lit" };
+            println!("    {said}: {}", if last_lit.is_empty() { "none".to_string() } else { last_lit.join(", ") });
+            if exorcist && let Some(w) = &c.winner {
+                println!("    winner: {w}");
+            }
         }
         if s.circle_count > s.circles.len() {
             println!(

@@ -8,7 +8,7 @@
 //! problem document (a proxy's 502), into optional fields.
 
 pub use flicker_wire::accounts::*;
-pub use flicker_wire::game::{Answer, Prompt, PromptId, TableInfo, View, ViewEvent};
+pub use flicker_wire::game::{Answer, GameName, Prompt, PromptId, TableInfo, View, ViewEvent};
 pub use flicker_wire::gatherings::*;
 pub use flicker_wire::play::*;
 pub use flicker_wire::replays::*;

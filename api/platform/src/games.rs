@@ -49,6 +49,32 @@ impl Hosted for FinalFlicker {
     }
 }
 
+impl CircleGame for Exorcist {
+    /// Rules decision 72: every circle (a Final table too) plays one whole game to the
+    /// gathering's points target (X4.5, default 7) with a drawn first Seeker (X3.4); the
+    /// gathering, not the game, decides who advances.
+    fn circle_settings(g: &GatheringSettings, circle: &CircleSpec) -> exorcist::Settings {
+        let mut e = exorcist::Settings::new(circle.seats);
+        e.target = g.target.unwrap_or(exorcist::model::settings::DEFAULT_TARGET);
+        e.hold_windows = circle.hold_windows;
+        e
+    }
+
+    fn kept_classes(state: &exorcist::State) -> Vec<Option<ClassId>> {
+        vec![None; state.players() as usize]
+    }
+
+    /// Rules decision 73: the `advance` best-placed (the winner first, then by points), equal
+    /// placings to the earlier seat.
+    fn advancing(outcome: &flicker_game::Outcome, advance: u8) -> Vec<u8> {
+        crate::gatherings::exorcist::advancing(&outcome.placings, advance)
+    }
+
+    fn points(state: &exorcist::State) -> Vec<u32> {
+        state.points.clone()
+    }
+}
+
 impl CircleGame for FinalFlicker {
     /// With classes on, stage 1 chooses classes (R2.7, with the ban list); later stages keep each
     /// player's class (R9.8.4). R9.5: a qualifying circle plays to the gathering's `advance`

@@ -474,15 +474,11 @@ fn request_run(app: web::Data<AppState>, id: String, ended: Option<String>) {
                 if !app.leases.hold(&gathering_lease(&id)).await {
                     return;
                 }
-                manager::reconcile(
-                    app.store.as_ref(),
-                    &app.tables,
-                    &app.gatherings,
-                    &id,
-                    &mut known,
-                    &mut rand::make_rng::<rand::rngs::StdRng>(),
-                )
-                .await
+                match app.gatherings.get(app.store.as_ref(), &id).await {
+                    Ok(Some(g)) => crate::game::with_game!(g.settings.game, reconcile_game(&app, &id, &mut known)),
+                    Ok(None) => Ok(()),
+                    Err(e) => Err(e.into()),
+                }
             };
             match r {
                 Ok(()) => {
@@ -503,6 +499,18 @@ fn request_run(app: web::Data<AppState>, id: String, ended: Option<String>) {
             }
         }
     });
+}
+
+/// The gathering process manager for a gathering of the game `G` (its circle tables in `G`'s
+/// table cache).
+async fn reconcile_game<G: ServedGame + flicker_platform::gatherings::CircleGame>(
+    app: &AppState,
+    id: &str,
+    known: &mut manager::Known,
+) -> Result<(), manager::GatheringError> {
+    let store = app.store.as_ref();
+    let mut rng = rand::make_rng::<rand::rngs::StdRng>();
+    manager::reconcile(store, G::tables(app), &app.gatherings, id, known, &mut rng).await
 }
 
 /// How often [`sweep_leases`] looks for live gatherings whose lease is free.

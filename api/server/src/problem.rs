@@ -214,6 +214,7 @@ impl From<flicker_platform::gatherings::GatheringRefusal> for Problem {
             E::NotInPlay(_) => Problem::conflict("player-out", "Player out", detail),
             E::AlreadyBot(_) => Problem::conflict("already-bot", "Already a bot", detail),
             E::Full(_) => Problem::conflict("gathering-full", "Gathering full", detail),
+            E::TooFew { .. } => Problem::conflict("too-few-players", "Too few players", detail),
         }
     }
 }

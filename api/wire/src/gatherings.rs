@@ -16,8 +16,9 @@ pub struct CreateGatheringBody {
     /// Settings (R9.1, R10.11); defaults when absent.
     #[serde(default)]
     pub settings: Option<GatheringSettings>,
-    /// The game its tables play (absent: `the-final-flicker`, the only one gatherings play so
-    /// far: another is refused).
+    /// The game its tables play (absent: `settings.game`, else `the-final-flicker`); fixed at
+    /// creation. `lets-call-the-exorcist` takes its own settings (`target`, `advance` default
+    /// 1, `max_circle` 4 to 8) and refuses The Final Flicker's (docs/rules-decisions.md 72).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<crate::game::GameName>,
 }

@@ -4,7 +4,7 @@
 
 use super::GatheringSettings;
 use final_flicker::ClassId;
-use flicker_game::Game;
+use flicker_game::{Game, Outcome};
 
 /// What the gathering process manager knows of a circle when it creates its table (R9.3-R9.8).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,4 +30,16 @@ pub trait CircleGame: Game {
     /// R9.8.4: the class each seat of `state` plays, by seat (kept for later stages); all `None`
     /// for a game without classes.
     fn kept_classes(state: &Self::State) -> Vec<Option<ClassId>>;
+
+    /// R9.5: the seats that advance from a finished circle whose gathering sends on `advance`
+    /// (the game's own [`Outcome::advancing`] unless the game leaves it to the gathering).
+    fn advancing(outcome: &Outcome, _advance: u8) -> Vec<u8> {
+        outcome.advancing.clone()
+    }
+
+    /// Each seat's points at the end (for tie-breaks across circles); empty for a game
+    /// without points.
+    fn points(_state: &Self::State) -> Vec<u32> {
+        Vec::new()
+    }
 }

@@ -33,6 +33,17 @@ pub enum GatheringRefusal {
     /// A built-in bot needs no substitute.
     #[error("{0} is a built-in bot already; drop it instead")]
     AlreadyBot(String),
+    /// X2.1: too few players for the game's smallest table (*Let's Call the Exorcist* seats 4
+    /// to 8): the gathering cannot start.
+    #[error(
+        "X2.1: lets-call-the-exorcist seats 4 to 8 players, so its gathering needs at least {needed} present to start; {present} are"
+    )]
+    TooFew {
+        /// The fewest the game takes.
+        needed: usize,
+        /// Players present (registered, checked in where check-in is on).
+        present: usize,
+    },
     /// The gathering is full (its registration cap, or [`super::MAX_PLAYERS`]).
     #[error("the gathering takes at most {0} players")]
     Full(usize),
@@ -69,6 +80,10 @@ pub fn start(g: &Gathering) -> Result<Vec<GatheringEvent>, GatheringRefusal> {
         return Err(GatheringRefusal::Started);
     }
     let absent: Vec<String> = g.players.iter().filter(|p| !present(g, &p.name)).map(|p| p.name.clone()).collect();
+    let here = g.players.len() - absent.len();
+    if here < g.settings.min_players() {
+        return Err(GatheringRefusal::TooFew { needed: g.settings.min_players(), present: here });
+    }
     let mut events = Vec::new();
     if !absent.is_empty() {
         events.push(GatheringEvent::NoShowsRemoved { names: absent });
@@ -154,11 +169,7 @@ pub struct CirclePreview {
 /// R9.2, R9.6: the preview of `g`'s stages from the players present now.
 pub fn preview(g: &Gathering) -> CirclePreview {
     let players = g.players.iter().filter(|p| present(g, &p.name)).count();
-    let stages = if players < 2 {
-        Vec::new()
-    } else {
-        final_flicker::gathering::stage_plan(players, g.settings.max(), g.settings.advance as usize)
-    };
+    let stages = if players < 2 { Vec::new() } else { g.settings.stage_plan(players) };
     let sizes = stages.iter().map(|s| s.iter().map(usize::to_string).collect::<Vec<_>>().join("+")).collect();
     CirclePreview { registered: g.players.len(), players, capacity: g.settings.capacity(), stages, sizes }
 }
@@ -231,6 +242,7 @@ mod tests {
             placings: vec![1, 3],
             reason: "last_lit".into(),
             classes: vec![],
+            points: vec![],
         };
         g.stages.push(Stage {
             stage: 1,

@@ -31,7 +31,7 @@ pub fn table_id(gathering: &str, stage: u32, circle: u32) -> String {
 pub fn draw_stage<R: Rng + ?Sized>(g: &Gathering, stage: u32, players: &[String], rng: &mut R) -> GatheringEvent {
     let mut order = players.to_vec();
     order.shuffle(rng);
-    let sizes = final_flicker::gathering::circle_sizes(order.len(), g.settings.max());
+    let sizes = g.settings.circle_sizes(order.len());
     let mut rest = order.as_slice();
     let circles = sizes
         .iter()
@@ -160,7 +160,7 @@ fn circle_table<G: CircleGame, R: Rng + ?Sized>(
     let settings = G::circle_settings(&g.settings, &spec);
     let created = TableEvent::TableCreated {
         table_id: draw.table_id.clone(),
-        game: Default::default(),
+        game: crate::names::GameName::from_id(G::GAME_ID).unwrap_or_default(),
         creator: g.organiser.clone(),
         settings: settings.clone(),
         practice: false,
@@ -179,16 +179,21 @@ fn circle_table<G: CircleGame, R: Rng + ?Sized>(
 
 /// R9.5.4: a circle's result from its finished table. A substitute (no registrant) never
 /// advances and never wins: its place goes to nobody (docs/rules-decisions.md, "Substitutes").
-fn circle_result<G: CircleGame>(g: &Gathering, snap: &Snapshot<G>) -> Option<CircleResult> {
+fn circle_result<G: CircleGame>(g: &Gathering, snap: &Snapshot<G>, qualifying: bool) -> Option<CircleResult> {
     let r = G::outcome(&snap.state)?;
     let name = |s: u8| snap.info.seats.get(s as usize).cloned().flatten().unwrap_or_default();
     let registrant = |n: &String| g.in_play(n);
     Some(CircleResult {
         winner: r.winner.map(name).filter(registrant),
-        last_lit: r.advancing.iter().map(|&s| name(s)).filter(registrant).collect(),
+        last_lit: G::advancing(&r, if qualifying { g.settings.advance } else { 1 })
+            .iter()
+            .map(|&s| name(s))
+            .filter(registrant)
+            .collect(),
         placings: r.placings.clone(),
         reason: r.reason.to_string(),
         classes: G::kept_classes(&snap.state),
+        points: G::points(&snap.state),
     })
 }
 
@@ -227,6 +232,10 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
         let ev = match names.len() {
             0 => GatheringEvent::GatheringEnded { winner: None, reason: EndReason::NoPlayers },
             1 => GatheringEvent::GatheringEnded { winner: Some(names[0].clone()), reason: EndReason::Walkover },
+            // X2.1: too few for a table of the game (the start refuses this).
+            n if n < g.settings.min_players() => {
+                GatheringEvent::GatheringEnded { winner: None, reason: EndReason::NoWinner }
+            }
             _ => draw_stage(g, 1, &names, rng),
         };
         return Ok(Intent::Record(vec![ev]));
@@ -242,7 +251,7 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
         match tables.get(&draw.table_id) {
             None if playing.contains(&draw.table_id) => {}
             None => missing.push(circle_table(g, stage.stage, qualifying, draw, rng)?),
-            Some(snap) => match circle_result(g, snap) {
+            Some(snap) => match circle_result(g, snap, qualifying) {
                 Some(r) => {
                     ended.push(GatheringEvent::CircleEnded { stage: stage.stage, circle: draw.circle, result: r })
                 }
@@ -272,7 +281,19 @@ pub fn plan<G: CircleGame, R: Rng + ?Sized>(
         .flat_map(|(_, r)| r.as_ref().map(|r| r.last_lit.clone()).unwrap_or_default())
         .filter(|n| g.in_play(n))
         .collect();
-    let ev = if !qualifying {
+    let ev = if qualifying && g.settings.game == super::GameName::LetsCallTheExorcist {
+        // Rules decision 74: the advancers, the Final table filled to 4 by the best-placed.
+        let circles = stage.circles.iter().filter_map(|(d, r)| Some((d.players.as_slice(), r.as_ref()?)));
+        match super::exorcist::next_stage(g, circles) {
+            super::exorcist::Next::Stage(field) => draw_stage(g, stage.stage + 1, &field, rng),
+            super::exorcist::Next::Walkover(w) => {
+                GatheringEvent::GatheringEnded { winner: Some(w), reason: EndReason::Walkover }
+            }
+            super::exorcist::Next::NoWinner => {
+                GatheringEvent::GatheringEnded { winner: None, reason: EndReason::NoWinner }
+            }
+        }
+    } else if !qualifying {
         let winner = stage.circles[0].1.as_ref().and_then(|r| r.winner.clone());
         let reason = if winner.is_some() { EndReason::FinalRitual } else { EndReason::NoWinner };
         GatheringEvent::GatheringEnded { winner, reason }
@@ -744,6 +765,7 @@ mod tests {
                     placings: players.iter().map(|n| if last_lit.contains(n) { 1 } else { 2 }).collect(),
                     reason: "last_lit".into(),
                     classes: classes.iter().map(|&c| Some(c)).collect(),
+                    points: vec![],
                 },
             });
         }
@@ -922,6 +944,129 @@ mod tests {
         assert_eq!(player("a1").class, Some(final_flicker::ClassId::Mimic));
         assert_eq!(player("b1").class, Some(final_flicker::ClassId::Lich));
         assert!(view.players.iter().all(|p| !p.once_used), "R9.8.5: unused in the new game");
+    }
+
+    /// A circle table of any game played to its end by `bot` from each seat's own view (the
+    /// platform's close when a point waits for it).
+    fn play_out_game<G: CircleGame, B: flicker_game::Bot<G>>(
+        t: &CircleTable<G>,
+        bot: &mut B,
+        rng: &mut rand::rngs::ChaCha8Rng,
+    ) -> Arc<Snapshot<G>> {
+        let mut events = t.game.clone();
+        let mut state = flicker_game::kit::fold::<G>(&events);
+        for _ in 0..200_000 {
+            if G::is_finished(&state) {
+                break;
+            }
+            let open = G::prompts(&state);
+            let cmd = match open.iter().find(|p| G::prompt_info(p).awaits_answer) {
+                Some(p) => {
+                    let seat = G::prompt_info(p).seat;
+                    let view = G::view(&state, flicker_game::Viewer::Seat { seat });
+                    G::answer_command(p, bot.answer(p, &view, rng))
+                }
+                None => G::close_window_command(&state),
+            };
+            for e in G::decide(&state, &cmd, rng).map_err(Into::into).unwrap() {
+                G::apply(&mut state, &e);
+                events.push(e);
+            }
+        }
+        assert!(G::is_finished(&state), "a bot game ends");
+        let mut new = vec![table_event(&t.created, Metadata::default())];
+        new.extend(events.iter().map(|e| engine_event::<G>(e, Metadata::default())));
+        Arc::new(Snapshot::fold_new(&t.table_id, &new, at()).unwrap())
+    }
+
+    /// Runs a started gathering of *Let's Call the Exorcist* of `n` bots to its end.
+    fn run_exorcist(n: usize, advance: u8, seed: u64) -> Gathering {
+        use crate::games::Exorcist;
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+        let names: Vec<String> = (1..=n).map(|i| format!("p{i:02}")).collect();
+        let settings = GatheringSettings {
+            game: super::super::GameName::LetsCallTheExorcist,
+            advance,
+            target: Some(3),
+            ..Default::default()
+        };
+        settings.validate().unwrap();
+        let mut g = started(settings, &names);
+        let mut tables: HashMap<String, Arc<Snapshot<Exorcist>>> = HashMap::new();
+        for _ in 0..1_000 {
+            if g.over() {
+                return g;
+            }
+            match plan::<Exorcist, _>(&g, &tables, &HashSet::new(), &mut rng).unwrap() {
+                Intent::CreateTables(new) => {
+                    for t in &new {
+                        let TableEvent::TableCreated { game, settings, .. } = &t.created else { panic!() };
+                        assert_eq!(*game, crate::names::GameName::LetsCallTheExorcist, "TableCreated.game");
+                        assert_eq!(settings.target, 3, "X4.5: the gathering's target");
+                        let mut bot = flicker_lab::exorcist::RandomBot;
+                        tables.insert(t.table_id.clone(), play_out_game(t, &mut bot, &mut rng));
+                    }
+                }
+                Intent::Record(events) => record(&mut g, &events),
+                other => panic!("{other:?}"),
+            }
+        }
+        panic!("the gathering did not end");
+    }
+
+    /// X2.1, rules decisions 72-74: 20 players of *Let's Call the Exorcist* sit 7+7+6; with
+    /// advance 1, each circle's winner goes on (its best-placed, decision 73) and the best-placed
+    /// other across the circles fills the Final table to 4 (decision 74); the Final's winner wins
+    /// the gathering. With advance 2, six go on and nobody fills.
+    #[test]
+    fn an_exorcist_gathering_of_20_runs_to_one_winner() {
+        for (advance, final_size) in [(1, 4), (2, 6)] {
+            for seed in 0..3 {
+                let g = run_exorcist(20, advance, seed);
+                assert_eq!((g.status, g.end_reason), (Status::Finished, Some(EndReason::FinalRitual)), "{seed}");
+                assert_eq!(g.stages.len(), 2);
+                let sizes: Vec<usize> = g.stages[0].circles.iter().map(|(c, _)| c.players.len()).collect();
+                assert_eq!(sizes, vec![7, 7, 6], "X2.1, R9.2.2");
+                let mut advancers = Vec::new();
+                for (draw, r) in &g.stages[0].circles {
+                    let r = r.as_ref().unwrap();
+                    assert_eq!(r.last_lit.len(), advance as usize);
+                    assert_eq!(r.points.len(), draw.players.len());
+                    // Decision 73: the circle's winner goes first.
+                    assert_eq!(r.winner.as_ref(), r.last_lit.first());
+                    let order = super::super::exorcist::advancing_order(&r.placings);
+                    let best: Vec<&String> =
+                        order.iter().take(advance as usize).map(|&s| &draw.players[s as usize]).collect();
+                    assert_eq!(best, r.last_lit.iter().collect::<Vec<_>>());
+                    advancers.extend(r.last_lit.clone());
+                }
+                let final_ = &g.stages[1].circles;
+                assert_eq!(final_.len(), 1);
+                assert_eq!(final_[0].0.players.len(), final_size);
+                for a in &advancers {
+                    assert!(final_[0].0.players.contains(a), "{a} advanced");
+                }
+                assert_eq!(g.winner, final_[0].1.as_ref().unwrap().winner);
+                assert!(g.winner.is_some());
+            }
+        }
+    }
+
+    /// X2.1: a gathering of *Let's Call the Exorcist* with fewer than 4 players cannot start.
+    #[test]
+    fn x2_1_an_exorcist_gathering_needs_four_to_start() {
+        let settings =
+            GatheringSettings { game: super::super::GameName::LetsCallTheExorcist, advance: 1, ..Default::default() };
+        let names: Vec<String> = (1..=3).map(|i| format!("p{i}")).collect();
+        let mut g = started(settings, &names);
+        g.status = Status::Registering;
+        assert_eq!(
+            super::super::commands::start(&g),
+            Err(super::super::GatheringRefusal::TooFew { needed: 4, present: 3 })
+        );
+        g.players.push(Registrant { name: "p4".into(), bot: None, program: false });
+        g.index_players();
+        assert!(super::super::commands::start(&g).is_ok());
     }
 
     /// The draw comes from the injected generator: the same seed draws the same circles.

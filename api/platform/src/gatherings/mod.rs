@@ -7,6 +7,7 @@
 pub mod circle;
 pub use circle::{CircleGame, CircleSpec};
 pub mod commands;
+pub mod exorcist;
 pub use commands::{CirclePreview, GatheringRefusal};
 pub mod invitations;
 pub mod manager;
@@ -16,6 +17,7 @@ pub mod views;
 
 use crate::bots::BotKind;
 use crate::clocks::Clocks;
+pub use crate::names::GameName;
 use chrono::{DateTime, Utc};
 use final_flicker::SaltWindow;
 use flicker_store::{EventStore, Metadata, NewEvent, StoreError, StoredEvent};
@@ -40,11 +42,23 @@ pub enum FinalDark {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GatheringSettings {
+    /// The game every table of the gathering plays (default `the-final-flicker`), fixed at
+    /// creation. Some settings belong to one game only: see [`GatheringSettings::validate`]
+    /// (docs/rules-decisions.md 72).
+    #[serde(default, skip_serializing_if = "GameName::is_default")]
+    pub game: GameName,
+    /// X4.5: *Let's Call the Exorcist* only: the points target of every table, 1 to 30
+    /// (`null`, the default: 7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 30)]
+    pub target: Option<u32>,
     /// R9.1.1: maximum circle size C, at least 4 (default 8); `null`: one table for everybody.
+    /// *Let's Call the Exorcist*: 4 to 8, never `null` (X2.1).
     #[serde(default = "default_max_circle")]
     #[schema(minimum = 4, maximum = 64)]
     pub max_circle: Option<u16>,
-    /// R9.1.2: Last Lit advancing from each qualifying circle, 1 or 2 (default 2).
+    /// R9.1.2: Last Lit advancing from each qualifying circle, 1 or 2 (default 2; *Let's Call
+    /// the Exorcist*: the best-placed by points, default 1, docs/rules-decisions.md 73).
     #[serde(default = "default_advance")]
     #[schema(minimum = 1, maximum = 2)]
     pub advance: u8,
@@ -146,8 +160,63 @@ impl Default for GatheringSettings {
 }
 
 impl GatheringSettings {
-    /// Checks every range; the message names the rule.
+    /// Checks every range; the message names the rule. In a gathering of *Let's Call the
+    /// Exorcist* (docs/rules-decisions.md 72), `max_circle` is 4 to 8 (X2.1), and The Final Flicker's own settings
+    /// (`classes`, `class_bans`, `ruleset`, `salt_window`, `salt_targeted_only`, `dark_mode`,
+    /// `round_limit`, `final_dark`, `reaction_window_min_ms`) are refused unless they hold their
+    /// default (so that settings read back can be sent again); `target` is refused in a
+    /// gathering of The Final Flicker.
     pub fn validate(&self) -> Result<(), String> {
+        match self.game {
+            GameName::TheFinalFlicker => {
+                if self.target.is_some() {
+                    return Err(
+                        "target is a setting of lets-call-the-exorcist gatherings (X4.5), not of the-final-flicker's"
+                            .into(),
+                    );
+                }
+            }
+            GameName::LetsCallTheExorcist => self.validate_exorcist()?,
+        }
+        self.validate_common()
+    }
+
+    /// Rules decision 72: the settings of a gathering of *Let's Call the Exorcist*.
+    fn validate_exorcist(&self) -> Result<(), String> {
+        let d = GatheringSettings::default();
+        let only_ff = [
+            ("classes", self.classes != d.classes),
+            ("class_bans", self.class_bans != d.class_bans),
+            ("ruleset", self.ruleset != d.ruleset),
+            ("dark_mode", self.dark_mode != d.dark_mode),
+            ("salt_window", self.salt_window != d.salt_window),
+            ("salt_targeted_only", self.salt_targeted_only != d.salt_targeted_only),
+            ("round_limit", self.round_limit != d.round_limit),
+            ("final_dark", self.final_dark != d.final_dark),
+            ("reaction_window_min_ms", self.reaction_window_min_ms != d.reaction_window_min_ms),
+        ];
+        if let Some((field, _)) = only_ff.iter().find(|(_, set)| *set) {
+            return Err(format!(
+                "{field} is a setting of the-final-flicker gatherings: a lets-call-the-exorcist gathering has none (rules decision 72)"
+            ));
+        }
+        match self.max_circle {
+            Some(c) if (4..=8).contains(&c) => {}
+            _ => {
+                return Err(
+                    "X2.1: lets-call-the-exorcist seats 4 to 8, so max_circle is 4 to 8 (never null) in its gatherings"
+                        .into(),
+                );
+            }
+        }
+        if self.target.is_some_and(|t| !(1..=::exorcist::model::settings::MAX_TARGET).contains(&t)) {
+            return Err(format!("X4.5: target is 1 to {}", ::exorcist::model::settings::MAX_TARGET));
+        }
+        Ok(())
+    }
+
+    /// The checks every gathering takes.
+    fn validate_common(&self) -> Result<(), String> {
         if let Some(c) = self.max_circle
             && (c as usize) < final_flicker::gathering::MIN_CIRCLE_MAX
         {
@@ -200,6 +269,35 @@ impl GatheringSettings {
     pub fn max(&self) -> Option<usize> {
         self.max_circle.map(|c| c as usize)
     }
+
+    /// R9.2.2 for the gathering's game: the circle sizes of a stage of `m` players (X2.1 and
+    /// rules decision 72 for *Let's Call the Exorcist*).
+    pub fn circle_sizes(&self, m: usize) -> Vec<usize> {
+        match self.game {
+            GameName::TheFinalFlicker => final_flicker::gathering::circle_sizes(m, self.max()),
+            GameName::LetsCallTheExorcist => exorcist::circle_sizes(m, self.max().unwrap_or(exorcist::MAX_SEATS)),
+        }
+    }
+
+    /// R9.6-R9.7 for the gathering's game: each stage's circle sizes for `n` players when every
+    /// circle sends on `advance` (an estimate).
+    pub fn stage_plan(&self, n: usize) -> Vec<Vec<usize>> {
+        match self.game {
+            GameName::TheFinalFlicker => final_flicker::gathering::stage_plan(n, self.max(), self.advance as usize),
+            GameName::LetsCallTheExorcist => {
+                exorcist::stage_plan(n, self.max().unwrap_or(exorcist::MAX_SEATS), self.advance)
+            }
+        }
+    }
+
+    /// The fewest players a start takes (X2.1: 4 for *Let's Call the Exorcist*; The Final
+    /// Flicker starts with any number, R9.10.1).
+    pub fn min_players(&self) -> usize {
+        match self.game {
+            GameName::TheFinalFlicker => 0,
+            GameName::LetsCallTheExorcist => exorcist::MIN_SEATS,
+        }
+    }
 }
 
 /// One circle as drawn (R9.2.3): its table and its players in seat order.
@@ -229,6 +327,10 @@ pub struct CircleResult {
     #[serde(default)]
     #[schema(value_type = Vec<Option<String>>)]
     pub classes: Vec<Option<final_flicker::ClassId>>,
+    /// *Let's Call the Exorcist*: each seat's points at the end (X7.6), by seat; empty for
+    /// The Final Flicker.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<u32>,
 }
 
 /// A registered player.

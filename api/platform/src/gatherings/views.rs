@@ -87,6 +87,9 @@ pub struct CirclePlayer {
     /// Placing in the circle, once it ended (R7.7.3); none for the Last Lit of a qualifying
     /// circle, who are placed by the stage they reach (R9.5.4).
     pub placing: Option<u8>,
+    /// *Let's Call the Exorcist*: the points scored, once the circle ended (X7.6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
     /// The organiser dropped this player (they concede, R10.10).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dropped: bool,
@@ -227,6 +230,9 @@ pub struct Bracket {
     pub status: Status,
     /// Registered players.
     pub registered: usize,
+    /// The game its tables play (absent: `the-final-flicker`).
+    #[serde(default, skip_serializing_if = "super::GameName::is_default")]
+    pub game: super::GameName,
     /// Stages so far.
     pub stages: Vec<StageView>,
     /// Winner, once ended with one.
@@ -265,15 +271,13 @@ fn progress(g: &Gathering) -> Progress {
     let drawn = g.stages.iter().map(|s| s.circles.len()).sum::<usize>() as u32;
     let later = match g.stages.last() {
         None if g.status == Status::Registering => {
-            final_flicker::gathering::stage_plan(g.players.len(), g.settings.max(), a)
-                .iter()
-                .map(|s| s.len())
-                .sum::<usize>()
+            g.settings.stage_plan(g.players.len()).iter().map(|s| s.len()).sum::<usize>()
         }
         Some(s) if s.circles.len() > 1 && !g.over() => {
             let sizes: Vec<usize> = s.circles.iter().map(|(c, _)| c.players.len()).collect();
-            let next = final_flicker::gathering::advancing(&sizes, a);
-            final_flicker::gathering::stage_plan(next, g.settings.max(), a).iter().map(|s| s.len()).sum()
+            // Rules decision 74: a Final of the Exorcist is filled to 4.
+            let next = final_flicker::gathering::advancing(&sizes, a).max(g.settings.min_players());
+            g.settings.stage_plan(next).iter().map(|s| s.len()).sum()
         }
         _ => 0,
     } as u32;
@@ -326,6 +330,7 @@ pub fn bracket(g: &Gathering, live: &LiveClasses, window: &CircleWindow) -> Brac
                                 Some(r) => r.classes.get(seat).copied().flatten(),
                                 None => live.get(&c.table_id).and_then(|v| v.classes.get(seat).copied().flatten()),
                             },
+                            points: r.as_ref().and_then(|r| r.points.get(seat).copied()),
                             dropped: g.dropped.contains(name),
                             replaced_by: g.replaced.get(name).copied(),
                             placing: r
@@ -347,6 +352,7 @@ pub fn bracket(g: &Gathering, live: &LiveClasses, window: &CircleWindow) -> Brac
         name: g.name.clone(),
         status: g.status,
         registered: g.players.len(),
+        game: g.settings.game,
         stages,
         winner: g.winner.clone(),
         end_reason: g.end_reason.map(|r| r.as_str().to_string()),

@@ -5,7 +5,6 @@
 
 use crate::accounts::Role;
 use crate::auth::Caller;
-use crate::game::Settings;
 use crate::gatherings::CirclePreview;
 use crate::gatherings::standings::{Standing, standings};
 use crate::gatherings::views::{Bracket, CircleView, CircleWindow, GatheringSummary, bracket};
@@ -94,6 +93,26 @@ fn settings_problem(msg: String) -> Problem {
     Problem::invalid(msg)
 }
 
+/// A JSON body that does not read as its type: 400 `unknown-field`, `invalid-request` or
+/// `malformed-json`, as the JSON extractor answers.
+fn json_problem(e: serde_json::Error) -> Problem {
+    if e.to_string().contains("unknown field") {
+        Problem::unknown_field(e.to_string())
+    } else if e.is_data() || e.is_eof() {
+        Problem::invalid(e.to_string())
+    } else {
+        Problem::malformed(e.to_string())
+    }
+}
+
+/// The game's own defaults of settings the body (`raw`, as sent) left out: `advance` is 1 in a
+/// gathering of *Let's Call the Exorcist* (rules decision 72).
+fn game_defaults(settings: &mut GatheringSettings, raw: &serde_json::Value) {
+    if settings.game == crate::game::GameName::LetsCallTheExorcist && raw.get("advance").is_none() {
+        settings.advance = 1;
+    }
+}
+
 /// Creates a gathering (organisers only). It takes registrations until its organiser starts it.
 #[utoipa::path(tag = "gatherings", request_body = CreateGatheringBody, security(("bearer" = [])),
     responses((status = 201, body = GatheringSummary), (status = 400, body = Problem), (status = 401, body = Problem), (status = 403, body = Problem)))]
@@ -101,9 +120,11 @@ fn settings_problem(msg: String) -> Problem {
 pub async fn create_gathering(
     state: Data,
     caller: Caller,
-    body: web::Json<CreateGatheringBody>,
+    raw: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, Problem> {
     caller.require("play")?;
+    let raw = raw.into_inner();
+    let body: CreateGatheringBody = serde_json::from_value(raw.clone()).map_err(json_problem)?;
     if caller.role != Role::Organiser {
         return Err(Problem::forbidden("only organiser accounts create gatherings"));
     }
@@ -111,12 +132,17 @@ pub async fn create_gathering(
     if name.is_empty() || name.chars().count() > 80 {
         return Err(Problem::invalid("name has 1 to 80 characters"));
     }
-    if let Some(game) = body.game.filter(|g| *g != crate::game::GameName::TheFinalFlicker) {
-        return Err(Problem::invalid(format!(
-            "gatherings of {game} are not available yet: gatherings play the-final-flicker (practice tables play either game)"
-        )));
+    let mut settings = body.settings.clone().unwrap_or_default();
+    if let Some(game) = body.game {
+        if raw.pointer("/settings/game").is_some() && settings.game != game {
+            return Err(Problem::invalid(format!(
+                "game ({game}) and settings.game ({}) differ: name the game once",
+                settings.game
+            )));
+        }
+        settings.game = game;
     }
-    let settings = body.settings.clone().unwrap_or_default();
+    game_defaults(&mut settings, raw.get("settings").unwrap_or(&serde_json::Value::Null));
     settings.validate().map_err(settings_problem)?;
     let id = uuid::Uuid::new_v4().to_string();
     let ev = GatheringEvent::GatheringCreated {
@@ -207,13 +233,25 @@ pub async fn configure(
     state: Data,
     caller: Caller,
     id: web::Path<String>,
-    body: web::Json<GatheringSettings>,
+    raw: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, Problem> {
     let g = get(&state, &id).await?;
     organiser_of(&caller, &g)?;
     not_started(&g)?;
-    body.validate().map_err(settings_problem)?;
-    append(&state, &g, &[GatheringEvent::GatheringConfigured { settings: body.into_inner() }], &caller.name).await?;
+    let raw = raw.into_inner();
+    let mut settings: GatheringSettings = serde_json::from_value(raw.clone()).map_err(json_problem)?;
+    // Rules decision 72: the game is fixed at creation.
+    if raw.get("game").is_none() {
+        settings.game = g.settings.game;
+    } else if settings.game != g.settings.game {
+        return Err(Problem::invalid(format!(
+            "game is fixed at creation: this gathering plays {}, not {}",
+            g.settings.game, settings.game
+        )));
+    }
+    game_defaults(&mut settings, &raw);
+    settings.validate().map_err(settings_problem)?;
+    append(&state, &g, &[GatheringEvent::GatheringConfigured { settings }], &caller.name).await?;
     Ok(HttpResponse::Ok().json(summary(&state, &*get(&state, &id).await?)))
 }
 
@@ -621,12 +659,21 @@ pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Contr
 /// here too, R10.8): the classes chosen (public, R2.7.5) and whom each waits for (R10.6.2).
 /// Only the circles `window` shows are read.
 async fn live_circles(state: &AppState, g: &Gathering, window: &CircleWindow) -> crate::gatherings::views::LiveClasses {
+    crate::game::with_game!(g.settings.game, live_circles_of(state, g, window))
+}
+
+/// [`live_circles`] for a gathering of the game `G`.
+async fn live_circles_of<G: crate::state::ServedGame + flicker_platform::gatherings::CircleGame>(
+    state: &AppState,
+    g: &Gathering,
+    window: &CircleWindow,
+) -> crate::gatherings::views::LiveClasses {
     let mut live = crate::gatherings::views::LiveClasses::new();
     for s in &g.stages {
         for (i, _) in window.select(s) {
             let (c, r) = &s.circles[i];
             if r.is_none()
-                && let Ok(snap) = state.tables.load(state.store.as_ref(), &c.table_id).await
+                && let Ok(snap) = G::tables(state).load(state.store.as_ref(), &c.table_id).await
             {
                 live.insert(c.table_id.clone(), live_circle(state, &snap).await);
             }
@@ -645,21 +692,21 @@ fn window_of(q: BracketQuery) -> Result<CircleWindow, Problem> {
 }
 
 /// One circle's table as a spectator sees it (see [`live_circles`]).
-async fn live_circle(state: &AppState, snap: &crate::game::Snapshot) -> crate::gatherings::views::LiveCircle {
+async fn live_circle<G: flicker_platform::gatherings::CircleGame>(
+    state: &AppState,
+    snap: &crate::game::GameSnapshot<G>,
+) -> crate::gatherings::views::LiveCircle {
     let Ok(sight) = crate::spectate::sight(state, snap, None, None, false).await else { return Default::default() };
     let seen = crate::spectate::state_at(snap, sight.visible);
     let opened =
         snap.marks[..sight.visible.min(snap.marks.len())].iter().rev().find_map(|m| m.as_ref().map(|m| m.opened_at));
     // Before the horizon reaches the game's first event, spectators see no game yet.
     let waiting = if snap.started() && sight.visible > 0 {
-        crate::gatherings::views::waiting::<crate::game::Served>(&seen, &snap.info.seats, opened)
+        crate::gatherings::views::waiting::<G>(&seen, &snap.info.seats, opened)
     } else {
         None
     };
-    crate::gatherings::views::LiveCircle {
-        classes: <crate::game::Served as flicker_platform::gatherings::CircleGame>::kept_classes(&seen),
-        waiting,
-    }
+    crate::gatherings::views::LiveCircle { classes: G::kept_classes(&seen), waiting }
 }
 
 /// The bracket: each stage's circles, tables, players, Last Lit, and the winner (public). A
@@ -809,18 +856,27 @@ pub async fn give_time(
         return Err(Problem::not_found(format!("no table {table_id} in this gathering")));
     }
     let seconds = body.seconds;
-    let (snap, _) = state
-        .tables
-        .command(state.store.as_ref(), &table_id, &caller.name, None, |snap| {
+    let waiting = crate::game::with_game!(g.settings.game, give_time_at(&state, &caller, &table_id, seconds))?;
+    Ok(HttpResponse::Ok().json(TimeGiven { table_id, seconds, waiting }))
+}
+
+/// [`give_time`] at a table of the game `G`: whom it waits for afterwards.
+async fn give_time_at<G: crate::state::ServedGame + flicker_platform::gatherings::CircleGame>(
+    state: &AppState,
+    caller: &Caller,
+    table_id: &str,
+    seconds: u32,
+) -> Result<Option<crate::gatherings::views::Waiting>, Problem> {
+    let (snap, _) = G::tables(state)
+        .command(state.store.as_ref(), table_id, &caller.name, None, |snap| {
             if snap.finished() || snap.clock.is_none() {
                 return Err(Problem::conflict("not-in-play", "The game is not in play", "the table is not playing"));
             }
-            let ev = crate::tables::TableEvent::<Settings>::TimeGiven { seconds, by: caller.name.clone() };
+            let ev = crate::tables::TableEvent::<G::Settings>::TimeGiven { seconds, by: caller.name.clone() };
             Ok(vec![crate::tables::table_event(&ev, Default::default())])
         })
         .await?;
-    let waiting = live_circle(&state, &snap).await.waiting;
-    Ok(HttpResponse::Ok().json(TimeGiven { table_id, seconds, waiting }))
+    Ok(live_circle(state, &snap).await.waiting)
 }
 
 /// One row of `results.csv`.

@@ -249,7 +249,8 @@ fn an_exorcist_practice_table_plays_to_its_end_over_rest() {
 
 /// What an Exorcist table refuses, and what stays The Final Flicker's: a table that names no
 /// game plays it (and says so), an unknown game is refused, X2.1's seat range holds, and a
-/// gathering of another game is refused with a problem that says why.
+/// gathering of the game refuses The Final Flicker's own settings with a problem naming the
+/// field (rules decision 72), while one without them is created naming its game.
 #[test]
 fn the_default_game_is_the_final_flicker_and_exorcist_limits_hold() {
     let s = Server::start();
@@ -284,9 +285,17 @@ fn the_default_game_is_the_final_flicker_and_exorcist_limits_hold() {
     let (st, v, ct) = answer(&s, &token, &id, body, &uuid());
     assert_eq!((st, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"), "{v}");
     let org = organiser(&s);
-    let (st, v, ct) = post(&s, &org, "/api/v1/gatherings", json!({"name": "Exorcism night", "game": EXORCIST}));
+    let (st, v, ct) = post(
+        &s,
+        &org,
+        "/api/v1/gatherings",
+        json!({"name": "Exorcism night", "game": EXORCIST, "settings": {"salt_window": "sequential"}}),
+    );
     assert_eq!((st, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"), "{v}");
-    assert!(v["detail"].as_str().unwrap().contains("not available yet"), "{v}");
+    assert!(v["detail"].as_str().unwrap().starts_with("salt_window is a setting of the-final-flicker"), "{v}");
+    let (st, v, _) = post(&s, &org, "/api/v1/gatherings", json!({"name": "Exorcism night", "game": EXORCIST}));
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    assert_eq!((&v["settings"]["game"], &v["settings"]["advance"]), (&json!(EXORCIST), &json!(1)), "{v}");
 }
 
 /// The driver runs an Exorcist table's clocks as The Final Flicker's (R10.7): a seat that lets
