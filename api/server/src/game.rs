@@ -80,3 +80,11 @@ impl TableGames {
         Ok(game)
     }
 }
+
+/// R10.13: the position of `state` in The Final Flicker's notation (docs/positions.md), the
+/// whole state (`whole`) or as `viewer` may see it (hidden cards as `?`), as text and as JSON.
+pub fn position(state: &State, viewer: flicker_game::Viewer, whole: bool) -> (String, serde_json::Value) {
+    use final_flicker::position::{position_for, position_of};
+    let p = if whole { position_of(state) } else { position_for(state, viewer) };
+    (p.to_string(), serde_json::to_value(&p).expect("a position is JSON"))
+}

@@ -160,9 +160,7 @@ impl ServedGame for Served {
         e.type_name().to_string()
     }
     fn position(state: &Self::State, viewer: flicker_game::Viewer, whole: bool) -> Option<(String, serde_json::Value)> {
-        use final_flicker::position::{position_for, position_of};
-        let p = if whole { position_of(state) } else { position_for(state, viewer) };
-        Some((p.to_string(), serde_json::to_value(&p).expect("a position is JSON")))
+        Some(crate::game::position(state, viewer, whole))
     }
 }
 
