@@ -1,6 +1,6 @@
 """Schemathesis hooks of tests/schemathesis/run.sh (loaded through `hooks` in the config).
 
-`positive_data_acceptance` (ST202) sends data valid by the document and fails on a 400. Four
+`positive_data_acceptance` (ST202) sends data valid by the document and fails on a 400. Five kinds of
 refusals are right although the data is schema-valid, because the rule cannot be written in the
 document; only those are dropped, each recognised by the exact `detail` the server gives. The
 request is still sent and every other check still applies to its response (no 5xx, documented
@@ -23,6 +23,13 @@ status, content type and schema). Every other failure of every check fails the r
    (R10.13); a seat number at or beyond the table's size; `seat` left out by a caller who holds
    several seats; `dark_mode` other than `standard` under the `current` ruleset (R10.11: a
    setting of `classic-1.0` only).
+5. Bodies that depend on the table's or gathering's game. The document gives a table's
+   settings and answers, and a gathering's settings, as either game's (`anyOf`), because the
+   game is named by another field (`game` of the same body) or by the table the answer goes to:
+   one game's settings in a body that names the other game (or none: The Final Flicker), one
+   game's answer sent to a table of the other, and a seat count outside the named game's range
+   (`players` and a gathering's `max_circle` are documented for both; X2.1 allows 4 to 8) are
+   rightly refused.
 """
 
 import json
@@ -43,6 +50,13 @@ SCHEMA_VALID_BUT_REFUSED = [
     ("4 seat beyond the table's size", re.compile(r"^no seat \d+ at this table$")),
     ("4 seat left out by a holder of several", re.compile(r"^you hold several seats: name one with 'seat'$")),
     ("4 dark_mode outside classic-1.0", re.compile(r"^R10\.11: dark_mode is a setting of classic-1\.0 only$")),
+    ("5 the other game's gathering setting", re.compile(r"^\w+ is a setting of (lets-call-the-exorcist|the-final-flicker) gatherings")),
+    ("5 the other game's table setting", re.compile(r"^unknown field `(target|first_seeker)`, expected one of `ruleset`")),
+    ("5 the other game's table setting", re.compile(r"^unknown field `\w+`, expected one of `players`, `target`")),
+    ("5 the other game's answer", re.compile(r"^unknown variant `(card|peek|decline|peek_tile|player|pick)`, expected one of `turn_order`")),
+    ("5 the other game's answer", re.compile(r"^unknown variant `\w+`, expected one of `card`")),
+    ("5 seats outside the game's range", re.compile(r"^X2\.1: Let's Call the Exorcist is for 4 to 8 players, not \d+$")),
+    ("5 seats outside the game's range", re.compile(r"^X2\.1: lets-call-the-exorcist seats 4 to 8, so max_circle is 4 to 8 ")),
 ]
 
 

@@ -195,6 +195,7 @@ pub struct ResultsExport {
 #[schema(example = json!({"names": ["alice", "bob", "carol"]}))]
 pub struct RosterBody {
     /// Existing player or bot accounts, 1 to 10,000, registered in this order.
+    #[schema(min_items = 1, max_items = 10000)]
     pub names: Vec<String>,
 }
 
@@ -270,6 +271,7 @@ pub struct MyRegistration {
 #[schema(example = json!({"count": 20}))]
 pub struct IssueInvitationsBody {
     /// Codes to issue, 1 to 10,000.
+    #[schema(minimum = 1, maximum = 10000)]
     pub count: usize,
 }
 

@@ -102,6 +102,7 @@ pub struct PositionQuery {
     pub commentary: bool,
     /// `text` (default: the one-line position, `text/plain`) or `json` (a [`PositionAt`]); an
     /// `Accept: application/json` header without `format` also asks for JSON.
+    #[param(pattern = "^(text|json)$")]
     pub format: Option<String>,
 }
 
