@@ -708,6 +708,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tables/{id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads the table's chat as *you* may (your seat's: every entry at once; a spectator's, no
+         *     token needed: behind the gathering's spectator delay, R10.8).
+         */
+        get: operations["get_chat"];
+        put?: never;
+        /**
+         * Says something at the table (a seated player, from a seat not held by a built-in bot). The
+         *     message is trimmed and has 1 to 280 characters, on one line. At most 5 messages per seat in
+         *     10 seconds. An `Idempotency-Key` header (optional) makes a retry act once. Returns the entry.
+         */
+        post: operations["say"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tables/{id}/chat/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mutes a seat in the table's chat, or lets it speak again (the table's moderator: its
+         *     gathering's organiser, else its creator). Public: the entry tells every reader. Muting a
+         *     seat already muted records nothing.
+         */
+        post: operations["mute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tables/{id}/chat/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the table's chat live as *you* may read it (see `GET .../chat`): `event: chat`,
+         *     `data:` a `ChatEntry`, `id:` its number. Reconnect with `Last-Event-ID` (or `after`) to
+         *     resume. The stream stays open after the game (players may still talk).
+         */
+        get: operations["chat_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tables/{id}/concede": {
         parameters: {
             query?: never;
@@ -2681,6 +2748,61 @@ export interface components {
         Cards: components["schemas"]["CardView"][] | {
             /** @description The number of cards. */
             count: number;
+        };
+        /** @description One entry of a table's chat. */
+        ChatEntry: {
+            /**
+             * Format: date-time
+             * @description When it was stored (server clock, UTC).
+             */
+            at: string;
+            /** @description What it records. */
+            kind: components["schemas"]["ChatKind"];
+            /** @description Who: the speaker's account name for `said`; the moderator for `muted` and `unmuted`. */
+            name: string;
+            /**
+             * Format: uint32
+             * @description Its number in the table's chat, from 1 (every reader's entries are a prefix of the same
+             *     list, so the numbers count nothing hidden from it).
+             */
+            number: number;
+            /**
+             * Format: uint8
+             * @description The seat that spoke, or was muted or unmuted.
+             */
+            seat: number;
+            /** @description What was said (`said` only). */
+            text?: string | null;
+        };
+        /**
+         * @description What an entry of the chat records.
+         * @enum {string}
+         */
+        ChatKind: "said" | "muted" | "unmuted";
+        /** @description A table's chat as the caller may read it now. */
+        ChatPage: {
+            /**
+             * @description The entries numbered after the query's `after`, oldest first. A spectator (and the
+             *     commentary view, and an eliminated seat) reads them behind the table's spectator delay.
+             */
+            entries: components["schemas"]["ChatEntry"][];
+            /**
+             * @description Whether the caller moderates this chat (may mute a seat): the gathering's organiser,
+             *     else the table's creator.
+             */
+            moderator: boolean;
+            /** @description The seats muted, as far as the caller reads the chat. */
+            muted: number[];
+            /**
+             * Format: uint32
+             * @description How many entries the caller may read in all (the last one's number).
+             */
+            readable: number;
+            /**
+             * Format: uint8
+             * @description The seat the caller speaks from (`null`: it may not speak: not seated, or muted).
+             */
+            speaks_as?: number | null;
         };
         /** @description One circle as drawn (R9.2.3): its table and its players in seat order. */
         CircleDraw: {
@@ -5367,6 +5489,27 @@ export interface components {
          * @enum {string}
          */
         MediumMode: "search" | "depths";
+        /** @description Body of `POST /api/v1/tables/{id}/chat/mutes`. */
+        MuteBody: {
+            /** @description Mute it (`true`) or let it speak again (`false`). */
+            muted: boolean;
+            /**
+             * Format: uint8
+             * @description The seat.
+             */
+            seat: number;
+        };
+        /** @description What `POST /api/v1/tables/{id}/chat/mutes` did. */
+        MuteResponse: {
+            entry?: components["schemas"]["ChatEntry"] | null;
+            /** @description Whether it is muted now. */
+            muted: boolean;
+            /**
+             * Format: uint8
+             * @description The seat.
+             */
+            seat: number;
+        };
         /** @description `GET /api/v1/me/gatherings/{id}`: the caller's registration at a gathering, if any. */
         MyRegistration: {
             /** @description The gathering. */
@@ -6174,6 +6317,21 @@ export interface components {
          * @enum {string}
          */
         SaltWindow: "simultaneous" | "sequential";
+        /**
+         * @description Body of `POST /api/v1/tables/{id}/chat`.
+         * @example {
+         *       "text": "I peeked at seat 3: a Demon, honestly."
+         *     }
+         */
+        SayBody: {
+            /**
+             * Format: uint8
+             * @description The seat to speak from (when you hold several; default: your first).
+             */
+            seat?: number | null;
+            /** @description The message: 1 to 280 characters after trimming, one line. */
+            text: string;
+        };
         /** @description Body of `POST /api/v1/tables/{id}/seats`. */
         SeatBody: {
             bot?: components["schemas"]["BotKind"] | null;
@@ -10094,6 +10252,377 @@ export interface operations {
             };
             /** @description `storage-full`: the event store has no room to write; nothing was changed */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_chat: {
+        parameters: {
+            query?: {
+                /** @description Only the entries numbered after this one (default 0: all). */
+                after?: number;
+                /** @description One of your seats (when you hold several; default: your first). */
+                seat?: number;
+                /** @description The organiser's commentary view (when the gathering enables it; delayed like spectators). */
+                commentary?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description table id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPage"];
+                };
+            };
+            /** @description The query string or the JSON body is malformed, has an unknown field or an invalid value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    say: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description unique per message: 1 to 200 visible ASCII characters */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description table id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SayBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatEntry"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `chat-not-seated`, `chat-muted`, `wrong-seat` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `chat-full` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency-key-reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `chat-too-fast`, with `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    mute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description table id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MuteBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuteResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `storage-full`: the event store has no room to write; nothing was changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    chat_stream: {
+        parameters: {
+            query?: {
+                /** @description One of your seats (when you hold several). */
+                seat?: number;
+                /** @description The organiser's commentary view (when the gathering enables it; delayed). */
+                commentary?: boolean;
+                /** @description An access token, for clients that cannot send headers (browsers' `EventSource`). */
+                access_token?: string;
+                /** @description Resume after this entry number (as `Last-Event-ID`; the header wins). */
+                after?: number;
+            };
+            header?: {
+                /** @description the last entry number received */
+                "Last-Event-ID"?: number;
+            };
+            path: {
+                /** @description table id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a stream of entries, each `event: chat` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ChatEntry"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The bearer token is missing or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (per token, then per address) */
+            429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;

@@ -7,8 +7,8 @@
 //! `game_created`, when an event cannot be folded into the game or breaks an invariant, when
 //! events follow `game_ended`, and, unless `--partial` is given, when the game has not ended.
 //!
-//! It reads format 1 (unsigned) and format 2 (the signed export: platform events before the game
-//! and the signature line are skipped, events are named by their stream version) without checking
+//! It reads format 1 (unsigned) and format 2 (the signed export: platform events, before the game
+//! or during it, and the signature line are skipped, events are named by their stream version) without checking
 //! hashes or the signature: `flicker verify` does that. A replay whose header names
 //! `lets-call-the-exorcist` is read and folded as that game ([`exorcist`]).
 

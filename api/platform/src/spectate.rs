@@ -73,6 +73,86 @@ pub async fn sight<G: Game>(
     Ok(horizon(snap, viewer, events, secs, now))
 }
 
+/// What a caller may read of a table's chat now ([`crate::tables::chat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChatSight {
+    /// How many of the chat's entries (a prefix).
+    pub entries: usize,
+    /// When the next held-back entry may become readable, if the delay holds one back.
+    pub next_reveal: Option<DateTime<Utc>>,
+}
+
+/// The chat of `snap` as the caller of [`sight`] may read it (same arguments, same errors). A
+/// Lit seat reads every entry at once, and so does everyone after the game. A delayed viewer
+/// (spectator, commentary, eliminated seat) reads an entry once it is older than the delay in
+/// seconds and once it sees the game as far as the entry was stored, counted in its own
+/// sequence (R10.6.3): an entry stored after an event hidden from it reads as stored before
+/// that event, so no entry shows a hidden event or its timing.
+pub async fn chat_sight<G: Game>(
+    store: &dyn EventStore,
+    gatherings: &GatheringCache,
+    now: DateTime<Utc>,
+    snap: &Snapshot<G>,
+    caller: Option<&str>,
+    seat: Option<u8>,
+    commentary: bool,
+) -> Result<ChatSight, TableError> {
+    let seen = sight(store, gatherings, now, snap, caller, seat, commentary).await?;
+    if !delayed(snap, seen.viewer) {
+        return Ok(ChatSight { entries: snap.chat.len(), next_reveal: None });
+    }
+    let (events, secs) = match &snap.info.gathering {
+        Some(g) => gatherings
+            .get(store, &g.gathering_id)
+            .await?
+            .map_or((0, 0), |g| (g.settings.spectator_delay_events, g.settings.spectator_delay_secs)),
+        None => (0, 0),
+    };
+    Ok(chat_horizon(snap, seen.viewer, events, secs, now))
+}
+
+/// The chat of `snap` as `viewer`, held back by `events` events and `secs` seconds, may read it
+/// at `now` (see [`chat_sight`]; [`horizon`] is the game's).
+pub fn chat_horizon<G: Game>(
+    snap: &Snapshot<G>,
+    viewer: Viewer,
+    events: u32,
+    secs: u32,
+    now: DateTime<Utc>,
+) -> ChatSight {
+    if events == 0 && secs == 0 {
+        return ChatSight { entries: snap.chat.len(), next_reveal: None };
+    }
+    let seen = horizon(snap, viewer, events, secs, now);
+    let seq: Vec<usize> = sequence_upto(snap, viewer, snap.events.len()).into_iter().map(|(i, _)| i).collect();
+    // Events of the viewer's sequence it sees (those before `visible`).
+    let shown = seq.partition_point(|&i| i < seen.visible);
+    let delay = chrono::Duration::seconds(i64::from(secs));
+    let mut entries = 0;
+    let mut next_reveal = seen.next_reveal;
+    for e in &snap.chat {
+        if seq.partition_point(|&i| i < e.after_events) > shown {
+            break;
+        }
+        if secs > 0 && e.at > now - delay {
+            let at = e.at + delay;
+            next_reveal = Some(next_reveal.map_or(at, |n| n.min(at)));
+            break;
+        }
+        entries += 1;
+    }
+    ChatSight { entries, next_reveal }
+}
+
+/// Whether `viewer` is held back by a spectator delay at `snap` (not a Lit seat, game in play).
+fn delayed<G: Game>(snap: &Snapshot<G>, viewer: Viewer) -> bool {
+    match viewer {
+        Viewer::Seat { seat } => !(G::in_game(&snap.state, seat) || seat >= G::players(&snap.state)),
+        Viewer::Everything => false,
+        _ => !snap.finished(),
+    }
+}
+
 /// R10.8: the sight of `viewer` held back by `events` events and `secs` seconds at time `now`.
 pub fn horizon<G: Game>(snap: &Snapshot<G>, viewer: Viewer, events: u32, secs: u32, now: DateTime<Utc>) -> Sight {
     let all = snap.events.len();

@@ -5,6 +5,8 @@
 //! and the in-process tests start it this way.
 
 mod auth;
+#[cfg(test)]
+mod chat_tests;
 pub mod config;
 mod driver;
 mod driver_state;

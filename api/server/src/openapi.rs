@@ -21,6 +21,7 @@ use utoipa_actix_web::AppExt;
         (name = "accounts", description = "Accounts, access and refresh tokens, bot tokens"),
         (name = "tables", description = "Tables: single games for practice and testing"),
         (name = "play", description = "Prompts, answers and each viewer's events"),
+        (name = "chat", description = "Table chat: seated players talk, spectators read behind the spectator delay, the moderator mutes a seat"),
         (name = "gatherings", description = "Gatherings: registration, circles, stages, the Final Ritual, standings (RULES.md section 9)"),
         (name = "spectators", description = "Live streams (Server-Sent Events) and replays, each redacted for its viewer (R10.8)"),
         (name = "operations", description = "Health, readiness, metrics"),

@@ -194,6 +194,14 @@ impl From<flicker_platform::tables::TableError> for Problem {
             E::SeatTaken { .. } => Problem::conflict("seat-taken", "Seat taken", detail),
             E::NoSuchSeat { .. } | E::Invalid(_) => Problem::invalid(detail),
             E::TableFull => Problem::conflict("table-full", "Table full", detail),
+            E::NotSeated => Problem::new(StatusCode::FORBIDDEN, "chat-not-seated", "Not seated", detail),
+            E::Muted { .. } => Problem::new(StatusCode::FORBIDDEN, "chat-muted", "Muted", detail),
+            E::NotModerator => Problem::forbidden(detail),
+            E::ChatTooFast { retry_after } => {
+                Problem::new(StatusCode::TOO_MANY_REQUESTS, "chat-too-fast", "Too fast", detail)
+                    .retry_after(u64::from(retry_after))
+            }
+            E::ChatFull => Problem::conflict("chat-full", "Chat full", detail),
             E::SeatsFree => Problem::conflict("seats-free", "Seats free", detail),
             E::Rule(r) => r.into(),
             E::Store(s) => s.into(),

@@ -21,7 +21,7 @@ use rand::rngs::ChaCha8Rng;
 use serde_json::Value;
 
 /// An app without a driver whose clock the test sets.
-async fn app_with_clock() -> (web::Data<AppState>, std::sync::Arc<ManualClock>) {
+pub(crate) async fn app_with_clock() -> (web::Data<AppState>, std::sync::Arc<ManualClock>) {
     let dir = std::env::temp_dir().join(format!("flicker-sight-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).unwrap();
     let store = crate::store::open(&dir.join("flicker.db").display().to_string()).await.unwrap();
@@ -32,14 +32,14 @@ async fn app_with_clock() -> (web::Data<AppState>, std::sync::Arc<ManualClock>) 
 
 /// An access token for `name` (a player account, created unless it exists: tokens are checked
 /// against live accounts).
-async fn token(app: &AppState, name: &str) -> String {
+pub(crate) async fn token(app: &AppState, name: &str) -> String {
     crate::accounts::ensure_unusable(app.store.as_ref(), name, Role::Player).await.unwrap();
     app.keys.issue(name, Role::Player, TokenKind::Access, 86_400, vec![], None).0
 }
 
 /// A gathering (organised by `org`, never started) and one table of it with accounts `p0..`
 /// seated, its game created; returns the table id.
-async fn gathering_table(app: &AppState, settings: &Settings, g: GatheringSettings, seed: u64) -> String {
+pub(crate) async fn gathering_table(app: &AppState, settings: &Settings, g: GatheringSettings, seed: u64) -> String {
     let gid = uuid::Uuid::new_v4().to_string();
     let created = GatheringEvent::GatheringCreated {
         gathering_id: gid.clone(),
@@ -77,7 +77,7 @@ async fn gathering_table(app: &AppState, settings: &Settings, g: GatheringSettin
 }
 
 /// Plays one command (a random legal answer, or closes a window); returns the events.
-async fn step(app: &AppState, id: &str, rng: &mut ChaCha8Rng) -> Vec<Event> {
+pub(crate) async fn step(app: &AppState, id: &str, rng: &mut ChaCha8Rng) -> Vec<Event> {
     let snap = app.tables.load(app.store.as_ref(), id).await.unwrap();
     let open = prompts(&snap.state);
     let answerable: Vec<_> =
@@ -91,7 +91,7 @@ async fn step(app: &AppState, id: &str, rng: &mut ChaCha8Rng) -> Vec<Event> {
     command(app, id, &cmd, rng).await
 }
 
-async fn command(app: &AppState, id: &str, cmd: &Command, rng: &mut ChaCha8Rng) -> Vec<Event> {
+pub(crate) async fn command(app: &AppState, id: &str, cmd: &Command, rng: &mut ChaCha8Rng) -> Vec<Event> {
     let before = app.tables.load(app.store.as_ref(), id).await.unwrap().events.len();
     let (snap, _) = app
         .tables
@@ -121,7 +121,7 @@ macro_rules! get {
     }};
 }
 
-fn json(body: &[u8]) -> Value {
+pub(crate) fn json(body: &[u8]) -> Value {
     serde_json::from_slice(body).unwrap()
 }
 

@@ -9,6 +9,7 @@
 //! No HTTP here: serde, serde_json and utoipa only.
 
 pub mod accounts;
+pub mod chat;
 pub mod game;
 pub mod gatherings;
 pub mod me;

@@ -21,12 +21,14 @@
 //! | [`RuleError`], [`ErrorKind`] | a refused command: the rule broken and the kind of refusal (R10.1.2) |
 //! | [`Bot`] | a bot: answers a prompt from its own seat's view only |
 //! | [`upcast`] | reading events stored under an older event schema: [`Upcaster`], [`upcast::upcast`] (R10.1.3) |
+//! | [`replay`] | the platform's event types a game's replay reader skips in the signed export |
 //! | [`kit`] | the generic checks: fold == state, replay == live, per-viewer leak-check hooks, playouts |
 
 #![warn(missing_docs)]
 
 pub mod kit;
 mod refusal;
+pub mod replay;
 mod settings;
 pub mod upcast;
 mod viewer;

@@ -20,8 +20,9 @@ struct Line {
     payload: serde_json::Value,
 }
 
-/// The game's events of `text` with their stream versions. Format 2's platform events (before
-/// `game_created`) and its signature line are skipped. Errors name the line.
+/// The game's events of `text` with their stream versions. Format 2's platform events
+/// ([`flicker_game::replay::PLATFORM_EVENT_TYPES`], wherever they come) and its signature line
+/// are skipped. Errors name the line.
 fn events(text: &str) -> Result<Vec<(u64, Event)>, String> {
     let mut out = Vec::new();
     let mut version = 0u64;
@@ -42,7 +43,8 @@ fn events(text: &str) -> Result<Vec<(u64, Event)>, String> {
             });
         match decoded {
             Ok(e) => out.push((line.version, e)),
-            Err(_) if out.is_empty() && line.event_type != "game_created" => continue,
+            // A platform event, before the game or during it (time given, chat).
+            Err(_) if flicker_game::replay::is_platform_event(&line.event_type) => continue,
             Err(m) => return Err(format!("line {n} (event version {}, {}): {m}", line.version, line.event_type)),
         }
     }

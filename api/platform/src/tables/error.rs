@@ -69,6 +69,28 @@ pub enum TableError {
         /// What was refused.
         action: &'static str,
     },
+    /// Only a player seated at the table may speak in its chat (403 `chat-not-seated`).
+    #[error("only a player seated at this table may speak in its chat")]
+    NotSeated,
+    /// The moderator muted this seat (403 `chat-muted`).
+    #[error("seat {seat} is muted in this table's chat")]
+    Muted {
+        /// The seat.
+        seat: u8,
+    },
+    /// Only the table's moderator (the gathering's organiser, else the table's creator) may mute
+    /// a seat (403 `forbidden`).
+    #[error("only the table's moderator (its gathering's organiser, else its creator) may mute a seat")]
+    NotModerator,
+    /// The seat spoke too often just now (429 `chat-too-fast`, `Retry-After`).
+    #[error("at most 5 messages in 10 seconds; try again in {retry_after} s")]
+    ChatTooFast {
+        /// Seconds until the seat may speak again.
+        retry_after: u32,
+    },
+    /// The table's chat holds its most entries (409 `chat-full`).
+    #[error("this table's chat is full (2000 entries)")]
+    ChatFull,
     /// The request's values are out of range (400 `invalid-request`).
     #[error("{0}")]
     Invalid(String),

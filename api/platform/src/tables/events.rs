@@ -90,6 +90,26 @@ pub enum TableEvent<S> {
         /// Who gave it.
         by: String,
     },
+    /// Table talk: a seated player said something (docs/rules-decisions.md, "Table chat"). Seats
+    /// read it at once; spectators behind the table's spectator delay ([`super::chat`]).
+    ChatSaid {
+        /// The seat that spoke.
+        seat: u8,
+        /// The seat holder's account name when it spoke.
+        name: String,
+        /// What it said: 1 to [`super::chat::MAX_CHARS`] characters, one line.
+        text: String,
+    },
+    /// The table's moderator (the gathering's organiser, else the table's creator) muted a seat
+    /// (`muted`), or let it speak again: a muted seat's messages are refused.
+    SeatMuted {
+        /// The seat.
+        seat: u8,
+        /// Muted (`true`) or not.
+        muted: bool,
+        /// Who did it.
+        by: String,
+    },
 }
 
 /// R10.6.5: the minimum window of a table with at least one seat not held by a bot, in ms.

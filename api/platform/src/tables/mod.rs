@@ -6,12 +6,14 @@
 //!
 //! | module | holds |
 //! |---|---|
+//! | `chat` | table talk: who may speak and mute, message bounds, chat entries |
 //! | `events` | [`TableEvent`], [`TableInfo`], seat holders, the gathering circle |
 //! | `snapshot` | [`Snapshot`], the fold of a table's stream |
 //! | `rules` | practice tables, seats, the start, a game command's events |
 //! | `repository` | [`Tables`]: the cache, loads, commands with retries and idempotency keys |
 //! | `error` | [`TableError`] |
 
+pub mod chat;
 mod error;
 mod events;
 mod inflight;

@@ -1,6 +1,7 @@
 //! A table folded from its stream ([`Snapshot`]): its own events, then the game's, each folded
 //! with its stored clock mark and idempotency key.
 
+use super::chat::ChatEntry;
 use super::events::{DEFAULT_ABANDONMENT, DEFAULT_MIN_WINDOW_MS, TABLE_EVENT_SCHEMA_VERSION, TableEvent, TableInfo};
 use crate::clocks::{ClockMark, Clocks};
 use crate::codec;
@@ -32,6 +33,10 @@ pub struct Snapshot<G: Game> {
     /// Each idempotency key stored in the stream (account-scoped) and the version of its first
     /// event, so a command at a known-current table checks its key without a query.
     pub idempotency_keys: HashMap<String, i64>,
+    /// The table's chat, every entry ([`super::chat`]).
+    pub chat: Vec<ChatEntry>,
+    /// Whether each seat is muted in the chat.
+    pub muted: Vec<bool>,
 }
 
 impl<G: Game> Clone for Snapshot<G> {
@@ -46,6 +51,8 @@ impl<G: Game> Clone for Snapshot<G> {
             times: self.times.clone(),
             marks: self.marks.clone(),
             idempotency_keys: self.idempotency_keys.clone(),
+            chat: self.chat.clone(),
+            muted: self.muted.clone(),
         }
     }
 }
@@ -126,7 +133,7 @@ impl<G: Game> Snapshot<G> {
                     }
                     Err(_) => return Err(StoreError::Other(format!("table event: {err}"))),
                 };
-                return self.apply_table_event(t);
+                return self.apply_table_event(t, recorded_at);
             }
         };
         // R10.7.4: a turn that ends right after its seat's time-out timed out; an action or an
@@ -168,7 +175,14 @@ impl<G: Game> Snapshot<G> {
         Ok(())
     }
 
-    fn apply_table_event(&mut self, t: TableEvent<G::Settings>) -> Result<(), StoreError> {
+    fn apply_table_event(
+        &mut self,
+        t: TableEvent<G::Settings>,
+        recorded_at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
+        if let Some(entry) = super::chat::entry_of(&self.chat, self.events.len(), &t, recorded_at) {
+            self.chat.push(entry);
+        }
         match t {
             TableEvent::TableCreated {
                 table_id,
@@ -216,6 +230,7 @@ impl<G: Game> Snapshot<G> {
                     abandonment,
                 };
                 self.ritual_timeouts = vec![0; n];
+                self.muted = vec![false; n];
             }
             TableEvent::SeatTaken { seat, account } => {
                 if let Some(s) = self.info.seats.get_mut(seat as usize) {
@@ -226,6 +241,12 @@ impl<G: Game> Snapshot<G> {
                 if let Some(s) = self.info.seats.get_mut(seat as usize) {
                     *s = Some(name);
                     self.info.bots[seat as usize] = Some(bot);
+                }
+            }
+            TableEvent::ChatSaid { .. } => {}
+            TableEvent::SeatMuted { seat, muted, .. } => {
+                if let Some(m) = self.muted.get_mut(seat as usize) {
+                    *m = muted;
                 }
             }
             TableEvent::TimeGiven { seconds, .. } => {
@@ -270,6 +291,8 @@ impl<G: Game> Snapshot<G> {
             times: Vec::new(),
             marks: Vec::new(),
             idempotency_keys: HashMap::new(),
+            chat: Vec::new(),
+            muted: Vec::new(),
         }
     }
 

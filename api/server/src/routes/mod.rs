@@ -9,6 +9,7 @@
 //! | `accounts` | accounts, access and refresh tokens, bot tokens |
 //! | `me` | who am I, my tokens, my tables; the list of live tables |
 //! | `tables` | practice tables, reading a table, seats, the start |
+//! | `chat` | table chat: reading, speaking, muting, its live stream |
 //! | `play` | prompts, answers, conceding, each viewer's events |
 //! | `replays` | replay steps, the signed export, the replay key |
 //! | `gatherings` | gatherings: registration, rosters, circles, stages, standings, organiser controls |
@@ -17,6 +18,7 @@
 //! | `operations` | health, readiness, metrics |
 
 mod accounts;
+mod chat;
 pub(crate) mod gatherings;
 mod invitations;
 mod me;
@@ -57,6 +59,7 @@ pub fn register(cfg: &mut ServiceConfig) {
         .configure(me::routes)
         .configure(tables::routes)
         .configure(play::routes)
+        .configure(chat::routes)
         .configure(replays::routes)
         // Before `gatherings`, whose `POST …/{id}/{action}` would take `…/invitations`.
         .configure(invitations::routes)

@@ -118,7 +118,7 @@ async fn table_stream_of<G: ServedGame>(
 }
 
 /// Waits for a change of `stream` (or a lagged channel, which may hide one).
-async fn wait_for(changes: &mut broadcast::Receiver<String>, stream: &str) {
+pub(super) async fn wait_for(changes: &mut broadcast::Receiver<String>, stream: &str) {
     loop {
         match changes.recv().await {
             Ok(s) if s == stream => return,

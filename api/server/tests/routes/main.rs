@@ -11,6 +11,7 @@ use calls::*;
 use support::*;
 
 mod accounts;
+mod chat;
 mod exorcist;
 mod gatherings;
 mod me;

@@ -13,8 +13,9 @@
 //! the same shape with more: the header names its `stream`; the lines are the whole stream, so
 //! platform events (`table_created`, `seat_taken`…) may come before `game_created`; every event
 //! line carries its `hash`; the last line is `{"signature":{...}}`. [`read_replay`] reads both
-//! formats for folding (it checks no hash or signature): it skips the platform lines before the
-//! first engine event and the signature line.
+//! formats for folding (it checks no hash or signature): it skips the platform lines
+//! ([`flicker_game::replay::PLATFORM_EVENT_TYPES`], before the game or during it: time given,
+//! chat) and the signature line.
 
 use crate::model::event::{EVENT_SCHEMA_VERSION, Event};
 use crate::model::settings::RulesetId;
@@ -118,8 +119,8 @@ pub fn read_replay<R: BufRead>(r: R) -> Result<(ReplayHeader, Vec<Event>), Repla
 
 /// Reads a replay of format 1 or 2 (see the module docs) and returns each engine event with its
 /// stream version. Versions must run 1, 2, 3… over every event line (platform lines included).
-/// In format 2, lines before the first engine event that are not engine events are platform
-/// events and are skipped, and the signature line is skipped (it must be the last line); hashes
+/// In format 2, platform lines ([`flicker_game::replay::PLATFORM_EVENT_TYPES`]) are skipped
+/// wherever they come, and the signature line is skipped (it must be the last line); hashes
 /// and the signature are not checked here.
 pub fn read_replay_versioned<R: BufRead>(r: R) -> Result<(ReplayHeader, Vec<(u64, Event)>), ReplayError> {
     let mut lines = r.lines();
@@ -176,8 +177,8 @@ pub fn read_replay_versioned<R: BufRead>(r: R) -> Result<(ReplayHeader, Vec<(u64
         });
         let ev = match decoded {
             Ok(ev) => ev,
-            // Format 2: a platform event before the game (its type is not an engine event's).
-            Err(_) if signed && events.is_empty() && raw.event_type != "game_created" => continue,
+            // Format 2: a platform event, before the game or during it (time given, chat).
+            Err(_) if signed && flicker_game::replay::is_platform_event(&raw.event_type) => continue,
             Err(message) => return Err(ReplayError::Parse { line: n, message }),
         };
         events.push((raw.version, ev));
