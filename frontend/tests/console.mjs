@@ -1,7 +1,9 @@
 // The organiser console's and gathering page's words, without a browser (`node
 // tests/console.mjs`, run by `./test.sh web`): the progress line leaves the Final Ritual out of
 // the circles it counts, standings are ranked (final ranks, then the players still in by how far
-// they got), and a Witnessed circle says it sends nobody on (R7.8.4, R9.5.3).
+// they got), and a Witnessed circle says it sends nobody on (R7.8.4, R9.5.3). A gathering of Let's
+// Call the Exorcist names its last stage the Final table, and its standings take each player's
+// points from the bracket's circles (X7.6).
 import assert from 'node:assert/strict';
 
 const store = new Map();
@@ -11,7 +13,7 @@ Object.assign(globalThis, {
   location: { pathname: '/', search: '', hash: '', href: 'http://127.0.0.1/' },
   history: { pushState() {} },
 });
-const { progressText, rankStandings, circleNote } = await import('../public/src/pages.js');
+const { progressText, rankStandings, circleNote, circlePoints } = await import('../public/src/pages.js');
 
 /** @param {Partial<any>} g */
 const summary = (g) => /** @type {any} */ ({ status: 'running', players: [], end_reason: null, progress: { stage: 1, circles_ended: 2, circles_expected: 5 }, ...g });
@@ -22,6 +24,10 @@ assert.equal(progressText(summary({ status: 'finished', end_reason: 'final_ritua
 // One table for everybody: the only circle is the Final Ritual.
 assert.equal(progressText(summary({ progress: { stage: 1, circles_ended: 0, circles_expected: 1 } })), 'stage 1: the Final Ritual is being played');
 assert.equal(progressText(summary({ status: 'registering', registered: 2, players: [{ name: 'a' }, { name: 'b' }] })), '2 registered');
+// Let's Call the Exorcist: the same count, its own last stage (rules decision 74).
+const exorcist = { settings: { game: 'lets-call-the-exorcist' } };
+assert.equal(progressText(summary({ ...exorcist, progress: { stage: 1, circles_ended: 1, circles_expected: 4 } })), 'stage 1: 1/3 circles ended · then the Final table');
+assert.equal(progressText(summary({ ...exorcist, status: 'finished', end_reason: 'final_ritual', progress: { stage: 2, circles_ended: 4, circles_expected: 4 } })), 'stage 2: 3/3 circles ended · the Final table has ended');
 
 const row = (/** @type {string} */ name, /** @type {any} */ o) => ({ name, stage: 1, circle: 1, placing: null, rank: null, status: 'playing', ...o });
 const ranked = rankStandings([
@@ -41,4 +47,12 @@ const circle = (/** @type {any} */ o) => /** @type {any} */ ({ circle: 1, table_
 assert.match(circleNote(circle({ end_reason: 'witnessed' })), /Witnessed.*sends nobody on/);
 assert.equal(circleNote(circle({ last_lit: ['a', 'b'], end_reason: 'last_lit' })), '');
 assert.equal(circleNote(circle({ status: 'playing' })), '');
-console.log('console words: progress without the Final, ranked standings, the Witnessed note');
+// X7.6: points by stage, circle and player, once a circle ended (none while it plays).
+const points = circlePoints(/** @type {any} */ ({
+  stages: [
+    { stage: 1, circles: [circle({ circle: 2, players: [{ seat: 0, name: 'a', points: 3 }, { seat: 1, name: 'b', points: 0 }] })] },
+    { stage: 2, circles: [circle({ status: 'playing', players: [{ seat: 0, name: 'a', points: null }] })] },
+  ],
+}));
+assert.deepEqual([...points], [['1/2/a', 3], ['1/2/b', 0]]);
+console.log("console words: progress without the Final, ranked standings, the Witnessed note, the Exorcist's Final table and points");

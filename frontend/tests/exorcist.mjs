@@ -2,7 +2,9 @@
 // the practice page and plays it to its end at phone width, every prompt of its seat answered by
 // tapping (cards in the other players' rows, peeks, players, tie picks), bots in the other
 // seats; the private log (X11.3) survives a reload; then the replay renders the game's steps.
-// Registered by run.mjs (which starts the server and the browser).
+// An organiser creates a 20-bot gathering of the game from the console (its own settings only,
+// X2.1's 4 players to start), and a phone follows its gathering page live to the winner in the
+// game's words. Registered by run.mjs (which starts the server and the browser).
 
 /**
  * @param {{ test: (name: string, fn: () => Promise<string>) => void, call: Function, newPage: Function,
@@ -172,5 +174,93 @@ export function exorcistTests(h) {
     if (real.length) throw new Error(`page errors: ${real.join('; ')}`);
     await context.close();
     return `${result}; answered by tapping ${Object.entries(seen).map(([k, n]) => `${k}×${n}`).join(', ')}; 0 time-outs; replay ${steps}`;
+  });
+
+  /** The Final Flicker's own words, which an Exorcist gathering's pages never use. */
+  const FLICKER_WORDS = /Final Ritual|Last Lit|Ritual|Salt|classes/;
+
+  test("Let's Call the Exorcist: an organiser runs a 20-bot gathering from the console, followed live on a phone to its winner", async () => {
+    const { context, page, errors } = await newPage({ width: 1366, height: 900 });
+    const org = `org-xo-${RUN}`;
+    await uiSignUp(page, org, 'organiser');
+    await page.click('nav >> text=Organiser');
+    const form = page.getByTestId('create-gathering');
+    await form.getByTestId('gathering-game').selectOption('lets-call-the-exorcist');
+    await page.locator('[data-testid=create-gathering][data-game=lets-call-the-exorcist]').waitFor();
+    // Only the settings that apply (rules decision 72): none of The Final Flicker's.
+    for (const sel of ['select[name=ruleset]', 'select[name=final_dark]', 'select[name=salt_window]', 'input[name=round_limit]', '[data-testid=class-settings]']) {
+      if (await form.locator(sel).count()) throw new Error(`the Exorcist form shows The Final Flicker's ${sel}`);
+    }
+    await form.getByTestId('min-players').filter({ hasText: 'X2.1' }).waitFor();
+    await form.getByTestId('help-target').filter({ hasText: 'X4.5' }).waitFor();
+    if ((await form.locator('select[name=advance]').inputValue()) !== '1') throw new Error('the Exorcist advances 1 by default (rules decision 73)');
+    if ((await form.locator('input[name=max_circle]').getAttribute('max')) !== '8') throw new Error('the largest circle is not bounded by X2.1');
+    await form.locator('input[name=name]').fill('Exorcism Night');
+    await form.locator('input[name=target]').fill('3');
+    await form.locator('select[name=advance]').selectOption('2');
+    await form.locator('input[name=bot_delay_ms]').fill('10');
+    await shot(page, 'exorcist-console-form');
+    await form.locator('button[type=submit]').click();
+    const consoleBox = page.locator('[data-testid=console][data-game=lets-call-the-exorcist]');
+    await consoleBox.waitFor();
+    await page.locator('[data-testid=set-game]', { hasText: "Let's Call the Exorcist" }).waitFor();
+    await page.locator('[data-testid=set-target]', { hasText: '3' }).waitFor();
+    await page.locator('[data-testid=set-min-players]', { hasText: 'at least 4' }).waitFor();
+    const mine = (await call('GET', '/gatherings')).filter((/** @type {any} */ g) => g.organiser === org);
+    const s = mine.length === 1 ? mine[0].settings : {};
+    if (s.game !== 'lets-call-the-exorcist' || s.target !== 3 || s.advance !== 2 || s.bot_delay_ms !== 10) throw new Error(`the settings: ${JSON.stringify(s)}`);
+    // X2.1: three players are too few to start.
+    await page.fill('input[name=bots]', '3');
+    await page.getByTestId('add-bots').click();
+    await page.locator('[data-testid=console] summary', { hasText: '3 registered' }).waitFor();
+    await page.getByTestId('too-few').filter({ hasText: 'at least 4' }).waitFor();
+    if (!(await page.getByTestId('start').isDisabled())) throw new Error('Start is offered with 3 players');
+    await page.fill('input[name=bots]', '17');
+    await page.getByTestId('add-bots').click();
+    await page.locator('[data-testid=console] summary', { hasText: '20 registered' }).waitFor();
+    await page.locator('[data-testid=preview]', { hasText: '7+7+6' }).waitFor();
+    await page.getByTestId('start').click();
+    const gid = ((await page.getByTestId('open-gathering').getAttribute('href')) || '').split('/').pop();
+    // A phone follows the gathering page live, from the circles to the winner, with no reload.
+    const phone = await newPage(PHONE);
+    await phone.page.goto(`${base}/gatherings/${gid}`);
+    await phone.page.locator('[data-testid=gathering-page] [data-testid=stage]').first().waitFor();
+    await phone.page.getByTestId('gathering-game').filter({ hasText: "Let's Call the Exorcist" }).waitFor();
+    await noSideScroll(phone.page, 'the live Exorcist gathering page');
+    await shot(phone.page, 'exorcist-gathering-live-phone');
+    await phone.page.getByTestId('winner').waitFor({ timeout: 60_000 });
+    const winner = ((await phone.page.getByTestId('winner').textContent()) || '').trim();
+    // The last stage is the Final table; circles show each player's points, and so do the standings.
+    const stages = await phone.page.getByTestId('stage').locator('h3').allTextContents();
+    if (stages.length < 2 || stages[stages.length - 1] !== 'Final table') throw new Error(`the stages read ${stages.join(' | ')}`);
+    await phone.page.getByTestId('progress').filter({ hasText: 'the Final table has ended' }).waitFor();
+    await phone.page.locator('[data-testid=standings] tbody tr').nth(19).waitFor();
+    const points = await phone.page.getByTestId('standing-points').allTextContents();
+    if (points.length !== 20 || points.some((p) => !/^\d+$/.test(p.trim()))) throw new Error(`the standings' points: ${points.join(', ')}`);
+    if (!(await phone.page.getByTestId('circle-points').count())) throw new Error('no circle shows its points');
+    const words = (await phone.page.locator('#content main').innerText()) || '';
+    if (FLICKER_WORDS.test(words)) throw new Error(`the Exorcist gathering page speaks The Final Flicker: ${words.match(FLICKER_WORDS)}`);
+    await noSideScroll(phone.page, 'the finished Exorcist gathering page');
+    await shot(phone.page, 'exorcist-gathering-phone');
+    // The Final table's own page says so, with the gathering's bar.
+    await phone.page.getByTestId('stage').last().getByTestId('circle-link').click();
+    await phone.page.locator('[data-testid=table-page][data-game=exorcist]').waitFor();
+    await phone.page.getByTestId('table-title').filter({ hasText: 'The Final table' }).waitFor();
+    await phone.page.getByTestId('circle-nav').filter({ hasText: 'Final table' }).waitFor();
+    await noSideScroll(phone.page, 'the Exorcist Final table');
+    await shot(phone.page, 'exorcist-final-table-phone');
+    // The console shows the same winner.
+    await page.getByTestId('console-winner').waitFor({ timeout: 30_000 });
+    const consoleWinner = ((await page.getByTestId('console-winner').textContent()) || '').replace('Winner:', '').trim();
+    if (!winner.startsWith(consoleWinner)) throw new Error(`the console's winner ${consoleWinner}, the page's ${winner}`);
+    await shot(page, 'exorcist-console');
+    await page.setViewportSize(PHONE);
+    await noSideScroll(page, 'the Exorcist console at phone width');
+    await shot(page, 'exorcist-console-phone');
+    const all = [...errors, ...phone.errors];
+    if (all.length) throw new Error(`page errors: ${all.join('; ')}`);
+    await phone.context.close();
+    await context.close();
+    return `${winner}; stages ${stages.join(' → ')}`;
   });
 }

@@ -1,13 +1,15 @@
 // Let's Call the Exorcist in the browser (RULES-exorcist.md, X-ids): the table page of a seat or
-// a spectator, the board (rows of face-down cards with their sizes, the revealed cards of the
-// deal and those set aside by deal, points, Seeker and Chosen, selection limits, whom the game
-// waits for, the tie mini-game, the Roles of every finished round, the result), the controls of
-// every Exorcist prompt (X12) with the legal answers the prompt lists, and the seat's private
-// log (X11.3: the view's `log`, `known_roles`, `known_cards`, served by the server, so it
-// survives a reload). The replay page renders a step with the same `ExorcistBoard`.
+// a spectator (at a gathering's table, with its circle bar and pause banner), the board (rows of
+// face-down cards with their sizes, the revealed cards of the deal and those set aside by deal,
+// points, Seeker and Chosen, selection limits, whom the game waits for, the tie mini-game, the
+// Roles of every finished round, the result), the controls of every Exorcist prompt (X12) with
+// the legal answers the prompt lists, and the seat's private log (X11.3: the view's `log`,
+// `known_roles`, `known_cards`, served by the server, so it survives a reload). The replay page
+// renders a step with the same `ExorcistBoard`.
 import { api, ApiError, errorText, html, idempotencyKey, rememberTable, useData, useSession, useStream } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Clock, seatName } from './board.js';
+import { CircleNav, circleTitle } from './circle-nav.js';
 
 /**
  * @typedef {import('./api.js').Schemas} Schemas
@@ -19,9 +21,6 @@ import { Clock, seatName } from './board.js';
  * @typedef {Schemas['ExorcistViewEvent']} ExorcistViewEvent
  * @typedef {import('./api.js').TableInfo} TableInfo
  */
-
-/** The game's id on the platform (`GameName`). */
-export const EXORCIST = 'lets-call-the-exorcist';
 
 /** X1.3: every card kind, its name, its type and its effect in a few words. */
 export const CARDS = /** @type {Record<CardKind, { name: string, type: 'holy' | 'cursed' | 'blessing' | 'mischief', text: string }>} */ ({
@@ -369,6 +368,8 @@ export function ExorcistTablePage({ id, search, info }) {
   const wanted = params.has('seat') ? Number(params.get('seat')) : null;
   const seat = wanted !== null && mySeats.includes(wanted) ? wanted : mySeats.length ? mySeats[0] : null;
   const q = seat !== null ? `?seat=${seat}` : '';
+  const gid = table.gathering ? table.gathering.gathering_id : null;
+  const bracket = useData(() => (gid ? api('GET', `/gatherings/${gid}/bracket`, { anonymous: true }) : Promise.resolve(null)), [gid]);
   const state = useData(async () => {
     const [t, p] = await Promise.all([
       api('GET', `/tables/${id}${q}`, { anonymous: seat === null }),
@@ -456,7 +457,7 @@ export function ExorcistTablePage({ id, search, info }) {
   const waitingFor = view && !view.result ? (view.awaiting || []).map((a) => `${a.seat === seat ? 'you' : seatName(tinfo, a.seat)} (${EXORCIST_PROMPT[/** @type {keyof typeof EXORCIST_PROMPT} */ (a.prompt)] || a.prompt})`) : [];
   return html`<main class="page table-page xo-page" data-testid="table-page" data-game="exorcist">
     <div class="table-head">
-      <h2 data-testid="table-title">${tinfo.gathering ? `Stage ${tinfo.gathering.stage}, circle ${tinfo.gathering.circle}` : 'Practice table'}
+      <h2 data-testid="table-title">${circleTitle(tinfo, bracket.data)}
         <span class="sub"> · Let's Call the Exorcist · ${tinfo.table_id.slice(0, 8)}</span></h2>
       <div class="head-meta">
         <span class=${`live-dot ${live}`} title=${`stream: ${live}`}>${live === 'live' ? 'live' : live}</span>
@@ -465,6 +466,7 @@ export function ExorcistTablePage({ id, search, info }) {
         ${(tinfo.status === 'finished' || (view && view.result)) && html`<a class="button" href=${`/tables/${id}/replay`} data-testid="replay-link">Replay</a>`}
       </div>
     </div>
+    <${CircleNav} gathering=${tinfo.gathering} tableId=${tinfo.table_id} />
     ${err && html`<p class="error" role="alert">${err}</p>`}
     ${note && html`<p class="note" role="status" data-testid="note">${note}</p>`}
     ${!view

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { ordinal } from './describe.js';
 import { Icon } from './icons.js';
 import { CLASSES, CLASSIC_ROSTER, className, classText } from './classes.js';
+import { EXORCIST, GAME_TITLE, gatheringWords } from './games.js';
 
 /**
  * @typedef {import('./api.js').GatheringSummary} GatheringSummary
@@ -18,6 +19,7 @@ import { CLASSES, CLASSIC_ROSTER, className, classText } from './classes.js';
  * @typedef {import('./api.js').ClassId} ClassId
  * @typedef {import('./api.js').TableList} TableList
  * @typedef {import('./api.js').CirclePreview} CirclePreview
+ * @typedef {import('./games.js').GameName} GameName
  */
 
 /** @type {Record<string, string>} */
@@ -29,8 +31,9 @@ function StatusBadge({ status }) {
 }
 
 /**
- * The progress line: qualifying circles ended out of those expected, the Final Ritual (one
- * circle, counted by the API in `circles_expected`) named on its own, never in the total.
+ * The progress line: qualifying circles ended out of those expected, the last stage's single
+ * circle (The Final Flicker's Final Ritual, the Exorcist's Final table; counted by the API in
+ * `circles_expected`, its end as `final_ritual` for both) named on its own, never in the total.
  * @param {GatheringSummary} g
  */
 export function progressText(g) {
@@ -39,7 +42,8 @@ export function progressText(g) {
   const qualifying = Math.max(0, p.circles_expected - 1);
   const ended = Math.min(p.circles_ended, qualifying);
   const finalDone = g.status === 'finished' && g.end_reason === 'final_ritual';
-  const finalPart = finalDone ? 'the Final Ritual has ended' : ended >= qualifying && p.stage > 0 ? 'the Final Ritual is being played' : 'then the Final Ritual';
+  const final = `the ${gatheringWords(g.settings?.game).final}`;
+  const finalPart = finalDone ? `${final} has ended` : ended >= qualifying && p.stage > 0 ? `${final} is being played` : `then ${final}`;
   if (g.status === 'cancelled') return `cancelled at stage ${p.stage}: ${ended}/${qualifying} circles ended`;
   if (qualifying === 0) return `stage ${p.stage}: ${finalPart}`;
   return `stage ${p.stage}: ${ended}/${qualifying} circles ended · ${finalPart}`;
@@ -99,15 +103,39 @@ export function rankStandings(rows) {
 /** @type {Record<string, string>} */
 const STANDING_STATUS = { registered: 'registered', playing: 'playing', advanced: 'through to the next stage', out: 'out', winner: 'winner' };
 
-/** Ranked standings. @param {{ rows: Standing[] }} props */
-export function StandingsTable({ rows }) {
+/**
+ * X7.6: the points each player scored at the circle they last played (*Let's Call the
+ * Exorcist*), from the bracket's finished circles, keyed by `pointsKey`.
+ * @param {Bracket} b
+ * @returns {Map<string, number>}
+ */
+export function circlePoints(b) {
+  /** @type {Map<string, number>} */
+  const points = new Map();
+  for (const st of b.stages) {
+    for (const c of st.circles) {
+      for (const p of c.players) if (p.points !== null && p.points !== undefined) points.set(pointsKey(st.stage, c.circle, p.name), p.points);
+    }
+  }
+  return points;
+}
+
+/** @param {number} stage @param {number | null | undefined} circle @param {string} name */
+const pointsKey = (stage, circle, name) => `${stage}/${circle ?? ''}/${name}`;
+
+/**
+ * Ranked standings; with `points` (an Exorcist gathering, `circlePoints`) a Points column: each
+ * player's points at the circle of their standing, which with the placing ranks them (X7.6).
+ * @param {{ rows: Standing[], points?: Map<string, number> | null }} props
+ */
+export function StandingsTable({ rows, points }) {
   if (rows.length === 0) return html`<p class="muted">After the first circles end.</p>`;
   const ranked = rankStandings(rows);
   const provisional = ranked.some((r) => r.row.rank === null || r.row.rank === undefined);
   return html`<div class="scroll-x"><table class="standings" data-testid="standings">
-    <thead><tr><th>Rank</th><th>Name</th><th>Stage</th><th>Circle</th><th>Placing</th><th>Status</th></tr></thead>
+    <thead><tr><th>Rank</th><th>Name</th><th>Stage</th><th>Circle</th><th>Placing</th>${points && html`<th>Points</th>`}<th>Status</th></tr></thead>
     <tbody>${ranked.map(({ row: r, position }) => html`<tr class=${`sst-${r.status}${r.rank === null || r.rank === undefined ? ' provisional' : ''}`} data-testid="standing-row"><td>${position}</td><td>${r.name}</td><td>${r.stage}</td><td>${r.circle ?? '–'}</td>
-      <td>${r.placing ? ordinal(r.placing) : '–'}</td><td>${STANDING_STATUS[r.status] || String(r.status).replace(/_/g, ' ')}</td></tr>`)}</tbody></table></div>
+      <td>${r.placing ? ordinal(r.placing) : '–'}</td>${points && html`<td data-testid="standing-points">${points.get(pointsKey(r.stage, r.circle, r.name)) ?? '–'}</td>`}<td>${STANDING_STATUS[r.status] || String(r.status).replace(/_/g, ' ')}</td></tr>`)}</tbody></table></div>
     ${provisional && html`<p class="muted small" data-testid="standings-note">Ranks in italics are provisional (= when shared): players still in are ordered by the stage they reached, those through to the next stage first, then by their placing. Final ranks (R9.9.1) replace them as circles end.</p>`}`;
 }
 
@@ -124,7 +152,7 @@ export function HomePage() {
   const done = all.filter((g) => g.status === 'finished' || g.status === 'cancelled');
   /** @param {GatheringSummary} g */
   const row = (g) => html`<li class="gathering-row"><a href=${`/gatherings/${g.gathering_id}`}>${g.name}</a>
-    <${StatusBadge} status=${g.status} /> <span class="muted">${g.registered} players · by ${g.organiser}${(g.status === 'finished' || g.status === 'cancelled') ? ''
+    <${StatusBadge} status=${g.status} /> <span class="muted">${g.settings.game === EXORCIST ? `${GAME_TITLE[EXORCIST]} · ` : ''}${g.registered} players · by ${g.organiser}${(g.status === 'finished' || g.status === 'cancelled') ? ''
       : html` · <span data-testid="gathering-spectators">${g.spectators ?? 0} watching</span>`}</span>
     ${g.winner && html`<span class="winner-chip"><${Icon} name="trophy" size=${14} /> ${g.winner}</span>`}</li>`;
   return html`<main class="page home">
@@ -324,14 +352,18 @@ export function OrganiserPage() {
 const CLASS_IDS = /** @type {ClassId[]} */ (Object.keys(CLASSES).filter((id) => !CLASSES[id].classic));
 
 /**
- * The console's new-gathering form: every setting of `GatheringSettings` an organiser picks
- * (R9.1, R10.7.4, R10.8, R10.11), with help text.
+ * The console's new-gathering form: the game, then every setting of `GatheringSettings` an
+ * organiser picks for it, with help text: The Final Flicker's (R9.1, R10.7.4, R10.8, R10.11)
+ * or the Exorcist's (X2.1, X4.5, rules decisions 72-73), whose gatherings take none of The
+ * Final Flicker's own settings (the server refuses them).
  * @param {{ onCreated: (id: string) => void }} props
  */
 function CreateGathering({ onCreated }) {
   const [name, setName] = useState('');
+  const [game, setGame] = useState(/** @type {GameName} */ ('the-final-flicker'));
   const [maxCircle, setMaxCircle] = useState(8);
   const [advance, setAdvance] = useState(2);
+  const [target, setTarget] = useState(7);
   const [finalDark, setFinalDark] = useState(/** @type {GatheringSettings['final_dark'] & string} */ ('empty'));
   const [decision, setDecision] = useState(60);
   const [reaction, setReaction] = useState(15);
@@ -350,24 +382,35 @@ function CreateGathering({ onCreated }) {
   const [darkMode, setDarkMode] = useState(/** @type {'standard' | 'dark'} */ ('standard'));
   const [err, setErr] = useState('');
   const classic = ruleset === 'classic-1.0';
+  const exorcist = game === EXORCIST;
+  /** The game and its defaults (rules decision 72: the Exorcist advances 1, circles of 4 to 8). @param {GameName} g */
+  const chooseGame = (g) => {
+    setGame(g);
+    setAdvance(g === EXORCIST ? 1 : 2);
+    if (g === EXORCIST) setMaxCircle(Math.min(8, maxCircle));
+  };
   /** @param {Event} e */
   async function submit(e) {
     e.preventDefault();
     setErr('');
     /** @type {GatheringSettings} */
     const settings = {
-      max_circle: maxCircle, advance, final_dark: finalDark, bot_delay_ms: delay, round_limit: roundLimit,
-      salt_window: saltWindow, clocks: { decision_secs: decision, reaction_secs: reaction },
-      classes, class_bans: classes ? bans.filter((b) => !classic || CLASSIC_ROSTER.includes(b)) : [], commentary, abandonment,
-      ruleset,
+      max_circle: maxCircle, advance, bot_delay_ms: delay, clocks: { decision_secs: decision, reaction_secs: reaction }, commentary, abandonment,
       spectator_delay_events: delayKind === 'events' ? delayBy : 0,
       spectator_delay_secs: delayKind === 'secs' ? delayBy : 0,
       check_in: checkIn,
     };
     if (cap > 0) settings.registration_cap = cap;
-    if (classic) settings.dark_mode = darkMode;
+    if (exorcist) settings.target = target;
+    else {
+      Object.assign(settings, {
+        final_dark: finalDark, round_limit: roundLimit, salt_window: saltWindow, ruleset,
+        classes, class_bans: classes ? bans.filter((b) => !classic || CLASSIC_ROSTER.includes(b)) : [],
+      });
+      if (classic) settings.dark_mode = darkMode;
+    }
     try {
-      const g = await api('POST', '/gatherings', { body: { name, settings } });
+      const g = await api('POST', '/gatherings', { body: { name, game, settings } });
       setName('');
       onCreated(g.gathering_id);
     } catch (x) {
@@ -377,9 +420,15 @@ function CreateGathering({ onCreated }) {
   const num = (/** @type {(n: number) => void} */ set) => (/** @type {any} */ e) => set(Number(e.target.value));
   /** @param {ClassId} id @param {boolean} on */
   const ban = (id, on) => setBans(on ? [...bans.filter((b) => b !== id), id] : bans.filter((b) => b !== id));
-  return html`<section><h3>New gathering</h3><form class="stack grid2" onSubmit=${submit} data-testid="create-gathering">
-    <label class="wide">Name <input name="name" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.target.value)} /></label>
-    <label>Rules <select name="ruleset" value=${ruleset} data-testid="gathering-ruleset" onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
+  const gameFields = exorcist
+    ? html`<p class="help wide" data-testid="min-players">X2.1: Let's Call the Exorcist seats 4 to 8, so a gathering needs at least 4 players to start; every circle, the Final table too, plays one whole game.</p>
+    <label>Points to win <input type="number" name="target" min="1" max="30" value=${target} onInput=${num(setTarget)} />
+      <small class="help" data-testid="help-target">X4.5, X7.6: every table plays to this many points (1 to 30); when a round ends with someone there, the highest total wins, ties settled by the mini-game (X8).</small></label>
+    <label>Largest circle <input type="number" name="max_circle" min="4" max="8" value=${maxCircle} onInput=${num(setMaxCircle)} />
+      <small class="help">X2.1, rules decision 72: players per table at most, 4 to 8; more players are split into circles of 4 to 8 (20: 7+7+6).</small></label>
+    <label>Advancing from each circle <select name="advance" value=${String(advance)} onChange=${num(setAdvance)}><option value="1">1</option><option value="2">2</option></select>
+      <small class="help" data-testid="help-advance">X7.6, rules decision 73: how many of each qualifying circle go on to the next stage, the best-placed: the game's winner first, then by points (equal points: the earlier seat). When fewer than 4 go on, the best-placed others fill the Final table to 4 (decision 74).</small></label>`
+    : html`<label>Rules <select name="ruleset" value=${ruleset} data-testid="gathering-ruleset" onChange=${(/** @type {any} */ e) => setRuleset(e.target.value)}>
       <option value="current">Current rules</option><option value="classic-1.0">Classic 1.0</option></select>
       <small class="help">R10.11, appendix A: classic 1.0 is the 1.0 manual: 5-card hands, hand limit 7, Salt is a 4 and only against actions that target you, no Reprieve or Siphon, and its own roster of 25 classes.</small></label>
     ${classic && html`<label>Ghosts of the dead <select name="dark_mode" value=${darkMode} onChange=${(/** @type {any} */ e) => setDarkMode(e.target.value)}>
@@ -394,17 +443,25 @@ function CreateGathering({ onCreated }) {
       <small class="help" data-testid="help-final-dark">R9.1.3, R9.8.2: The Dark at the start of every later stage (the Final Ritual included). Empty: the surplus cards go out of play face down. As a new game: they form The Dark face up, as at the first stage.</small></label>
     <label>Salt window <select name="salt_window" value=${saltWindow} onChange=${(/** @type {any} */ e) => setSaltWindow(e.target.value)}>
       <option value="simultaneous">simultaneous</option><option value="sequential">sequential</option></select>
-      <small class="help">R10.6.6: everyone answers a Salt window at once, or one by one in turn order.</small></label>
-    <label>Decision clock (s) <input type="number" name="decision_secs" min="1" value=${decision} onInput=${num(setDecision)} /></label>
-    <label>Reaction clock (s) <input type="number" name="reaction_secs" min="1" value=${reaction} onInput=${num(setReaction)} /></label>
+      <small class="help">R10.6.6: everyone answers a Salt window at once, or one by one in turn order.</small></label>`;
+  return html`<section><h3>New gathering</h3><form class="stack grid2" onSubmit=${submit} data-testid="create-gathering" data-game=${game}>
+    <label class="wide">Name <input name="name" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.target.value)} /></label>
+    <label class="wide">Game <select name="game" value=${game} data-testid="gathering-game" onChange=${(/** @type {any} */ e) => chooseGame(e.target.value)}>
+      <option value="the-final-flicker">${GAME_TITLE['the-final-flicker']}</option><option value=${EXORCIST}>${GAME_TITLE[EXORCIST]}</option></select>
+      <small class="help">Every table of the gathering plays it; fixed once created (rules decision 72).</small></label>
+    ${gameFields}
+    <label>Decision clock (s) <input type="number" name="decision_secs" min="1" value=${decision} onInput=${num(setDecision)} />
+      ${exorcist && html`<small class="help">R10.7.2, X12: each turn and choice (a card to turn up, a peek, a target); when it runs out, the prompt's default is taken.</small>`}</label>
+    <label>${exorcist ? 'Tie mini-game pick clock (s)' : 'Reaction clock (s)'} <input type="number" name="reaction_secs" min="1" value=${reaction} onInput=${num(setReaction)} />
+      ${exorcist && html`<small class="help">X8.3, X8.6, R10.6.5: the mini-game's simultaneous picks stay open this long; a pick not made is a random position.</small>`}</label>
     <label>Bot pace (ms) <input type="number" name="bot_delay_ms" min="0" max="10000" value=${delay} onInput=${num(setDelay)} /></label>
-    <label>Round limit <input type="number" name="round_limit" min="10" value=${roundLimit} onInput=${num(setRoundLimit)} /></label>
+    ${!exorcist && html`<label>Round limit <input type="number" name="round_limit" min="10" value=${roundLimit} onInput=${num(setRoundLimit)} /></label>`}
     <label>Registration cap <input type="number" name="registration_cap" min="0" max="10000" value=${cap} onInput=${num(setCap)} />
-      <small class="help">The most players (registrations and bots); 0: no cap but 10,000.</small></label>
+      <small class="help">The most players (registrations and bots); 0: no cap but 10,000.${exorcist ? ' At least 4 (X2.1).' : ''}</small></label>
     <label><input type="checkbox" name="check_in" checked=${checkIn} onChange=${(/** @type {any} */ e) => setCheckIn(e.target.checked)} /> Players check in
       <small class="help">Registered players who have not checked in by the start are removed; bots need no check-in.</small></label>
     <label>Abandonment <input type="number" name="abandonment" min="0" max="20" value=${abandonment} onInput=${num(setAbandonment)} />
-      <small class="help">R10.7.4: a player whose Ritual prompts time out this many times in a row concedes (0: never).</small></label>
+      <small class="help">R10.7.4: a player whose ${exorcist ? 'turns and choices' : 'Ritual prompts'} time out this many times in a row concedes (0: never).</small></label>
     <fieldset class="wide"><legend>Spectators</legend>
       <label>Spectator delay <select name="spectator_delay" value=${delayKind} onChange=${(/** @type {any} */ e) => setDelayKind(e.target.value)}>
         <option value="none">none</option><option value="events">events behind</option><option value="secs">seconds behind</option></select></label>
@@ -414,7 +471,7 @@ function CreateGathering({ onCreated }) {
         Commentary view</label>
       <small class="help">R10.8: spectators, and you, see each table this far behind, so that watching cannot help a seated player. With the commentary view you may watch every table with all cards shown (delayed the same way); no seated player can open it.</small>
     </fieldset>
-    <fieldset class="wide" data-testid="class-settings"><legend>Classes</legend>
+    ${!exorcist && html`<fieldset class="wide" data-testid="class-settings"><legend>Classes</legend>
       <label class="check"><input type="checkbox" name="classes" checked=${classes}
         onChange=${(/** @type {any} */ e) => setClasses(e.target.checked)} />
         Play with classes</label>
@@ -423,19 +480,27 @@ function CreateGathering({ onCreated }) {
         <p class="help">R2.7.2: never offered in stage 1 (ignored at a circle where too few would remain).</p>
         <div class="ban-list">${(classic ? /** @type {ClassId[]} */ (CLASSIC_ROSTER) : CLASS_IDS).map((id) => html`<label class="check" title=${classText(id, ruleset)}><input type="checkbox" name="ban" value=${id}
           checked=${bans.includes(id)} onChange=${(/** @type {any} */ e) => ban(id, e.target.checked)} /> ${className(id)}</label>`)}</div></details>`}
-    </fieldset>
+    </fieldset>`}
     ${err && html`<p class="error wide" role="alert">${err}</p>`}
     <button type="submit" class="wide">Create gathering</button></form></section>`;
 }
 
-/** A gathering's settings in words. @param {{ s: GatheringSettings }} props */
+/** A gathering's settings in words, its game's. @param {{ s: GatheringSettings }} props */
 function SettingsSummary({ s }) {
   const delay = s.spectator_delay_events ? `${s.spectator_delay_events} events` : s.spectator_delay_secs ? `${s.spectator_delay_secs} s` : 'none';
   const bans = s.class_bans || [];
+  const exorcist = s.game === EXORCIST;
   return html`<dl class="settings-summary" data-testid="settings-summary">
-    <dt>Classes</dt><dd data-testid="set-classes">${s.classes === false ? 'off' : bans.length ? `on, banned: ${bans.map(className).join(', ')}` : 'on'}</dd>
-    <dt>Largest circle</dt><dd>${s.max_circle ?? 'one table'}</dd>
-    <dt>Last Lit sent on</dt><dd>${s.advance ?? 2}</dd>
+    <dt>Game</dt><dd data-testid="set-game">${GAME_TITLE[s.game || 'the-final-flicker']}</dd>
+    ${exorcist
+      ? html`<dt>Points to win</dt><dd data-testid="set-target">${s.target ?? 7} (X4.5)</dd>
+        <dt>Players</dt><dd data-testid="set-min-players">at least ${gatheringWords(s.game).minPlayers} to start (X2.1)</dd>
+        <dt>Largest circle</dt><dd>${s.max_circle ?? 8}</dd>
+        <dt>Advancing from each circle</dt><dd data-testid="set-advance">${s.advance ?? 1}, by placing and points</dd>`
+      : html`<dt>Classes</dt><dd data-testid="set-classes">${s.classes === false ? 'off' : bans.length ? `on, banned: ${bans.map(className).join(', ')}` : 'on'}</dd>
+        <dt>Largest circle</dt><dd>${s.max_circle ?? 'one table'}</dd>
+        <dt>Last Lit sent on</dt><dd data-testid="set-advance">${s.advance ?? 2}</dd>`}
+    <dt>Bot pace</dt><dd>${s.bot_delay_ms ? `${s.bot_delay_ms} ms` : 'no pause'}</dd>
     <dt>Spectator delay</dt><dd data-testid="set-delay">${delay}</dd>
     <dt>Commentary</dt><dd data-testid="set-commentary">${s.commentary ? 'on' : 'off'}</dd>
     <dt>Abandonment</dt><dd>${s.abandonment === 0 ? 'never' : `after ${s.abandonment ?? 3} time-outs in a row`}</dd>
@@ -553,7 +618,17 @@ export function JoinPage({ id }) {
 function Console({ id, onChange }) {
   const g = useData(() => /** @type {Promise<GatheringSummary>} */ (api('GET', `/gatherings/${id}`, { anonymous: true })), [id]);
   const standings = useData(() => /** @type {Promise<Standing[]>} */ (api('GET', `/gatherings/${id}/standings`, { anonymous: true })), [id]);
-  useStream(`/gatherings/${id}/stream`, () => { g.reload(); standings.reload(); onChange(); });
+  const exorcist = !!g.data && g.data.settings.game === EXORCIST;
+  // X7.6: an Exorcist gathering's standings show points, which the bracket's circles carry.
+  const bracket = useData(() => (exorcist ? /** @type {Promise<Bracket>} */ (api('GET', `/gatherings/${id}/bracket`, { anonymous: true })) : Promise.resolve(null)), [id, exorcist]);
+  // While registering, the preview too: it counts whom a start would seat, which enables Start (X2.1).
+  useStream(`/gatherings/${id}/stream`, () => {
+    g.reload();
+    standings.reload();
+    if (g.data && g.data.status === 'registering') preview.reload();
+    if (exorcist) bracket.reload();
+    onChange();
+  });
   const [player, setPlayer] = useState('');
   const [bots, setBots] = useState(20);
   const [kind, setKind] = useState('heuristic');
@@ -580,15 +655,19 @@ function Console({ id, onChange }) {
   if (!g.data) return html`<section class="console"><p class="loading">Loading…</p></section>`;
   const d = g.data;
   const st = d.status;
-  return html`<section class="console" data-testid="console" data-status=${st}>
+  const words = gatheringWords(d.settings.game);
+  // X2.1: an Exorcist gathering starts with 4 players or more (the server refuses fewer).
+  const present = preview.data ? preview.data.players : d.registered;
+  const tooFew = words.minPlayers > 0 ? present < words.minPlayers : d.registered === 0;
+  return html`<section class="console" data-testid="console" data-status=${st} data-game=${d.settings.game || 'the-final-flicker'}>
     <header><h3>${d.name}</h3><${StatusBadge} status=${st} /><a href=${`/gatherings/${id}`} data-testid="open-gathering">Open the gathering page</a></header>
     <${Progress} g=${d} />
     <${SettingsSummary} s=${d.settings} />
     <p class="share">Share: <code data-testid="share-link">${`${location.origin}/gatherings/${id}`}</code>
       <button type="button" class="small" onClick=${() => { navigator.clipboard?.writeText(`${location.origin}/gatherings/${id}`).then(() => setCopied(true), () => {}); }}>${copied ? 'Copied' : 'Copy link'}</button></p>
     ${st === 'registering' && preview.data && html`<p class="muted" data-testid="preview">${preview.data.stages.length
-      ? `A start now: ${preview.data.players} players, circles ${preview.data.sizes.join(' → ')} (R9.2)`
-      : `A start now: ${preview.data.players} player(s), no circle to draw`}${d.settings.check_in ? ` · ${d.checked_in_count || 0} checked in` : ''}${d.settings.registration_cap ? ` · cap ${d.settings.registration_cap}` : ''}</p>`}
+      ? `A start now: ${preview.data.players} players, circles ${preview.data.sizes.join(' → ')} (R9.2${exorcist ? ', X2.1: 4 to 8 a circle' : ''})`
+      : `A start now: ${preview.data.players} player(s), no circle to draw${words.minPlayers ? ` (X2.1: at least ${words.minPlayers})` : ''}`}${d.settings.check_in ? ` · ${d.checked_in_count || 0} checked in` : ''}${d.settings.registration_cap ? ` · cap ${d.settings.registration_cap}` : ''}</p>`}
     ${d.winner && html`<p class="winner-banner" data-testid="console-winner"><${Icon} name="trophy" /> Winner: <strong>${d.winner}</strong></p>`}
     ${d.end_reason && !d.winner && html`<p class="muted">Ended: ${d.end_reason}</p>`}
     ${err && html`<p class="error" role="alert">${err}</p>`}
@@ -604,7 +683,8 @@ function Console({ id, onChange }) {
         <button type="submit" disabled=${busy} data-testid="add-bots">Add bots</button></form>
     </div>`}
     <div class="actions">
-      ${st === 'registering' && html`<button type="button" disabled=${busy || d.registered === 0} data-testid="start" onClick=${() => act('POST', '/start')}>Start</button>`}
+      ${st === 'registering' && html`<button type="button" disabled=${busy || tooFew} data-testid="start" onClick=${() => act('POST', '/start')}>Start</button>
+        ${tooFew && words.minPlayers > 0 && html`<span class="muted small" data-testid="too-few">X2.1: at least ${words.minPlayers} players to start</span>`}`}
       ${st === 'running' && html`<button type="button" disabled=${busy} data-testid="pause" onClick=${() => act('POST', '/pause')}>Pause</button>`}
       ${st === 'paused' && html`<button type="button" disabled=${busy} data-testid="resume" onClick=${() => act('POST', '/resume')}>Resume</button>`}
       ${(st === 'registering' || st === 'running' || st === 'paused') && html`<button type="button" class="danger" disabled=${busy}
@@ -617,7 +697,7 @@ function Console({ id, onChange }) {
       <p class="muted small">A substitute bot plays the seat out but never advances or wins.</p></form>`}
     ${(d.dropped?.length || d.replaced?.length) ? html`<p class="muted" data-testid="dropped">Dropped: ${(d.dropped || []).join(', ') || '—'} · replaced: ${(d.replaced || []).join(', ') || '—'}</p>` : ''}
     ${st !== 'registering' && html`<p class="export">Results: <a href=${`/api/v1/gatherings/${id}/results.csv`} download data-testid="export-csv">CSV</a> · <a href=${`/api/v1/gatherings/${id}/results.json`} download data-testid="export-json">JSON</a></p>`}
-    ${st !== 'registering' && html`<details class="console-standings" open><summary>Standings</summary><${StandingsTable} rows=${standings.data || []} /></details>`}
+    ${st !== 'registering' && html`<details class="console-standings" open><summary>Standings</summary><${StandingsTable} rows=${standings.data || []} points=${bracket.data && circlePoints(bracket.data)} /></details>`}
     <details><summary>${d.registered} registered</summary><ul class="names">${d.players.map((p) => html`<li>${p.name}${p.bot ? html` <span class="badge bot">bot</span>` : ''}
       ${st === 'registering' && html` <button type="button" class="linklike" aria-label=${`withdraw ${p.name}`} onClick=${() => act('DELETE', `/registrations/${encodeURIComponent(p.name)}`)}>✕</button>`}</li>`)}</ul>
       ${d.registered > d.players.length && html`<p class="muted small">and ${d.registered - d.players.length} more (<a href=${`/api/v1/gatherings/${id}/registrations?limit=1000`}>the full list</a>)</p>`}</details>
@@ -683,9 +763,11 @@ export function GatheringPage({ id }) {
   if (!data.data) return html`<main class="page"><p class="loading">Loading the gathering…</p></main>`;
   const { g, b, s, reg } = data.data;
   const mine = (/** @type {CircleView} */ c) => !!me && c.players.some((p) => p.name === me.name);
+  const exorcist = b.game === EXORCIST;
+  const words = gatheringWords(b.game);
   return html`<main class="page gathering" data-testid="gathering-page" data-status=${g.status}>
     <div class="table-head"><h2>${g.name} <${StatusBadge} status=${g.status} /></h2>
-      <div class="head-meta">${!ended && html`<span class=${`live-dot ${live}`}>${live === 'live' ? 'live' : live}</span>`}<span class="muted">organised by ${g.organiser}</span></div></div>
+      <div class="head-meta">${!ended && html`<span class=${`live-dot ${live}`}>${live === 'live' ? 'live' : live}</span>`}<span class="muted" data-testid="gathering-game">${GAME_TITLE[b.game || 'the-final-flicker']} · organised by ${g.organiser}</span></div></div>
     ${g.status === 'paused' && html`<p class="pause-banner" role="status" data-testid="pause-banner">The organiser has paused this gathering: clocks and bots are stopped until it resumes.</p>`}
     <${Progress} g=${g} />
     ${g.status === 'registering' && me && !reg && html`<div class="actions">
@@ -700,7 +782,7 @@ export function GatheringPage({ id }) {
         <ul class="names small">${g.players.map((p) => html`<li>${p.name}${p.bot ? html` <${Icon} name="bot" size=${12} label="bot" />` : ''}</li>`)}</ul>
         ${g.registered > g.players.length && html`<p class="muted small">and ${g.registered - g.players.length} more</p>`}</section>
       ${b.stages.map((st) => html`<section class="stage" data-testid="stage">
-        <h3>${st.final_ritual ? 'Final Ritual' : `Stage ${st.stage}`}</h3>
+        <h3>${st.final_ritual ? words.final : `Stage ${st.stage}`}</h3>
         <p class="muted">${st.final_ritual ? 'one circle' : `circle sizes ${st.sizes}`}</p>
         ${st.circles.map((c) => html`<article class=${`circ st-${c.status}${mine(c) ? ' mine' : ''}`} id=${`stage-${st.stage}-circle-${c.circle}`}>
           <header><a href=${`/tables/${c.table_id}`} data-testid="circle-link">${st.final_ritual ? 'Final table' : `Circle ${c.circle}`}</a>
@@ -708,11 +790,11 @@ export function GatheringPage({ id }) {
             ${mine(c) && c.status !== 'finished' && html`<a class="button small" href=${`/tables/${c.table_id}`}>Play</a>`}
             ${c.status === 'finished' && html`<a class="muted" href=${`/tables/${c.table_id}/replay`}>replay</a>`}</header>
           <ol class="names small">${c.players.map((p) => html`<li class=${`${c.last_lit.includes(p.name) ? 'lastlit' : ''}${c.winner === p.name ? ' won' : ''}`}>
-            ${p.name}${p.replaced_by ? html` <span class="badge bot">substitute</span>` : ''}${p.dropped ? html` <span class="badge">dropped</span>` : ''}${p.class ? html` <${ClassBadge} id=${p.class} />` : ''}${p.placing ? html` <span class="muted">${ordinal(p.placing)}</span>` : ''}</li>`)}</ol>
-          ${c.waiting && html`<p class="muted small" data-testid="waiting">${c.waiting.window ? 'a reaction window is open' : `waiting on ${c.waiting.names.join(', ')}`}
+            ${p.name}${p.replaced_by ? html` <span class="badge bot">substitute</span>` : ''}${p.dropped ? html` <span class="badge">dropped</span>` : ''}${p.class ? html` <${ClassBadge} id=${p.class} />` : ''}${p.placing ? html` <span class="muted">${ordinal(p.placing)}</span>` : ''}${p.points !== null && p.points !== undefined ? html` <span class="muted" data-testid="circle-points">${p.points} pt${p.points === 1 ? '' : 's'}</span>` : ''}</li>`)}</ol>
+          ${c.waiting && html`<p class="muted small" data-testid="waiting">${c.waiting.window ? (exorcist ? 'the tie mini-game picks are open (X8.3)' : 'a reaction window is open') : `waiting on ${c.waiting.names.join(', ')}`}
             ${me && me.name === g.organiser && !c.waiting.window && html` <button type="button" class="linklike" data-testid="give-time"
               onClick=${async () => { try { await api('POST', `/gatherings/${id}/tables/${c.table_id}/time`, { body: { seconds: 60 } }); data.reload(); } catch (e) { alert(errorText(e)); } }}>+60 s</button>`}</p>`}
-          ${c.last_lit.length > 0 && html`<p class="lastlit-line">${st.final_ritual ? 'Winner' : 'Sent on'}: ${c.last_lit.join(', ')}</p>`}
+          ${c.last_lit.length > 0 && html`<p class="lastlit-line">${st.final_ritual ? 'Winner' : words.sentOn}: ${c.last_lit.join(', ')}</p>`}
           ${circleNote(c) && html`<p class="circle-note" data-testid="circle-note">${circleNote(c)}</p>`}
         </article>`)}
         ${(st.circle_count || 0) > st.circles.length && html`<p class="muted small" data-testid="more-circles">${(st.circle_count || 0) - st.circles.length} more circles
@@ -721,6 +803,6 @@ export function GatheringPage({ id }) {
       <section class="stage champion"><h3>Winner</h3>${b.winner ? html`<p class="trophy"><${Icon} name="trophy" size=${40} /><br /><strong>${b.winner}</strong></p>`
         : html`<p class="muted">${b.end_reason ? b.end_reason.replace(/_/g, ' ') : 'to be decided'}</p>`}</section>
     </div>
-    <section><h3>Standings</h3><${StandingsTable} rows=${s} /></section>
+    <section><h3>Standings</h3><${StandingsTable} rows=${s} points=${exorcist ? circlePoints(b) : null} /></section>
   </main>`;
 }

@@ -10,7 +10,8 @@ import { Board, seatName } from './board.js';
 import { rulesetLabel, showRuleset } from './cards.js';
 import { cardNamer, describe } from './describe.js';
 import { Icon } from './icons.js';
-import { EXORCIST, ExorcistBoard, describeExorcist } from './exorcist.js';
+import { ExorcistBoard, describeExorcist } from './exorcist.js';
+import { EXORCIST } from './games.js';
 
 /**
  * @typedef {import('./api.js').ReplaySteps} ReplaySteps

@@ -6,8 +6,9 @@ import { Board, PROMPT_KIND, seatName } from './board.js';
 import { PromptPanel } from './prompt.js';
 import { powersFor, rulesetLabel, showRuleset } from './cards.js';
 import { cardNamer, describe } from './describe.js';
-import { CircleNav } from './circle-nav.js';
-import { EXORCIST, ExorcistTablePage } from './exorcist.js';
+import { CircleNav, circleTitle } from './circle-nav.js';
+import { ExorcistTablePage } from './exorcist.js';
+import { EXORCIST } from './games.js';
 
 /**
  * @typedef {import('./board.js').View} View
@@ -295,17 +296,4 @@ function FlickerTablePage({ id, search, info }) {
           </aside>
         </div>`}
   </main>`;
-}
-
-/**
- * The table's title: a practice table, a circle of a stage, or R9.4's Final Ritual (a stage of
- * a single circle, from the bracket).
- * @param {TableInfo} t @param {any} bracket
- */
-export function circleTitle(t, bracket) {
-  const g = t.gathering;
-  if (!g) return 'Practice table';
-  const stage = bracket && Array.isArray(bracket.stages) ? bracket.stages.find((/** @type {any} */ s) => s.stage === g.stage) : null;
-  if (stage && stage.final_ritual) return 'The Final Ritual';
-  return `Stage ${g.stage}, circle ${g.circle}`;
 }
