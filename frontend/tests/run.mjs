@@ -297,6 +297,52 @@ test('a spectator follows a live table', async () => {
   return `${lines.length} log lines`;
 });
 
+test('players talk in the table chat, a spectator reads it live, the moderator mutes a seat, at phone width', async () => {
+  const name = `chatty-${RUN}`;
+  const { context, page, errors } = await newPage({ width: 390, height: 844 });
+  await uiSignUp(page, name, 'player');
+  const token = (await call('POST', '/auth/token', { body: { name, password: 'correct-horse' } })).access_token;
+  const t = await call('POST', '/tables', {
+    token,
+    body: { players: 2, practice: true, bot_delay_ms: 0, reaction_window_min_ms: 0, clocks: { decision_secs: 600, reaction_secs: 600 } },
+  });
+  const id = t.table.table_id;
+  await call('POST', `/tables/${id}/seats`, { token, body: { seat: 0 } });
+  await call('POST', `/tables/${id}/seats`, { token, body: { seat: 1, bot: 'random' } });
+  await call('POST', `/tables/${id}/start`, { token });
+  await page.goto(`${base}/tables/${id}`);
+  await page.getByTestId('chat-input').fill('I hold nothing dangerous. Honestly.');
+  await page.getByTestId('chat-send').click();
+  await page.locator('[data-testid=chat-entry]', { hasText: 'I hold nothing dangerous' }).waitFor();
+  if (await page.getByTestId('chat-input').inputValue()) throw new Error('the input kept the sent message');
+
+  // A spectator reads it, and what is said next arrives live, with no reload; it cannot speak.
+  const watcher = await newPage({ width: 390, height: 844 });
+  await watcher.page.goto(`${base}/tables/${id}`);
+  await watcher.page.locator('[data-testid=chat-entry]', { hasText: 'I hold nothing dangerous' }).waitFor();
+  if (await watcher.page.getByTestId('chat-input').count()) throw new Error('a spectator has a chat input');
+  await call('POST', `/tables/${id}/chat`, { token, body: { text: 'Your move, bot.' } });
+  await watcher.page.locator('[data-testid=chat-entry]', { hasText: 'Your move, bot.' }).waitFor({ timeout: 10_000 });
+
+  // The creator moderates a practice table: muting the seat takes the input away, and everyone
+  // reads the mute.
+  await page.locator('[data-testid=chat-moderate] summary').click();
+  await page.getByTestId('mute-0').check();
+  await page.getByTestId('chat-muted').waitFor();
+  if (await page.getByTestId('chat-input').count()) throw new Error('a muted seat still has the input');
+  await watcher.page.locator('[data-testid=chat-entry][data-kind=muted]').waitFor({ timeout: 10_000 });
+  const wide = await watcher.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+  if (wide) throw new Error('the table page scrolls sideways on a phone');
+  await watcher.page.getByTestId('chat').scrollIntoViewIfNeeded();
+  await shot(watcher.page, 'table-chat-spectator-phone');
+  await shot(page, 'table-chat-seat-phone');
+  const all = [...errors, ...watcher.errors];
+  if (all.length) throw new Error(`page errors: ${all.join('; ')}`);
+  await watcher.context.close();
+  await context.close();
+  return '';
+});
+
 test('an organiser drops a no-show from the console and exports the results', async () => {
   const nora = `nora-${RUN}`;
   await account(nora);

@@ -6,6 +6,7 @@
 // the legal answers the prompt lists, and the seat's private log (X11.3: the view's `log`,
 // `known_roles`, `known_cards`, served by the server, so it survives a reload). The replay page
 // renders a step with the same `ExorcistBoard`.
+import { ChatPanel } from './chat.js';
 import { api, ApiError, errorText, html, idempotencyKey, rememberTable, useData, useSession, useStream } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Clock, seatName } from './board.js';
@@ -471,7 +472,8 @@ export function ExorcistTablePage({ id, search, info }) {
     ${note && html`<p class="note" role="status" data-testid="note">${note}</p>`}
     ${!view
       ? html`<section class="waiting"><p>Waiting for players: ${tinfo.seats.filter(Boolean).length}/${tinfo.seats.length} seated.</p>
-          ${me && me.name === tinfo.creator && tinfo.seats.every(Boolean) && html`<button type="button" onClick=${start}>Start</button>`}</section>`
+          ${me && me.name === tinfo.creator && tinfo.seats.every(Boolean) && html`<button type="button" onClick=${start}>Start</button>`}
+          <${ChatPanel} id=${id} seat=${seat} table=${tinfo} /></section>`
       : html`<div class="xo-layout">
           <div class="xo-main">
             ${seat !== null && html`<${ExorcistPromptPanel} prompt=${prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo} answer=${send} busy=${busy} />`}
@@ -482,6 +484,7 @@ export function ExorcistTablePage({ id, search, info }) {
             <${PrivateLog} view=${view} table=${tinfo} me=${seat} />
             <section class="log" aria-label="Game log"><h3>Log</h3>
               <ol ref=${logRef} aria-live="polite" data-testid="log">${sorted.map((l) => html`<li key=${l.id}>${l.text}</li>`)}</ol></section>
+            <${ChatPanel} id=${id} seat=${seat} table=${tinfo} />
             <details class="legend"><summary>Cards</summary><dl>${Object.values(CARDS).map((c) => html`<div><dt>${c.name}</dt><dd>${c.text}</dd></div>`)}</dl></details>
           </aside>
         </div>`}

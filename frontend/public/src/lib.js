@@ -236,13 +236,13 @@ export const STREAM_TYPES = /** @type {readonly string[]} */ ([...new Set([...VI
 
 /**
  * Adds a listener to `source` for every stream event name (EventSource drops a named event
- * that has no listener): `deliver(type, message)` for each one, and for unnamed messages
- * (`message`). Returns the names listened for.
+ * that has no listener): `deliver(type, message)` for each one, for a table chat stream's
+ * entries (`chat`), and for unnamed messages (`message`). Returns the names listened for.
  * @param {Pick<EventSource, 'addEventListener'>} source
  * @param {(type: string, m: MessageEvent) => void} deliver
  */
 export function listenToStream(source, deliver) {
-  const names = [...STREAM_TYPES, 'message'];
+  const names = [...STREAM_TYPES, 'chat', 'message'];
   for (const t of names) source.addEventListener(t, (m) => deliver(t, /** @type {MessageEvent} */ (m)));
   return names;
 }

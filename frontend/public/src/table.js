@@ -8,6 +8,7 @@ import { powersFor, rulesetLabel, showRuleset } from './cards.js';
 import { cardNamer, describe } from './describe.js';
 import { CircleNav, circleTitle } from './circle-nav.js';
 import { ExorcistTablePage } from './exorcist.js';
+import { ChatPanel } from './chat.js';
 import { EXORCIST } from './games.js';
 
 /**
@@ -279,6 +280,7 @@ function FlickerTablePage({ id, search, info }) {
           ${me && !mySeats.length && html`<button type="button" disabled=${joining} onClick=${join}>Take a seat</button>`}
           ${me && me.name === tinfo.creator && tinfo.seats.every(Boolean) && html`<button type="button"
             onClick=${async () => { try { await api('POST', `/tables/${id}/start`); info.reload(); state.reload(); } catch (e) { setErr(errorText(e)); } }}>Start</button>`}
+          <${ChatPanel} id=${id} seat=${seat} table=${tinfo} />
         </section>`
       : html`<div class=${`table-layout${seat !== null && p && p.prompt ? ' has-prompt' : ''}`}>
           <${Board} view=${view} table=${tinfo} clock=${t.clock} me=${seat} targeting=${targeting} reveal=${reveal && !!view.result} />
@@ -286,6 +288,7 @@ function FlickerTablePage({ id, search, info }) {
             ${seat !== null && html`<${PromptPanel} prompt=${p && p.prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo}
               answer=${send} busy=${busy} setTargeting=${setTargeting} />`}
             <${Log} lines=${lines} />
+            <${ChatPanel} id=${id} seat=${seat} table=${tinfo} />
             <details class="legend"><summary>Card powers</summary><dl>${Object.entries(powersFor(view && view.ruleset.id)).map(([r, p]) =>
               html`<div><dt>${r}</dt><dd>${p}</dd></div>`)}</dl>
               <p class="hint">${view && view.ruleset.id === 'classic-1.0'

@@ -1,0 +1,115 @@
+// The table chat panel, for both games: the entries the viewer may read (live from the chat
+// stream; a spectator's come behind the table's spectator delay), a line to speak from one's
+// seat, and for the table's moderator a mute switch per seat (docs/rules-decisions.md, "Table
+// chat").
+import { api, ApiError, errorText, html, idempotencyKey, useData, useSession, useStream } from './lib.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+/**
+ * @typedef {import('../../types/api').components['schemas']['ChatEntry']} ChatEntry
+ * @typedef {import('../../types/api').components['schemas']['ChatPage']} ChatPage
+ * @typedef {import('../../types/api').components['schemas']['TableInfo']} TableInfo
+ */
+
+/** The longest message, in characters (the server's bound). */
+const MAX_CHARS = 280;
+
+/** @param {TableInfo} table @param {number} seat */
+function seatLabel(table, seat) {
+  const name = table.seats[seat];
+  return name ? `${name} (seat ${seat + 1})` : `seat ${seat + 1}`;
+}
+
+/** One entry in words. @param {ChatEntry} e @param {TableInfo} table */
+function line(e, table) {
+  if (e.kind === 'said') return html`<span class="chat-who">${e.name} <small>seat ${e.seat + 1}</small></span> <span class="chat-text">${e.text}</span>`;
+  const what = e.kind === 'muted' ? 'muted' : 'let speak again';
+  return html`<em class="chat-note">${e.name} ${what} ${seatLabel(table, e.seat)}.</em>`;
+}
+
+/**
+ * The table's chat. `seat`: the viewer's seat (`null`: a spectator).
+ * @param {{ id: string, seat: number | null, table: TableInfo }} props
+ */
+export function ChatPanel({ id, seat, table }) {
+  const me = useSession();
+  const q = seat !== null ? `?seat=${seat}` : '';
+  const page = useData(() => /** @type {Promise<ChatPage>} */ (api('GET', `/tables/${id}/chat${q}`, { anonymous: !me })), [id, seat, me && me.name]);
+  const [entries, setEntries] = useState(/** @type {ChatEntry[]} */ ([]));
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState('');
+  const list = useRef(/** @type {HTMLOListElement | null} */ (null));
+  useEffect(() => setEntries([]), [id, seat]);
+  const live = useStream(`/tables/${id}/chat/stream${q}`, (type, data) => {
+    if (type !== 'chat') return;
+    const e = /** @type {ChatEntry} */ (data);
+    setEntries((es) => (es.some((x) => x.number === e.number) ? es : [...es, e].sort((a, b) => a.number - b.number)));
+    if (e.kind !== 'said') page.reload();
+  }, { token: !!me, deps: [seat, me && me.name] });
+  // Entries the page read before the stream delivered them (or if the stream cannot open).
+  const shown = [...entries];
+  for (const e of (page.data && page.data.entries) || []) if (!shown.some((x) => x.number === e.number)) shown.push(e);
+  shown.sort((a, b) => a.number - b.number);
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [shown.length]);
+
+  const info = page.data;
+  const speaksAs = info ? info.speaks_as : null;
+  const mutedHere = seat !== null && info && info.muted.includes(seat);
+
+  /** @param {Event} ev */
+  async function say(ev) {
+    ev.preventDefault();
+    const message = text.trim();
+    if (!message) return;
+    setBusy(true);
+    setErr('');
+    try {
+      const e = /** @type {ChatEntry} */ (await api('POST', `/tables/${id}/chat`, {
+        body: { text: message, ...(seat !== null ? { seat } : {}) },
+        headers: { 'Idempotency-Key': idempotencyKey() },
+      }));
+      setEntries((es) => (es.some((x) => x.number === e.number) ? es : [...es, e]));
+      setText('');
+    } catch (e) {
+      if (e instanceof ApiError && /chat-too-fast$/.test(e.type)) setErr('Slow down: at most 5 messages in 10 seconds.');
+      else setErr(errorText(e));
+      if (e instanceof ApiError && /chat-muted$/.test(e.type)) page.reload();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** @param {number} s @param {boolean} muted */
+  async function mute(s, muted) {
+    setErr('');
+    try {
+      await api('POST', `/tables/${id}/chat/mutes`, { body: { seat: s, muted } });
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      page.reload();
+    }
+  }
+
+  return html`<section class="log chat" aria-label="Table chat" data-testid="chat">
+    <h3>Chat <small class="muted">${seat !== null ? 'say anything: bluffs included' : table.gathering ? 'spectators read it behind the gathering\'s delay' : ''}</small>
+      ${live !== 'live' && html`<small class="muted"> · ${live}</small>`}</h3>
+    <ol ref=${list} aria-live="polite" data-testid="chat-lines">${shown.length
+      ? shown.map((e) => html`<li key=${e.number} data-testid="chat-entry" data-kind=${e.kind}>${line(e, table)}</li>`)
+      : html`<li class="muted">No messages yet.</li>`}</ol>
+    ${err && html`<p class="error" role="alert" data-testid="chat-error">${err}</p>`}
+    ${speaksAs !== null && speaksAs !== undefined && html`<form class="chat-say" onSubmit=${say}>
+      <input name="chat" aria-label="Message" maxlength=${MAX_CHARS} placeholder="Say something…" value=${text} autocomplete="off"
+        data-testid="chat-input" onInput=${(/** @type {any} */ e) => setText(e.target.value)} />
+      <button type="submit" disabled=${busy || !text.trim()} data-testid="chat-send">Send</button></form>`}
+    ${mutedHere && html`<p class="hint" data-testid="chat-muted">The moderator muted you at this table.</p>`}
+    ${info && info.moderator && html`<details class="chat-moderate" data-testid="chat-moderate"><summary>Moderate</summary>
+      ${table.seats.map((n, s) => (n && !table.bots[s]) && html`<label class="toggle"><input type="checkbox" data-testid=${`mute-${s}`}
+        checked=${info.muted.includes(s)} onChange=${(/** @type {any} */ e) => mute(s, e.target.checked)} /> Mute ${seatLabel(table, s)}</label>`)}
+    </details>`}
+  </section>`;
+}
