@@ -327,8 +327,9 @@ test('players talk in the table chat, a spectator reads it live, the moderator m
   // The creator moderates a practice table: muting the seat takes the input away, and everyone
   // reads the mute.
   await page.locator('[data-testid=chat-moderate] summary').click();
-  await page.getByTestId('mute-0').check();
+  await page.getByTestId('mute-0').click();
   await page.getByTestId('chat-muted').waitFor();
+  await page.locator('[data-testid=mute-0][data-muted=true]').waitFor({ state: 'attached' });
   if (await page.getByTestId('chat-input').count()) throw new Error('a muted seat still has the input');
   await watcher.page.locator('[data-testid=chat-entry][data-kind=muted]').waitFor({ timeout: 10_000 });
   const wide = await watcher.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);

@@ -108,8 +108,8 @@ export function ChatPanel({ id, seat, table }) {
       <button type="submit" disabled=${busy || !text.trim()} data-testid="chat-send">Send</button></form>`}
     ${mutedHere && html`<p class="hint" data-testid="chat-muted">The moderator muted you at this table.</p>`}
     ${info && info.moderator && html`<details class="chat-moderate" data-testid="chat-moderate"><summary>Moderate</summary>
-      ${table.seats.map((n, s) => (n && !table.bots[s]) && html`<label class="toggle"><input type="checkbox" data-testid=${`mute-${s}`}
-        checked=${info.muted.includes(s)} onChange=${(/** @type {any} */ e) => mute(s, e.target.checked)} /> Mute ${seatLabel(table, s)}</label>`)}
+      ${table.seats.map((n, s) => (n && !table.bots[s]) && html`<button type="button" class="secondary" data-testid=${`mute-${s}`}
+        data-muted=${String(info.muted.includes(s))} onClick=${() => mute(s, !info.muted.includes(s))}>${info.muted.includes(s) ? 'Let speak' : 'Mute'} ${seatLabel(table, s)}</button>`)}
     </details>`}
   </section>`;
 }
