@@ -18,6 +18,8 @@ mod http_secrets_tests;
 mod leak_scan;
 #[cfg(test)]
 mod leak_scan_exorcist;
+#[cfg(test)]
+mod leak_scan_exorcist_gathering;
 mod login_throttle;
 mod metrics;
 pub mod openapi;
