@@ -4,8 +4,8 @@
 //! answers every prompt itself, some through `POST /answers` with the seat's token, the rest as
 //! table commands, and runs the process manager after every table that ends) are played through
 //! the real routes, the real store and the real process manager, with the commentary view on and
-//! a spectator delay (in events for one gathering, in seconds on a clock the scanner moves for
-//! the other). Mid-stage the organiser drops one player (who concedes and is then delayed like a
+//! a spectator delay (in events for one gathering, in seconds for the other, on a server clock
+//! the scanner sets among the latest events' recorded times). Mid-stage the organiser drops one player (who concedes and is then delayed like a
 //! spectator, R10.8) and replaces another by a substitute (who then reads its old table as a
 //! spectator).
 //!
@@ -131,6 +131,8 @@ struct Counts {
     bodies: usize,
     events: usize,
     delayed_reads: BTreeMap<String, usize>,
+    /// Delayed reads whose horizon held events back: under a delay in events, in seconds.
+    held: [usize; 2],
     gathering_bodies: usize,
     waiting: usize,
     stream_messages: usize,
@@ -203,6 +205,16 @@ impl Scanner<'_> {
         snap
     }
 
+    /// Under a delay in seconds, sets the server clock so that the horizon falls among the
+    /// latest events of `snap` (events are recorded at the store's time).
+    fn set_clock(&mut self, snap: &crate::game::GameSnapshot<Exorcist>, delay: Delay) {
+        if let Delay::Secs(s) = delay {
+            let k = snap.times.len();
+            let pick = k - 1 - self.rng.random_range(0..k.min(20));
+            self.clock.set(snap.times[pick] + chrono::Duration::seconds(s as i64));
+        }
+    }
+
     /// R10.8: how many of `t`'s events `viewer` may see now under `delay` (the server's rule,
     /// restated: its own sequence `delay` back, moved on over the rest of that append when it is
     /// hidden from it), and how many events of its sequence that is.
@@ -241,6 +253,7 @@ impl Scanner<'_> {
     async fn table_moment(&mut self, t: &mut Table, readers: &[Reader], delay: Delay, gid: &str) {
         self.counts.moments += 1;
         let snap = self.catch_up(t).await;
+        self.set_clock(&snap, delay);
         let all = t.events.len();
         let finished = Exorcist::is_finished(t.now());
         let id = t.id.clone();
@@ -270,6 +283,9 @@ impl Scanner<'_> {
                 };
                 let by = if matches!(delay, Delay::Secs(_)) { "seconds" } else { "events" };
                 *self.counts.delayed_reads.entry(format!("{kind}, {by}")).or_default() += 1;
+            }
+            if delayed && k < all {
+                self.counts.held[usize::from(matches!(delay, Delay::Secs(_)))] += 1;
             }
             if k < all && !at_k.contains_key(&k) {
                 at_k.insert(k, t.checker_at(k));
@@ -375,6 +391,10 @@ impl Scanner<'_> {
             "/api/v1/me/tables".to_string(),
         ];
         let anonymous = readers.iter().find(|r| r.token.is_none()).expect("anonymous").clone();
+        if let Some(t) = tables.iter().rev().find(|t| !Exorcist::is_finished(t.now())) {
+            let snap = self.app.exorcist_tables.load(self.app.store.as_ref(), &t.id).await.expect("the table");
+            self.set_clock(&snap, delay);
+        }
         for (w, r) in readers.iter().enumerate() {
             // Every reader in one moment of three; the anonymous one always.
             if r.token.is_some() && !(self.counts.moments + w).is_multiple_of(3) {
@@ -735,7 +755,6 @@ impl Scanner<'_> {
                     .expect("a command");
             }
         }
-        self.clock.advance(chrono::Duration::seconds(1));
         let _ = self.app.changes.send(tables::stream_of(&id));
         self.catch_up(t).await;
         // The answer's response, seen by the seat that answered, as of the events it appended.
@@ -811,7 +830,7 @@ async fn x11_1_the_exorcist_gathering_leak_scanner_finds_nothing() {
     let c = &s.counts;
     println!(
         "exorcist gathering leak scan: {} gatherings, {} stages, {} tables, {} commands ({} through the route), \
-         {} moments, {} table bodies checked ({} events), delayed reads {:?}, {} gathering bodies, {} waits checked, \
+         {} moments, {} table bodies checked ({} events), delayed reads {:?} ({:?} holding events back), {} gathering bodies, {} waits checked, \
          {} table stream messages, {} gathering stream messages, {} account stream messages; {:.1} s",
         c.gatherings,
         c.stages,
@@ -822,6 +841,7 @@ async fn x11_1_the_exorcist_gathering_leak_scanner_finds_nothing() {
         c.bodies,
         c.events,
         c.delayed_reads,
+        c.held,
         c.gathering_bodies,
         c.waiting,
         c.stream_messages,
@@ -831,6 +851,7 @@ async fn x11_1_the_exorcist_gathering_leak_scanner_finds_nothing() {
     );
     assert!(c.gatherings == gatherings && c.stream_messages > 0 && c.gathering_stream_messages > 0);
     assert!(c.waiting > 0 && c.delayed_reads.len() >= 3 && c.by_route > 0);
+    assert!(c.held[0] > 0 && (gatherings < 2 || c.held[1] > 0), "the delays held events back: {:?}", c.held);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

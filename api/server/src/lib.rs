@@ -8,6 +8,8 @@ mod auth;
 pub mod config;
 mod driver;
 mod driver_state;
+#[cfg(test)]
+mod exorcist_sight_tests;
 mod frontend;
 pub mod game;
 #[cfg(test)]
