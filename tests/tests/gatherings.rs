@@ -505,6 +505,53 @@ fn a_9_player_gathering_splits_5_4() {
     eprintln!("9 players: {:.1} s in all", t0.elapsed().as_secs_f64());
 }
 
+/// X2.1, R9.2.2, rules decisions 72-74, on the second store: a gathering of *Let's Call the
+/// Exorcist* on PostgreSQL. An organiser creates it over REST (`game` fixed at creation), adds 9
+/// random bots and starts it; the server plays it to its winner: 5+4, each circle's winner its
+/// one advancer, the best-placed others filling the Final table to 4, every circle table of the
+/// game, the Final table's winner first in the standings.
+#[test]
+fn a_9_player_exorcist_gathering_on_postgres_splits_5_4_and_crowns_one_winner() {
+    const EXORCIST: &str = "lets-call-the-exorcist";
+    let t0 = Instant::now();
+    let s = Server::start(Db::postgres());
+    let org = organiser(&s);
+    let (st, v, _) = post(
+        &s,
+        &org,
+        "/api/v1/gatherings",
+        json!({"name": "nine exorcists", "game": EXORCIST, "settings": {"target": 3}}),
+    );
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    let id = v["gathering_id"].as_str().unwrap().to_string();
+    add_bots(&s, &org, &id, 9, "random");
+    control(&s, &org, &id, "start");
+    let g = wait_over(&s, &id, Duration::from_secs(300));
+    eprintln!("9 random Exorcist bots on PostgreSQL: {:.1} s", t0.elapsed().as_secs_f64());
+    assert_eq!((&g["status"], &g["end_reason"]), (&json!("finished"), &json!("final_ritual")), "{g}");
+    assert_eq!(g["progress"]["circles_ended"], 3, "{g}");
+    let b = bracket(&s, &id);
+    assert_eq!(b["game"], EXORCIST, "{b}");
+    let stages = b["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 2, "{b}");
+    assert_eq!(stages[0]["sizes"], "5+4", "decision 72");
+    for c in stages[0]["circles"].as_array().unwrap() {
+        assert_eq!(strs(&c["last_lit"]).len(), 1, "decision 73: advance 1: {c}");
+        assert_eq!(c["winner"].as_str(), strs(&c["last_lit"]).first().map(String::as_str), "{c}");
+    }
+    let fin = &stages[1]["circles"][0];
+    assert_eq!(circle_players(fin).len(), 4, "decision 74: the Final filled to 4: {b}");
+    assert_eq!(fin["winner"], g["winner"], "{b}");
+    let tables = check_circle_tables(&s, &org, &id, &b);
+    assert_eq!(tables.len(), 3);
+    for t in tables.values() {
+        assert_eq!(t["table"]["game"], EXORCIST, "{}", t["table"]);
+        assert_eq!(t["table"]["settings"]["target"], 3, "{}", t["table"]);
+    }
+    let st = standings(&s, &id);
+    assert_eq!(st[0]["name"], g["winner"], "{st:?}");
+}
+
 /// Two API processes on one PostgreSQL (the deployment the driver is written for: "several API
 /// processes on one database can run drivers side by side") play a 9-bot gathering about as
 /// fast as one process does. (Before the fix, every append that lost a race burnt a position

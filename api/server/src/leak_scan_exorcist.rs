@@ -56,14 +56,14 @@ fn env_or(name: &str, default: u64) -> u64 {
 }
 
 /// Every card's and Role's name, as a problem's free text could spell it.
-fn hidden_words() -> Vec<String> {
+pub(crate) fn hidden_words() -> Vec<String> {
     let mut out: Vec<String> = CardKind::ALL.iter().map(|k| k.name().to_string()).collect();
     out.extend(["innocent", "possessed"].map(String::from));
     out
 }
 
-/// The frames' `data:` of an SSE body read so far (whole frames only).
-fn stream_data(body: &[u8]) -> Vec<(String, Value)> {
+/// The frames' `event:` and `data:` of an SSE body read so far (whole frames only).
+pub(crate) fn stream_data(body: &[u8]) -> Vec<(String, Value)> {
     let text = String::from_utf8_lossy(body);
     let complete = match text.rfind("\n\n") {
         Some(i) => &text[..i],

@@ -10,6 +10,8 @@ mod chat_tests;
 pub mod config;
 mod driver;
 mod driver_state;
+#[cfg(test)]
+mod exorcist_sight_tests;
 mod frontend;
 pub mod game;
 #[cfg(test)]
@@ -20,6 +22,8 @@ mod http_secrets_tests;
 mod leak_scan;
 #[cfg(test)]
 mod leak_scan_exorcist;
+#[cfg(test)]
+mod leak_scan_exorcist_gathering;
 mod login_throttle;
 mod metrics;
 pub mod openapi;

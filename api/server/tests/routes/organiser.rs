@@ -420,3 +420,91 @@ fn an_invitation_creates_an_account_and_registers_it() {
     let (st, v, ct) = post(&s, &org, &path, json!({"count": 1}));
     problem(st, &v, &ct, StatusCode::CONFLICT, "gathering-started");
 }
+
+/// R9.10.2, R10.10, rules decisions 70, 73 and 74 and the substitutes, in a gathering of *Let's
+/// Call the Exorcist*: 12 players (two absent accounts and 10 heuristic bots, circles of up to
+/// 6: 6+6; long decision clocks, and short reaction clocks, since a held mini-game waits out its
+/// reaction clock at a table where a person sits) hold up their circles until the organiser, mid-stage, drops one (she concedes at her
+/// table and stays seated, decision 70) and replaces the other by a substitute bot (it takes his
+/// seat and plays it to the end). The gathering still reaches one winner at the Final table of 4
+/// (decision 74), who is neither of them nor a substitute; neither advances nor fills the Final.
+#[test]
+fn r9_10_2_an_exorcist_gathering_drops_and_replaces_players_and_reaches_one_winner() {
+    let s = Server::start();
+    let org = organiser(&s);
+    let (ann, ann_token) = named_account(&s, "xann", "player");
+    let (ben, ben_token) = named_account(&s, "xben", "player");
+    let settings = json!({"game": "lets-call-the-exorcist", "max_circle": 6, "target": 3,
+        "clocks": {"decision_secs": 300, "reaction_secs": 2}});
+    let id = create(&s, &org, "exorcist no-shows", settings);
+    for t in [&ann_token, &ben_token] {
+        let (st, v, _) = post(&s, t, &format!("/api/v1/gatherings/{id}/registrations"), json!({}));
+        assert_eq!(st, StatusCode::CREATED, "{v}");
+    }
+    add_bots(&s, &org, &id, 10, "heuristic");
+    assert_eq!(preview(&s, &id)["sizes"], json!(["6+6", "4"]), "X2.1, decision 72: 12 players");
+    control(&s, &org, &id, "start");
+    // Both sit at playing tables of the first stage.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while circle_of(&s, &id, &ann).is_none() || circle_of(&s, &id, &ben).is_none() {
+        assert!(Instant::now() < deadline, "the first stage never played: {}", bracket(&s, &id));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let ann_table = circle_of(&s, &id, &ann).unwrap()["table_id"].as_str().unwrap().to_string();
+    let ben_table = circle_of(&s, &id, &ben).unwrap()["table_id"].as_str().unwrap().to_string();
+    // Drop Ann: she concedes at her table (decision 70: she stays seated, her prompts default).
+    let (st, v, _) = post(&s, &org, &format!("/api/v1/gatherings/{id}/players/{ann}/drop"), json!({}));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["dropped"], json!([ann]), "{v}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !all_events(&s, &org, &ann_table).iter().any(|e| e["event"]["type"] == "conceded") {
+        assert!(Instant::now() < deadline, "R10.10: Ann never conceded: {}", bracket(&s, &id));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Replace Ben by a substitute: it takes his seat.
+    let (st, v, _) =
+        post(&s, &org, &format!("/api/v1/gatherings/{id}/players/{ben}/replace"), json!({"bot": "heuristic"}));
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["replaced"], json!([ben]), "{v}");
+    let substitute = format!("heuristic-bot#for-{ben}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, t, _) = get(&s, &org, &format!("/api/v1/tables/{ben_table}"));
+        if strs(&t["table"]["seats"]).contains(&substitute) {
+            assert!(!strs(&t["table"]["seats"]).contains(&ben), "{t}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the substitute never took Ben's seat: {t}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    let g = wait_over(&s, &id, Duration::from_secs(300));
+    assert_eq!((&g["status"], &g["end_reason"]), (&json!("finished"), &json!("final_ritual")), "{g}");
+    let winner = g["winner"].as_str().unwrap_or_else(|| panic!("one winner: {g}")).to_string();
+    assert!(winner != ann && winner != ben && !winner.contains("#for-"), "{g}");
+    let b = bracket(&s, &id);
+    let stages = b["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 2, "{b}");
+    for c in stages[0]["circles"].as_array().unwrap() {
+        let last_lit = strs(&c["last_lit"]);
+        assert_eq!(last_lit.len(), 1, "decision 73: advance 1: {c}");
+        assert!(!last_lit.iter().any(|n| *n == ann || *n == ben || n.contains("#for-")), "{c}");
+        for p in c["players"].as_array().unwrap() {
+            if p["name"] == ann.as_str() {
+                assert_eq!(p["dropped"], true, "{c}");
+            }
+            if p["name"] == ben.as_str() {
+                assert_eq!(p["replaced_by"], "heuristic", "{c}");
+            }
+        }
+    }
+    let finalists = circle_players(&stages[1]["circles"][0]);
+    assert_eq!(finalists.len(), 4, "decision 74: a Final of 4: {b}");
+    assert!(finalists.iter().all(|n| *n != ann && *n != ben && !n.contains("#for-")), "{b}");
+    assert_eq!(stages[1]["circles"][0]["winner"], winner.as_str(), "{b}");
+    let st = standings(&s, &id);
+    assert_eq!(st[0]["name"], winner.as_str(), "{st:?}");
+    let row = |name: &str| st.iter().find(|r| r["name"] == name).unwrap().clone();
+    assert_eq!(row(&ann)["status"], "out", "{:?}", row(&ann));
+    assert_eq!(row(&ben)["status"], "dropped", "{:?}", row(&ben));
+}
