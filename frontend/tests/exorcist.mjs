@@ -156,6 +156,25 @@ export function exorcistTests(h) {
     if (!seen.select_card) throw new Error(`no card was selected by hand: ${JSON.stringify(seen)}`);
     await noSideScroll(page, 'the finished Exorcist table');
     await shot(page, 'exorcist-end-phone');
+    // X8: during the tie mini-game no deal is in play: the board never shows "This deal: nothing
+    // turned up yet" then, but the mini-game. The view is this table's own, as the engine shows
+    // it during a tie (no round: deal 0, an empty centre), rendered by the page's own module.
+    const final = (await call('GET', `/tables/${tableId}`)).view;
+    const tie = await page.evaluate(async (v) => {
+      const [{ ExorcistBoard }, { html }, { render }] = await Promise.all([import('/src/exorcist.js'), import('/src/lib.js'), import('preact')]);
+      const view = { ...v, result: null, deal: 0, deal_revealed: 0, centre: [], holy: 0, cursed: 0, holy_revealed: 0, cursed_revealed: 0,
+        tie: { players: [0, 1], layout: 1, available: [1, 2, 3, 4, 5], revealed: [], pick_rounds: 2, picks: [] } };
+      const el = document.createElement('div');
+      document.body.append(el);
+      render(html`<${ExorcistBoard} view=${view} table=${null} me=${0} />`, el);
+      const out = { text: el.innerText, centre: !!el.querySelector('.xo-centre'), status: (el.querySelector('[data-testid=xo-tie-status]') || {}).textContent || '',
+        tie: !!el.querySelector('[data-testid=xo-tie]') };
+      render(null, el);
+      el.remove();
+      return out;
+    }, final);
+    if (tie.centre || /nothing turned up/.test(tie.text)) throw new Error(`during the tie mini-game the board shows a deal: ${tie.text}`);
+    if (!tie.tie || !/tie mini-game · pick round 3/.test(tie.status)) throw new Error(`during the tie mini-game the status reads "${tie.status}"`);
     // The seat never timed out: every prompt was answered by tapping.
     const seat = t0.table.seats.indexOf(me);
     const all = await call('GET', `/tables/${tableId}/replay/steps`);
@@ -170,10 +189,49 @@ export function exorcistTests(h) {
     await noSideScroll(page, 'the Exorcist replay');
     await shot(page, 'exorcist-replay-phone');
     const steps = await page.getByTestId('step').textContent();
+    // X11.3, X11.4: after the game the replay shows, at each step, what every seat had seen: at
+    // the round's start each seat's own Role look is new; at the end every seat's dealt cards,
+    // and each Role peek under its peeker.
+    const panel = page.getByTestId('xo-seen');
+    const seats = panel.getByTestId('xo-seen-seat');
+    if ((await seats.count()) !== 5) throw new Error(`the replay's "What players saw" lists ${await seats.count()} seats`);
+    const startStep = all.steps.findIndex((/** @type {any} */ s) => (s.event.type === 'full' ? s.event.event : s.event).type === 'round_started') + 1;
+    await page.getByTestId('move').nth(startStep - 1).click();
+    await page.getByTestId('step').filter({ hasText: `${startStep} /` }).waitFor();
+    if ((await panel.getByTestId('xo-seen-new').count()) !== 5) throw new Error(`at the round's start ${await panel.getByTestId('xo-seen-new').count()} seats saw something new`);
+    for (let s = 0; s < 5; s++) {
+      await seats.nth(s).locator('summary').click();
+      await seats.nth(s).locator('li', { hasText: 'own Role tile' }).waitFor();
+    }
+    await noSideScroll(page, 'the replay\'s "What players saw" at phone width');
+    await shot(page, 'exorcist-replay-seen-start-phone');
+    await page.getByTestId('end').click();
+    await page.getByTestId('step').filter({ hasText: `${all.total} / ${all.total}` }).waitFor();
+    for (let s = 0; s < 5; s++) await seats.nth(s).locator('li', { hasText: 'dealt' }).first().waitFor();
+    const peeks = all.steps.map((/** @type {any} */ s) => (s.event.type === 'full' ? s.event.event : s.event))
+      .filter((/** @type {any} */ e) => e.type === 'role_peeked' && e.payload.peeker !== e.payload.target && e.payload.seen);
+    for (const e of peeks) {
+      const target = t0.table.seats[e.payload.target] || `Seat ${e.payload.target + 1}`;
+      await seats.nth(e.payload.peeker).locator('li', { hasText: `${target}'s Role tile` }).first().waitFor({ timeout: 3000 });
+    }
+    await noSideScroll(page, 'the replay\'s "What players saw" at the end');
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, 'exorcist-replay-seen-phone');
+    // A rematch: a new practice table of the game with the same settings, seats and bots.
+    await page.goto(`${base}/tables/${tableId}`);
+    await page.getByTestId('rematch').click();
+    await page.waitForFunction((old) => /^\/tables\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith(old), tableId);
+    await page.locator('[data-testid=table-page][data-game=exorcist]').waitFor();
+    const again = page.url().split('/tables/')[1].split(/[?#/]/)[0];
+    const t1 = (await call('GET', `/tables/${again}`)).table;
+    const alike = (/** @type {any} */ t) => JSON.stringify([t.game, t.practice, t.seats, t.bots, t.settings.target, t.settings.first_seeker, t.clocks]);
+    if (alike(t1) !== alike(t0.table) || t1.status === 'open') throw new Error(`the rematch: ${JSON.stringify(t1)} after ${JSON.stringify(t0.table)}`);
+    await page.locator('[data-testid=viewer]', { hasText: `You play ${me}` }).waitFor();
+    await shot(page, 'exorcist-rematch-phone');
     const real = errors.filter((e) => !/status of 409/.test(e));
     if (real.length) throw new Error(`page errors: ${real.join('; ')}`);
     await context.close();
-    return `${result}; answered by tapping ${Object.entries(seen).map(([k, n]) => `${k}×${n}`).join(', ')}; 0 time-outs; replay ${steps}`;
+    return `${result}; answered by tapping ${Object.entries(seen).map(([k, n]) => `${k}×${n}`).join(', ')}; 0 time-outs; replay ${steps}, ${peeks.length} Role peeks of others shown; rematch ${again.slice(0, 8)}`;
   });
 
   /** The Final Flicker's own words, which an Exorcist gathering's pages never use. */
@@ -242,6 +300,17 @@ export function exorcistTests(h) {
     if (FLICKER_WORDS.test(words)) throw new Error(`the Exorcist gathering page speaks The Final Flicker: ${words.match(FLICKER_WORDS)}`);
     await noSideScroll(phone.page, 'the finished Exorcist gathering page');
     await shot(phone.page, 'exorcist-gathering-phone');
+    // Rules decision 73: a finished circle of stage 1 says who advances (two here), not only who won.
+    const bracket = await call('GET', `/gatherings/${gid}/bracket`);
+    const first = bracket.stages[0].circles.find((/** @type {any} */ c) => c.status === 'finished' && c.last_lit.length === 2);
+    if (!first) throw new Error(`no circle of stage 1 sent on two: ${JSON.stringify(bracket.stages[0].circles.map((/** @type {any} */ c) => c.last_lit))}`);
+    await phone.page.goto(`${base}/tables/${first.table_id}`);
+    await phone.page.locator('[data-testid=table-page][data-game=exorcist]').waitFor();
+    await phone.page.getByTestId('advancing').filter({ hasText: `${first.last_lit[0]} and ${first.last_lit[1]} advance` }).waitFor();
+    const advanced = ((await phone.page.getByTestId('result').textContent()) || '').trim();
+    await noSideScroll(phone.page, 'a finished Exorcist circle');
+    await shot(phone.page, 'exorcist-circle-advance-phone');
+    await phone.page.goto(`${base}/gatherings/${gid}`);
     // The Final table's own page says so, with the gathering's bar.
     await phone.page.getByTestId('stage').last().getByTestId('circle-link').click();
     await phone.page.locator('[data-testid=table-page][data-game=exorcist]').waitFor();
@@ -261,6 +330,6 @@ export function exorcistTests(h) {
     if (all.length) throw new Error(`page errors: ${all.join('; ')}`);
     await phone.context.close();
     await context.close();
-    return `${winner}; stages ${stages.join(' → ')}`;
+    return `${winner}; stages ${stages.join(' → ')}; a circle: "${advanced}"`;
   });
 }

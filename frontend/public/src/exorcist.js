@@ -7,10 +7,11 @@
 // `known_roles`, `known_cards`, served by the server, so it survives a reload). The replay page
 // renders a step with the same `ExorcistBoard`.
 import { ChatPanel } from './chat.js';
-import { api, ApiError, errorText, html, idempotencyKey, rememberTable, useData, useSession, useStream } from './lib.js';
+import { api, ApiError, errorText, html, idempotencyKey, navigate, rememberTable, useData, useSession, useStream } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Clock, seatName } from './board.js';
 import { CircleNav, circleTitle } from './circle-nav.js';
+import { EXORCIST } from './games.js';
 
 /**
  * @typedef {import('./api.js').Schemas} Schemas
@@ -21,6 +22,7 @@ import { CircleNav, circleTitle } from './circle-nav.js';
  * @typedef {Schemas['ExorcistCardShown']} CardShown
  * @typedef {Schemas['ExorcistViewEvent']} ExorcistViewEvent
  * @typedef {import('./api.js').TableInfo} TableInfo
+ * @typedef {import('./api.js').Bracket} Bracket
  */
 
 /** X1.3: every card kind, its name, its type and its effect in a few words. */
@@ -77,12 +79,29 @@ function FaceUp({ c, who, small }) {
 }
 
 /**
+ * Rules decision 73: who advances from this table's finished gathering circle (its Last Lit in
+ * the bracket), when that is more than the winner alone; none at a practice table or the Final
+ * table.
+ * @param {TableInfo} t @param {Bracket | null | undefined} bracket
+ * @returns {string[]}
+ */
+export function advancersOf(t, bracket) {
+  const g = t.gathering;
+  if (!g || !bracket || !Array.isArray(bracket.stages)) return [];
+  const stage = bracket.stages.find((st) => st.stage === g.stage);
+  if (!stage || stage.final_ritual) return [];
+  const circle = stage.circles.find((c) => c.table_id === t.table_id);
+  return circle && circle.status === 'finished' && circle.last_lit.length > 1 ? circle.last_lit : [];
+}
+
+/**
  * The board of an Exorcist table, for a seat, a spectator or a replay step. When `prompt` asks
  * for a card (or a tie pick), the legal positions are buttons that answer with `onAnswer`.
+ * `advancing`: the names a finished gathering circle sends on (rules decision 73), for the result.
  * @param {{ view: ExorcistView, table: TableInfo | null, me?: number | null, prompt?: ExorcistPrompt | null,
- *   onAnswer?: (a: ExorcistAnswer) => void, busy?: boolean }} props
+ *   onAnswer?: (a: ExorcistAnswer) => void, busy?: boolean, advancing?: string[] }} props
  */
-export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer, busy = false }) {
+export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer, busy = false, advancing = [] }) {
   const who = (/** @type {number} */ s) => (s === me ? 'You' : seatName(table, s));
   const p = /** @type {any} */ (prompt);
   /** @type {Set<string>} */
@@ -95,6 +114,7 @@ export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer,
   return html`<div class="xo-board" data-testid="xo-board">
     <div class="xo-status" data-testid="xo-status">
       <span>Round <b>${view.round}</b></span>
+      ${view.tie && !view.result && html`<span data-testid="xo-tie-status">X8: tie mini-game · pick round ${view.tie.pick_rounds + 1}</span>`}
       ${view.deal > 0 && html`<span>Deal <b>${view.deal}</b> · ${view.deal_revealed}/${view.players} turned up</span>`}
       ${view.holy + view.cursed > 0 && html`<span class="xo-holy" title="X4.2: the Innocents win the round when all are turned up">Holy ${view.holy_revealed}/${view.holy}</span>
       <span class="xo-cursed" title="X4.2: the Possessed win the round when all are turned up">Cursed ${view.cursed_revealed}/${view.cursed}</span>`}
@@ -103,7 +123,8 @@ export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer,
     ${view.result && html`<div class="xo-result" data-testid="result" role="status">
       ${view.result.winner !== null && view.result.winner !== undefined
         ? html`<b>${view.result.winner === me ? 'You win' : `${seatName(table, view.result.winner)} wins`}</b> ${REASON[view.result.reason] || ''}`
-        : html`<b>Game over</b> ${REASON[view.result.reason] || ''}`}</div>`}
+        : html`<b>Game over</b> ${REASON[view.result.reason] || ''}`}
+      ${advancing.length > 0 && html`<span data-testid="advancing"> · ${advancing.join(' and ')} advance</span>`}</div>`}
     <ol class="xo-players" aria-label="Players">
       ${seats.map((s) => {
         const row = rows.find((r) => r.seat === s);
@@ -146,7 +167,7 @@ export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer,
     </ol>
     ${view.resolving && html`<div class="xo-resolving"><span>Resolving:</span> <${FaceUp} c=${view.resolving} who=${who} />
       <span class="hint">${CARDS[view.resolving.card] ? CARDS[view.resolving.card].text : ''}</span></div>`}
-    ${!(view.result && view.centre.length === 0) && html`<section class="xo-centre" aria-label="This deal's revealed cards"><h4>This deal</h4>
+    ${(view.centre.length > 0 || (view.deal > 0 && !view.result && !view.tie)) && html`<section class="xo-centre" aria-label="This deal's revealed cards"><h4>This deal</h4>
       <div class="xo-faces">${view.centre.length ? view.centre.map((c) => html`<${FaceUp} c=${c} who=${who} />`) : html`<span class="muted">nothing turned up yet</span>`}</div>
     </section>`}
     ${view.set_aside.length > 0 && html`<section class="xo-aside" aria-label="Set aside by deal"><h4>Set aside</h4>
@@ -382,6 +403,7 @@ export function ExorcistTablePage({ id, search, info }) {
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState('');
   const [note, setNote] = useState('');
+  const [rematching, setRematching] = useState(false);
   const tableRef = useRef(table);
   tableRef.current = (state.data && state.data.t.table) || table;
   useEffect(() => setLines([]), [id, seat]);
@@ -413,6 +435,17 @@ export function ExorcistTablePage({ id, search, info }) {
     const t = setInterval(() => state.reload(), 3000);
     return () => clearInterval(t);
   }, [id, seat]);
+  // A gathering circle that just ended: the bracket names who advances once it has the result.
+  const over = !!(state.data && state.data.t.view && state.data.t.view.result);
+  const b = /** @type {Bracket | null} */ (bracket.data);
+  const circle = b && table.gathering ? b.stages.flatMap((st) => st.circles).find((c) => c.table_id === id) : null;
+  const settled = !!circle && circle.status === 'finished';
+  useEffect(() => {
+    if (!over || !gid || settled) return undefined;
+    bracket.reload();
+    const t = setInterval(() => bracket.reload(), 2000);
+    return () => clearInterval(t);
+  }, [over, gid, settled]);
   const logRef = useRef(/** @type {HTMLOListElement | null} */ (null));
   useEffect(() => {
     const el = logRef.current;
@@ -445,6 +478,32 @@ export function ExorcistTablePage({ id, search, info }) {
     }
   }
 
+  /** A new practice table like this one: the same game, settings, clocks, seats and bots. */
+  async function rematch() {
+    setRematching(true);
+    setErr('');
+    try {
+      const players = tinfo.seats.length;
+      const set = /** @type {any} */ (tinfo.settings) || {};
+      const r = await api('POST', '/tables', {
+        body: { game: EXORCIST, players, practice: true, bot_delay_ms: 600, clocks: tinfo.clocks,
+          settings: { target: set.target ?? view?.target ?? 7, first_seeker: set.first_seeker ?? null } },
+      });
+      const nid = r.table.table_id;
+      for (let s = 0; s < players; s++) {
+        const bot = tinfo.bots[s];
+        await api('POST', `/tables/${nid}/seats`, { body: bot ? { seat: s, bot } : { seat: s } });
+      }
+      await api('POST', `/tables/${nid}/start`);
+      rememberTable(nid, `Exorcist practice, ${players} players`);
+      navigate(`/tables/${nid}`);
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      setRematching(false);
+    }
+  }
+
   async function start() {
     try {
       await api('POST', `/tables/${id}/start`);
@@ -465,6 +524,8 @@ export function ExorcistTablePage({ id, search, info }) {
         <span data-testid="viewer">${seat !== null ? `You play ${seatName(tinfo, seat)}` : 'You are watching as a spectator'}</span>
         ${tinfo.gathering && html`<a href=${`/gatherings/${tinfo.gathering.gathering_id}`}>Gathering</a>`}
         ${(tinfo.status === 'finished' || (view && view.result)) && html`<a class="button" href=${`/tables/${id}/replay`} data-testid="replay-link">Replay</a>`}
+        ${tinfo.practice && seat !== null && view && view.result && html`<button type="button" data-testid="rematch" disabled=${rematching}
+          onClick=${rematch}>Rematch</button>`}
       </div>
     </div>
     <${CircleNav} gathering=${tinfo.gathering} tableId=${tinfo.table_id} />
@@ -478,7 +539,8 @@ export function ExorcistTablePage({ id, search, info }) {
           <div class="xo-main">
             ${seat !== null && html`<${ExorcistPromptPanel} prompt=${prompt} clock=${(p && p.clock) || t.clock} view=${view} table=${tinfo} answer=${send} busy=${busy} />`}
             ${waitingFor.length > 0 && !prompt && html`<p class="hint" data-testid="pending">Waiting for ${waitingFor.join(', ')}.</p>`}
-            <${ExorcistBoard} view=${view} table=${tinfo} me=${seat} prompt=${prompt} onAnswer=${send} busy=${busy} />
+            <${ExorcistBoard} view=${view} table=${tinfo} me=${seat} prompt=${prompt} onAnswer=${send} busy=${busy}
+              advancing=${advancersOf(tinfo, bracket.data)} />
           </div>
           <aside class="side xo-side">
             <${PrivateLog} view=${view} table=${tinfo} me=${seat} />

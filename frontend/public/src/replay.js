@@ -11,6 +11,7 @@ import { rulesetLabel, showRuleset } from './cards.js';
 import { cardNamer, describe } from './describe.js';
 import { Icon } from './icons.js';
 import { ExorcistBoard, describeExorcist } from './exorcist.js';
+import { SeenBySeat } from './exorcist-seen.js';
 import { EXORCIST } from './games.js';
 
 /**
@@ -197,7 +198,8 @@ export function ReplayPage({ id }) {
     </div>`}
     <p class="step-text" data-testid="step-text" aria-live="polite">${moves[n - 1]}</p>
     <div class="replay-layout">
-      ${exorcist ? html`<${ExorcistBoard} view=${/** @type {any} */ (step.view)} table=${table} me=${null} />`
+      ${exorcist ? html`<div class="xo-replay-main"><${ExorcistBoard} view=${/** @type {any} */ (step.view)} table=${table} me=${null} />
+          <${SeenBySeat} replay=${replay} n=${n} table=${table} /></div>`
         : html`<${Board} view=${step.view} table=${table} reveal=${reveal && canReveal} me=${null} />`}
       <section class="moves" aria-label="Moves"><h3>Moves</h3>
         <ol ref=${listRef} data-testid="moves">${moves.map((m, i) => html`<li key=${i}><button type="button" class="move"
