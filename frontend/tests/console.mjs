@@ -13,7 +13,7 @@ Object.assign(globalThis, {
   location: { pathname: '/', search: '', hash: '', href: 'http://127.0.0.1/' },
   history: { pushState() {} },
 });
-const { progressText, rankStandings, circleNote, circlePoints } = await import('../public/src/pages.js');
+const { progressText, rankStandings, circleNote } = await import('../public/src/pages.js');
 
 /** @param {Partial<any>} g */
 const summary = (g) => /** @type {any} */ ({ status: 'running', players: [], end_reason: null, progress: { stage: 1, circles_ended: 2, circles_expected: 5 }, ...g });
@@ -47,12 +47,4 @@ const circle = (/** @type {any} */ o) => /** @type {any} */ ({ circle: 1, table_
 assert.match(circleNote(circle({ end_reason: 'witnessed' })), /Witnessed.*sends nobody on/);
 assert.equal(circleNote(circle({ last_lit: ['a', 'b'], end_reason: 'last_lit' })), '');
 assert.equal(circleNote(circle({ status: 'playing' })), '');
-// X7.6: points by stage, circle and player, once a circle ended (none while it plays).
-const points = circlePoints(/** @type {any} */ ({
-  stages: [
-    { stage: 1, circles: [circle({ circle: 2, players: [{ seat: 0, name: 'a', points: 3 }, { seat: 1, name: 'b', points: 0 }] })] },
-    { stage: 2, circles: [circle({ status: 'playing', players: [{ seat: 0, name: 'a', points: null }] })] },
-  ],
-}));
-assert.deepEqual([...points], [['1/2/a', 3], ['1/2/b', 0]]);
-console.log("console words: progress without the Final, ranked standings, the Witnessed note, the Exorcist's Final table and points");
+console.log("console words: progress without the Final, ranked standings, the Witnessed note, the Exorcist's Final table");

@@ -377,7 +377,7 @@ test('an organiser drops a no-show from the console and exports the results', as
   const csvHref = await page.getByTestId('export-csv').getAttribute('href');
   const jsonHref = await page.getByTestId('export-json').getAttribute('href');
   const csv = await (await fetch(`${base}${csvHref}`)).text();
-  if (!csv.startsWith('rank,name,status,stage,circle,placing,bot') || !csv.includes(nora)) throw new Error(`csv: ${csv.slice(0, 300)}`);
+  if (!csv.startsWith('rank,name,status,stage,circle,placing,bot,points') || !csv.includes(nora)) throw new Error(`csv: ${csv.slice(0, 300)}`);
   const json = await (await fetch(`${base}${jsonHref}`)).json();
   if (!json.winner || json.winner === nora || json.standings.length !== 2) throw new Error(`json: ${JSON.stringify(json).slice(0, 300)}`);
   await noSideScroll(page, 'the console on a phone');

@@ -323,7 +323,8 @@ export interface paths {
         /**
          * R9.9: the results as CSV (public): one row per player, best first, with the columns `rank`
          *     (empty while not final), `name`, `status`, `stage`, `circle`, `placing`, `bot` (the
-         *     built-in bot's policy, empty for accounts).
+         *     built-in bot's policy, empty for accounts), `points` (*Let's Call the Exorcist*: the points
+         *     scored in that circle, X7.6; empty otherwise).
          */
         get: operations["results_csv"];
         put?: never;
@@ -6450,6 +6451,13 @@ export interface components {
             placing?: number | null;
             /**
              * Format: uint32
+             * @description *Let's Call the Exorcist*: the points scored in that circle, once it ended (X7.6; the
+             *     tie-break across circles of rules decision 74). Absent for The Final Flicker and while
+             *     the circle plays.
+             */
+            points?: number | null;
+            /**
+             * Format: uint32
              * @description Overall rank (shared on ties, the next skips); `null` while not yet final.
              */
             rank?: number | null;
@@ -8835,7 +8843,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `rank,name,status,stage,circle,placing,bot`, one row per player */
+            /** @description `rank,name,status,stage,circle,placing,bot,points`, one row per player */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -13,7 +13,9 @@
 //! its token, whether seated at that table or not; a spectator account; anonymous; the
 //! organiser, plain and in the commentary view), the scanner reads every path that shows the
 //! table (the table, the prompt, every events page, the latest replay step, sometimes every
-//! replay step, the position route, which refuses the game) and the gathering's read paths
+//! replay step, the position route, which refuses the game, the table chat, whose seated
+//! players now and then say something: a delayed reader's chat page must hold exactly the
+//! entries of the rule restated here, rules decision 75) and the gathering's read paths
 //! (summary, bracket, circles, standings, registrations, preview, results in JSON and CSV, the
 //! caller's registration and tables), and reads live streams as they come (table streams of
 //! seated players, an unseated player, anonymous and the commentary view; the gathering
@@ -102,6 +104,8 @@ struct Table {
     /// Learned every event so far.
     checker: LeakChecker,
     streams: Vec<Tail>,
+    /// The table chat's entries: how many events each came after, and when it was stored.
+    chat: Vec<(usize, chrono::DateTime<chrono::Utc>)>,
 }
 
 impl Table {
@@ -138,6 +142,9 @@ struct Counts {
     stream_messages: usize,
     gathering_stream_messages: usize,
     account_messages: usize,
+    /// Chat messages said; chat pages read that a delay held entries back of.
+    chat_said: usize,
+    chat_held: usize,
 }
 
 /// Sends a request to the application: (status, body).
@@ -247,6 +254,27 @@ impl Scanner<'_> {
             }
         };
         (visible, shown)
+    }
+
+    /// The table chat's entries `viewer` may read under `delay` with `shown` events of its
+    /// sequence visible (the server's rule, restated: docs/rules-decisions.md 75): an entry once
+    /// its reader sees as many events of its own sequence as came before the entry, and once it
+    /// is older than a delay in seconds.
+    fn chat_readable(&self, t: &Table, viewer: Viewer, delay: Delay, shown: usize) -> usize {
+        let all = t.events.len();
+        let seq: Vec<usize> = (0..all)
+            .filter(|&i| Exorcist::redact(&t.states[i], &t.events[i], &t.states[i + 1], viewer).is_some())
+            .collect();
+        let cutoff = match delay {
+            Delay::Secs(s) => Some(crate::clock::Clock::now(self.clock.as_ref()) - chrono::Duration::seconds(s as i64)),
+            Delay::Events(_) => None,
+        };
+        t.chat
+            .iter()
+            .take_while(|(after, at)| {
+                seq.iter().filter(|&&i| i < *after).count() <= shown && cutoff.is_none_or(|c| *at <= c)
+            })
+            .count()
     }
 
     /// Reads every path of table `t` as every reader and checks each body.
@@ -366,6 +394,17 @@ impl Scanner<'_> {
                         check(&mut self.counts, &step["event"], reveal, what("replay steps"));
                     }
                 }
+            }
+            // The table chat: every entry at once for a seat in the game, a delayed reader's
+            // behind the delay, counted in its own sequence.
+            let (status, body) = self.get(r, &format!("/api/v1/tables/{id}/chat{q}")).await;
+            assert_eq!(status, 200, "{}: {}", what("chat"), String::from_utf8_lossy(&body));
+            let j: Value = serde_json::from_slice(&body).expect("a chat page");
+            let want = if delayed { self.chat_readable(t, viewer, delay, shown) } else { t.chat.len() };
+            assert_eq!(j["readable"].as_u64(), Some(want as u64), "{}: {j}", what("chat"));
+            assert_eq!(j["entries"].as_array().map(Vec::len), Some(want), "{}: {j}", what("chat"));
+            if want < t.chat.len() {
+                self.counts.chat_held += 1;
             }
             // R10.13: positions are refused for the game; the refusal names nothing hidden.
             let (status, body) = self.get(r, &format!("/api/v1/tables/{id}/position{q}")).await;
@@ -621,6 +660,7 @@ impl Scanner<'_> {
                     states: vec![State::default()],
                     checker: LeakChecker::new(),
                     streams: Vec::new(),
+                    chat: Vec::new(),
                 };
                 let snap = self.catch_up(&mut t).await;
                 let unseated = (0..players).find(|&w| !draw.players.contains(&names[w]));
@@ -719,6 +759,33 @@ impl Scanner<'_> {
     /// checked as that seat), else the held window's close. Returns whether the game ended.
     async fn command(&mut self, t: &mut Table, readers: &[Reader]) -> bool {
         let snap = self.catch_up(t).await;
+        // Now and then a seated player says something at the table.
+        let speakers: Vec<usize> = (0..readers.len())
+            .filter(|&w| {
+                !readers[w].commentary
+                    && readers[w].name.as_ref().is_some_and(|n| snap.info.seats.iter().any(|h| h.as_ref() == Some(n)))
+            })
+            .collect();
+        if let Some(&w) = speakers.choose(&mut self.rng).filter(|_| self.rng.random_bool(0.1)) {
+            let req = readers[w]
+                .req(TestRequest::post().uri(&format!("/api/v1/tables/{}/chat", t.id)))
+                .set_json(json!({"text": format!("message {}", self.counts.chat_said + 1)}));
+            let (status, body) = (self.call)(req).await;
+            // 429: five in ten seconds of the server clock, which the scanner moves about.
+            assert!(
+                status == 201 || status == 429,
+                "table {}: chat refused: {status} {}",
+                t.id,
+                String::from_utf8_lossy(&body)
+            );
+            if status == 201 {
+                let e: Value = serde_json::from_slice(&body).expect("an entry");
+                let at = e["at"].as_str().and_then(|a| a.parse().ok()).expect("a time");
+                assert_eq!(e["number"].as_u64(), Some(t.chat.len() as u64 + 1), "table {}: {e}", t.id);
+                t.chat.push((t.events.len(), at));
+                self.counts.chat_said += 1;
+            }
+        }
         let state = t.now().clone();
         let prompts = Exorcist::prompts(&state);
         self.counts.commands += 1;
@@ -831,7 +898,8 @@ async fn x11_1_the_exorcist_gathering_leak_scanner_finds_nothing() {
     println!(
         "exorcist gathering leak scan: {} gatherings, {} stages, {} tables, {} commands ({} through the route), \
          {} moments, {} table bodies checked ({} events), delayed reads {:?} ({:?} holding events back), {} gathering bodies, {} waits checked, \
-         {} table stream messages, {} gathering stream messages, {} account stream messages; {:.1} s",
+         {} table stream messages, {} gathering stream messages, {} account stream messages, \
+         {} chat messages ({} chat pages held back); {:.1} s",
         c.gatherings,
         c.stages,
         c.tables,
@@ -847,10 +915,13 @@ async fn x11_1_the_exorcist_gathering_leak_scanner_finds_nothing() {
         c.stream_messages,
         c.gathering_stream_messages,
         c.account_messages,
+        c.chat_said,
+        c.chat_held,
         started.elapsed().as_secs_f64()
     );
     assert!(c.gatherings == gatherings && c.stream_messages > 0 && c.gathering_stream_messages > 0);
     assert!(c.waiting > 0 && c.delayed_reads.len() >= 3 && c.by_route > 0);
+    assert!(c.chat_said > 0 && c.chat_held > 0, "the chat was said and held back: {} {}", c.chat_said, c.chat_held);
     assert!(c.held[0] > 0 && (gatherings < 2 || c.held[1] > 0), "the delays held events back: {:?}", c.held);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -292,30 +292,3 @@ mod tests {
         }
     }
 }
-
-#[cfg(test)]
-mod figures {
-    use super::*;
-
-    /// The simulation figures by player count (run by hand: `cargo test -p flicker-lab --
-    /// --ignored exorcist_figures --nocapture`).
-    #[test]
-    #[ignore]
-    fn exorcist_figures() {
-        for policy in [Policy::Random, Policy::Heuristic] {
-            for players in 4..=8u8 {
-                let r = simulate(players, 2000, policy, 42, false).unwrap();
-                println!(
-                    "{policy:?} {players}p: {} games, {:.0} games/s, {:.2} rounds/game, Innocent {:.1}% / Possessed {:.1}% of rounds, {} tie games, wins by seat {:?}",
-                    r.games,
-                    r.games as f64 / r.seconds,
-                    r.mean_rounds(),
-                    100.0 * r.innocent_rate(),
-                    100.0 * r.possessed_rate(),
-                    r.tie_games,
-                    r.wins_by_seat
-                );
-            }
-        }
-    }
-}

@@ -104,29 +104,10 @@ export function rankStandings(rows) {
 const STANDING_STATUS = { registered: 'registered', playing: 'playing', advanced: 'through to the next stage', out: 'out', winner: 'winner' };
 
 /**
- * X7.6: the points each player scored at the circle they last played (*Let's Call the
- * Exorcist*), from the bracket's finished circles, keyed by `pointsKey`.
- * @param {Bracket} b
- * @returns {Map<string, number>}
- */
-export function circlePoints(b) {
-  /** @type {Map<string, number>} */
-  const points = new Map();
-  for (const st of b.stages) {
-    for (const c of st.circles) {
-      for (const p of c.players) if (p.points !== null && p.points !== undefined) points.set(pointsKey(st.stage, c.circle, p.name), p.points);
-    }
-  }
-  return points;
-}
-
-/** @param {number} stage @param {number | null | undefined} circle @param {string} name */
-const pointsKey = (stage, circle, name) => `${stage}/${circle ?? ''}/${name}`;
-
-/**
- * Ranked standings; with `points` (an Exorcist gathering, `circlePoints`) a Points column: each
- * player's points at the circle of their standing, which with the placing ranks them (X7.6).
- * @param {{ rows: Standing[], points?: Map<string, number> | null }} props
+ * Ranked standings; with `points` (an Exorcist gathering) a Points column: each player's points
+ * at the circle of their standing (the standing's `points`), which with the placing ranks them
+ * (X7.6).
+ * @param {{ rows: Standing[], points?: boolean }} props
  */
 export function StandingsTable({ rows, points }) {
   if (rows.length === 0) return html`<p class="muted">After the first circles end.</p>`;
@@ -135,7 +116,7 @@ export function StandingsTable({ rows, points }) {
   return html`<div class="scroll-x"><table class="standings" data-testid="standings">
     <thead><tr><th>Rank</th><th>Name</th><th>Stage</th><th>Circle</th><th>Placing</th>${points && html`<th>Points</th>`}<th>Status</th></tr></thead>
     <tbody>${ranked.map(({ row: r, position }) => html`<tr class=${`sst-${r.status}${r.rank === null || r.rank === undefined ? ' provisional' : ''}`} data-testid="standing-row"><td>${position}</td><td>${r.name}</td><td>${r.stage}</td><td>${r.circle ?? '–'}</td>
-      <td>${r.placing ? ordinal(r.placing) : '–'}</td>${points && html`<td data-testid="standing-points">${points.get(pointsKey(r.stage, r.circle, r.name)) ?? '–'}</td>`}<td>${STANDING_STATUS[r.status] || String(r.status).replace(/_/g, ' ')}</td></tr>`)}</tbody></table></div>
+      <td>${r.placing ? ordinal(r.placing) : '–'}</td>${points && html`<td data-testid="standing-points">${r.points ?? '–'}</td>`}<td>${STANDING_STATUS[r.status] || String(r.status).replace(/_/g, ' ')}</td></tr>`)}</tbody></table></div>
     ${provisional && html`<p class="muted small" data-testid="standings-note">Ranks in italics are provisional (= when shared): players still in are ordered by the stage they reached, those through to the next stage first, then by their placing. Final ranks (R9.9.1) replace them as circles end.</p>`}`;
 }
 
@@ -619,14 +600,11 @@ function Console({ id, onChange }) {
   const g = useData(() => /** @type {Promise<GatheringSummary>} */ (api('GET', `/gatherings/${id}`, { anonymous: true })), [id]);
   const standings = useData(() => /** @type {Promise<Standing[]>} */ (api('GET', `/gatherings/${id}/standings`, { anonymous: true })), [id]);
   const exorcist = !!g.data && g.data.settings.game === EXORCIST;
-  // X7.6: an Exorcist gathering's standings show points, which the bracket's circles carry.
-  const bracket = useData(() => (exorcist ? /** @type {Promise<Bracket>} */ (api('GET', `/gatherings/${id}/bracket`, { anonymous: true })) : Promise.resolve(null)), [id, exorcist]);
   // While registering, the preview too: it counts whom a start would seat, which enables Start (X2.1).
   useStream(`/gatherings/${id}/stream`, () => {
     g.reload();
     standings.reload();
     if (g.data && g.data.status === 'registering') preview.reload();
-    if (exorcist) bracket.reload();
     onChange();
   });
   const [player, setPlayer] = useState('');
@@ -697,7 +675,7 @@ function Console({ id, onChange }) {
       <p class="muted small">A substitute bot plays the seat out but never advances or wins.</p></form>`}
     ${(d.dropped?.length || d.replaced?.length) ? html`<p class="muted" data-testid="dropped">Dropped: ${(d.dropped || []).join(', ') || '—'} · replaced: ${(d.replaced || []).join(', ') || '—'}</p>` : ''}
     ${st !== 'registering' && html`<p class="export">Results: <a href=${`/api/v1/gatherings/${id}/results.csv`} download data-testid="export-csv">CSV</a> · <a href=${`/api/v1/gatherings/${id}/results.json`} download data-testid="export-json">JSON</a></p>`}
-    ${st !== 'registering' && html`<details class="console-standings" open><summary>Standings</summary><${StandingsTable} rows=${standings.data || []} points=${bracket.data && circlePoints(bracket.data)} /></details>`}
+    ${st !== 'registering' && html`<details class="console-standings" open><summary>Standings</summary><${StandingsTable} rows=${standings.data || []} points=${exorcist} /></details>`}
     <details><summary>${d.registered} registered</summary><ul class="names">${d.players.map((p) => html`<li>${p.name}${p.bot ? html` <span class="badge bot">bot</span>` : ''}
       ${st === 'registering' && html` <button type="button" class="linklike" aria-label=${`withdraw ${p.name}`} onClick=${() => act('DELETE', `/registrations/${encodeURIComponent(p.name)}`)}>✕</button>`}</li>`)}</ul>
       ${d.registered > d.players.length && html`<p class="muted small">and ${d.registered - d.players.length} more (<a href=${`/api/v1/gatherings/${id}/registrations?limit=1000`}>the full list</a>)</p>`}</details>
@@ -803,6 +781,6 @@ export function GatheringPage({ id }) {
       <section class="stage champion"><h3>Winner</h3>${b.winner ? html`<p class="trophy"><${Icon} name="trophy" size=${40} /><br /><strong>${b.winner}</strong></p>`
         : html`<p class="muted">${b.end_reason ? b.end_reason.replace(/_/g, ' ') : 'to be decided'}</p>`}</section>
     </div>
-    <section><h3>Standings</h3><${StandingsTable} rows=${s} points=${exorcist ? circlePoints(b) : null} /></section>
+    <section><h3>Standings</h3><${StandingsTable} rows=${s} points=${exorcist} /></section>
   </main>`;
 }

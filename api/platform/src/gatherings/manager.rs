@@ -1048,6 +1048,13 @@ mod tests {
                 }
                 assert_eq!(g.winner, final_[0].1.as_ref().unwrap().winner);
                 assert!(g.winner.is_some());
+                // X7.6, R9.9: each standing carries the points of the circle it names.
+                for st in crate::gatherings::standings::standings(&g) {
+                    let stage = &g.stages[st.stage as usize - 1];
+                    let (draw, r) = stage.circles.iter().find(|(c, _)| Some(c.circle) == st.circle).unwrap();
+                    let seat = draw.players.iter().position(|p| *p == st.name).unwrap();
+                    assert_eq!(st.points, Some(r.as_ref().unwrap().points[seat]), "{}", st.name);
+                }
             }
         }
     }

@@ -38,6 +38,11 @@ pub struct Standing {
     pub placing: Option<u8>,
     /// Status.
     pub status: StandingStatus,
+    /// *Let's Call the Exorcist*: the points scored in that circle, once it ended (X7.6; the
+    /// tie-break across circles of rules decision 74). Absent for The Final Flicker and while
+    /// the circle plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
 }
 
 /// R9.9: every registered player's standing, best first: by last stage reached (later is
@@ -55,6 +60,7 @@ pub fn standings(g: &Gathering) -> Vec<Standing> {
                 circle: None,
                 placing: None,
                 status: StandingStatus::Registered,
+                points: None,
             };
             for stage in &g.stages {
                 for (draw, result) in &stage.circles {
@@ -62,6 +68,7 @@ pub fn standings(g: &Gathering) -> Vec<Standing> {
                     st.stage = stage.stage;
                     st.circle = Some(draw.circle);
                     st.placing = None;
+                    st.points = result.as_ref().and_then(|r| r.points.get(seat).copied());
                     st.status = match result {
                         None => StandingStatus::Playing,
                         Some(r) if stage.circles.len() > 1 && r.last_lit.contains(&p.name) => StandingStatus::Advanced,

@@ -889,13 +889,15 @@ struct ResultRow<'a> {
     circle: Option<u32>,
     placing: Option<u8>,
     bot: &'a str,
+    points: Option<u32>,
 }
 
 /// R9.9: the results as CSV (public): one row per player, best first, with the columns `rank`
 /// (empty while not final), `name`, `status`, `stage`, `circle`, `placing`, `bot` (the
-/// built-in bot's policy, empty for accounts).
+/// built-in bot's policy, empty for accounts), `points` (*Let's Call the Exorcist*: the points
+/// scored in that circle, X7.6; empty otherwise).
 #[utoipa::path(tag = "gatherings", params(("id" = String, Path, description = "gathering id")),
-    responses((status = 200, content_type = "text/csv", body = String, description = "`rank,name,status,stage,circle,placing,bot`, one row per player"),
+    responses((status = 200, content_type = "text/csv", body = String, description = "`rank,name,status,stage,circle,placing,bot,points`, one row per player"),
         (status = 404, body = Problem)))]
 #[get("/api/v1/gatherings/{id}/results.csv")]
 pub async fn results_csv(state: Data, id: web::Path<String>) -> Result<HttpResponse, Problem> {
@@ -913,6 +915,7 @@ pub async fn results_csv(state: Data, id: web::Path<String>) -> Result<HttpRespo
             circle: s.circle,
             placing: s.placing,
             bot,
+            points: s.points,
         })
         .map_err(|e| Problem::internal(format!("csv: {e}")))?;
     }
