@@ -48,9 +48,24 @@ pub async fn sight<G: Game>(
     seat: Option<u8>,
     commentary: bool,
 ) -> Result<Sight, TableError> {
+    let (sight, _) = sight_and_delays(store, gatherings, now, snap, caller, seat, commentary).await?;
+    Ok(sight)
+}
+
+/// [`sight`], and the delays that hold the caller back (events, seconds; `(0, 0)` when none
+/// does).
+async fn sight_and_delays<G: Game>(
+    store: &dyn EventStore,
+    gatherings: &GatheringCache,
+    now: DateTime<Utc>,
+    snap: &Snapshot<G>,
+    caller: Option<&str>,
+    seat: Option<u8>,
+    commentary: bool,
+) -> Result<(Sight, (u32, u32)), TableError> {
     let all = snap.events.len();
     if snap.finished() {
-        return Ok(Sight { viewer: Viewer::Everything, visible: all, next_reveal: None });
+        return Ok((Sight { viewer: Viewer::Everything, visible: all, next_reveal: None }, (0, 0)));
     }
     let gathering = match &snap.info.gathering {
         Some(g) => gatherings.get(store, &g.gathering_id).await?,
@@ -63,14 +78,12 @@ pub async fn sight<G: Game>(
         }
     }
     let viewer = if commentary { Viewer::Commentary } else { snap.viewer_for(caller, seat)? };
-    if let Viewer::Seat { seat } = viewer
-        && (G::in_game(&snap.state, seat) || seat >= G::players(&snap.state))
-    {
-        return Ok(Sight { viewer, visible: all, next_reveal: None });
+    if !delayed(snap, viewer) {
+        return Ok((Sight { viewer, visible: all, next_reveal: None }, (0, 0)));
     }
     let (events, secs) =
         gathering.map_or((0, 0), |g| (g.settings.spectator_delay_events, g.settings.spectator_delay_secs));
-    Ok(horizon(snap, viewer, events, secs, now))
+    Ok((horizon(snap, viewer, events, secs, now), (events, secs)))
 }
 
 /// What a caller may read of a table's chat now ([`crate::tables::chat`]).
@@ -97,17 +110,7 @@ pub async fn chat_sight<G: Game>(
     seat: Option<u8>,
     commentary: bool,
 ) -> Result<ChatSight, TableError> {
-    let seen = sight(store, gatherings, now, snap, caller, seat, commentary).await?;
-    if !delayed(snap, seen.viewer) {
-        return Ok(ChatSight { entries: snap.chat.len(), next_reveal: None });
-    }
-    let (events, secs) = match &snap.info.gathering {
-        Some(g) => gatherings
-            .get(store, &g.gathering_id)
-            .await?
-            .map_or((0, 0), |g| (g.settings.spectator_delay_events, g.settings.spectator_delay_secs)),
-        None => (0, 0),
-    };
+    let (seen, (events, secs)) = sight_and_delays(store, gatherings, now, snap, caller, seat, commentary).await?;
     Ok(chat_horizon(snap, seen.viewer, events, secs, now))
 }
 
