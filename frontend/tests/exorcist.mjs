@@ -180,6 +180,15 @@ export function exorcistTests(h) {
     const all = await call('GET', `/tables/${tableId}/replay/steps`);
     const timeouts = all.steps.filter((/** @type {any} */ s) => s.event.type === 'timed_out' && (s.event.payload.seats || []).includes(seat)).length;
     if (timeouts) throw new Error(`the seat timed out ${timeouts} time(s)`);
+    // X11.3, X11.4: after the game a spectator's table page lists what each seat saw under its
+    // seer's name (the log names the seer of every entry).
+    const watcher = await newPage({ width: 390, height: 844 });
+    await watcher.page.goto(`${base}/tables/${tableId}`);
+    const seers = watcher.page.locator('[data-testid=xo-note-list] li[data-seer]');
+    await seers.first().waitFor();
+    const seerSet = new Set(await seers.evaluateAll((els) => els.map((e) => e.getAttribute('data-seer'))));
+    if (seerSet.size !== 5) throw new Error(`a spectator's "What the players saw" names ${seerSet.size} seers, not 5`);
+    await watcher.context.close();
     // The replay renders the game's steps with the same board.
     await page.getByTestId('replay-link').click();
     await page.getByTestId('replay-page').waitFor();

@@ -4189,6 +4189,18 @@ export interface components {
              */
             seat: number;
         };
+        /**
+         * @description X11.3: one entry of a private log, with whose sight it is (in the commentary view and after
+         *     the game the log holds every seat's entries).
+         */
+        ExorcistLogNote: components["schemas"]["ExorcistNoteView"] & {
+            /**
+             * Format: uint8
+             * @description The seat that looked, peeked or was dealt (X11.5: that a peek happened, by whom and at
+             *     what, is public; what it showed is the seer's).
+             */
+            seer: number;
+        };
         /** @description One entry of a seat's private log (X11.3). */
         ExorcistNoteView: (components["schemas"]["ExorcistRoleShown"] & {
             /** @enum {string} */
@@ -4537,8 +4549,11 @@ export interface components {
             known_roles: components["schemas"]["ExorcistRoleShown"][];
             /** @description X6.5: limits on the next selection. */
             limits: components["schemas"]["ExorcistLimitView"][];
-            /** @description X11.3: the viewer's private log (for the commentary view, every seat's). */
-            log: components["schemas"]["ExorcistNoteView"][];
+            /**
+             * @description X11.3: the viewer's private log (for the commentary view and after the game, every
+             *     seat's, each entry naming its seer).
+             */
+            log: components["schemas"]["ExorcistLogNote"][];
             /**
              * Format: uint8
              * @description Seats.

@@ -38,7 +38,7 @@ pub fn believed_role(view: &View, seat: u8) -> Role {
     view.log
         .iter()
         .rev()
-        .find_map(|n| match n {
+        .find_map(|n| match &n.note {
             exorcist::projection::view::NoteView::Role(r) if r.seat == seat && r.round == view.round => Some(r.role),
             _ => None,
         })

@@ -1,68 +1,25 @@
 // The replay's "What players saw" panel of a Let's Call the Exorcist table: at the current step,
 // what each seat had legitimately seen so far (X11.3: its dealt sets, its Role looks and its
 // peeks, with what they showed). After the game the complete record is public (X11.4), so the
-// replay's views carry every seat's private log; the seat a Role or card peek belongs to comes
-// from the peek's event (`role_peeked`, `card_peeked`: the peeker), every other note being the
-// owner's own (the look at its tile, its dealt cards, its own row's cards by Cleansing Whip, Cloth
-// of Transcendence or The Blessed Prepuce).
+// replay's views carry every seat's private log, each entry naming its `seer`. The table page's
+// "What the players saw" (a spectator after the game, the commentary view) groups the same way.
 import { html } from './lib.js';
-import { useMemo } from 'preact/hooks';
 import { seatName } from './board.js';
 import { cardName } from './exorcist.js';
 
 /**
  * @typedef {import('./api.js').ReplaySteps} ReplaySteps
  * @typedef {import('./api.js').TableInfo} TableInfo
- * @typedef {import('./api.js').Schemas['ExorcistNoteView']} NoteView
+ * @typedef {import('./api.js').Schemas['ExorcistLogNote']} LogNote
  */
 
 const ROLE = { innocent: 'Innocent', possessed: 'Possessed' };
 
 /**
- * The stored event of a replay step (a complete record's steps may wrap it in `full`).
- * @param {any} ev
- * @returns {any}
+ * A note in words, from its seer's side.
+ * @param {any} n @param {number} seat the seer @param {TableInfo | null} table
  */
-function inner(ev) {
-  return ev && ev.type === 'full' && ev.event ? ev.event : ev;
-}
-
-/**
- * The peeker of every Role and card peek of a replay, by the stream index of its event (the
- * `at` of the notes it produced).
- * @param {ReplaySteps} replay
- * @returns {Map<number, number>}
- */
-export function peekersOf(replay) {
-  /** @type {Map<number, number>} */
-  const by = new Map();
-  for (const step of replay.steps) {
-    const ev = inner(step.event);
-    const p = ev && ev.payload;
-    if (!p || (ev.type !== 'role_peeked' && ev.type !== 'card_peeked') || !p.seen || typeof p.seen.at !== 'number') continue;
-    by.set(p.seen.at, p.peeker);
-  }
-  return by;
-}
-
-/**
- * Whose sight a note of the log is (X11.3).
- * @param {any} n a note
- * @param {Map<number, number>} peekers
- * @returns {number}
- */
-export function noteSeat(n, peekers) {
-  if (n.note === 'dealt') return n.seat;
-  const by = peekers.get(n.at);
-  if (by !== undefined) return by;
-  return n.note === 'role' ? n.seat : n.owner;
-}
-
-/**
- * A note in words, from its seat's side.
- * @param {any} n @param {number} seat @param {TableInfo | null} table
- */
-function noteText(n, seat, table) {
+export function noteText(n, seat, table) {
   const whose = (/** @type {number} */ s) => (s === seat ? 'own' : `${seatName(table, s)}'s`);
   if (n.note === 'role') return `Round ${n.round}: ${whose(n.seat)} Role tile: ${ROLE[/** @type {'innocent' | 'possessed'} */ (n.role)] || n.role}`;
   if (n.note === 'dealt') return `Round ${n.round}, deal ${n.deal}: dealt ${(n.dealt || []).map(cardName).join(', ')}`;
@@ -75,7 +32,6 @@ function noteText(n, seat, table) {
  * @param {{ replay: ReplaySteps, n: number, table: TableInfo | null }} props
  */
 export function SeenBySeat({ replay, n, table }) {
-  const peekers = useMemo(() => peekersOf(replay), [replay]);
   const step = replay.steps[n - 1];
   const log = /** @type {any[]} */ ((step && /** @type {any} */ (step.view).log) || []);
   const before = n > 1 ? /** @type {any[]} */ (/** @type {any} */ (replay.steps[n - 2].view).log || []) : [];
@@ -84,7 +40,7 @@ export function SeenBySeat({ replay, n, table }) {
   /** @type {{ n: any, fresh: boolean }[][]} */
   const bySeat = Array.from({ length: players }, () => []);
   for (const note of log) {
-    const s = noteSeat(note, peekers);
+    const s = note.seer;
     if (bySeat[s]) bySeat[s].push({ n: note, fresh: !old.has(JSON.stringify(note)) });
   }
   return html`<section class="log xo-seen" aria-label="What players saw" data-testid="xo-seen"><h3>What players saw</h3>

@@ -7,6 +7,7 @@
 // `known_roles`, `known_cards`, served by the server, so it survives a reload). The replay page
 // renders a step with the same `ExorcistBoard`.
 import { ChatPanel } from './chat.js';
+import { noteText } from './exorcist-seen.js';
 import { api, ApiError, errorText, html, idempotencyKey, navigate, rememberTable, useData, useSession, useStream } from './lib.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Clock, seatName } from './board.js';
@@ -295,7 +296,8 @@ export function PrivateLog({ view, table, me }) {
     ${(roles.length > 0 || cards.length > 0) && html`<p class="xo-known" data-testid="xo-known"><b>Known now:</b>
       ${roles.map((r) => html`<span class=${`badge role ${r.role}`}>${Who(r.seat)} Role: ${ROLE[r.role]}</span> `)}
       ${cards.map((c) => html`<span class="badge">${Who(c.owner)} card ${c.position}: ${cardName(c.card)}</span> `)}</p>`}
-    <ol data-testid="xo-note-list">${notes.length === 0 ? html`<li class="muted">Nothing yet.</li>` : notes.map((n, i) => {
+    ${me === null && notes.length > 0 && html`<p class="hint">Each seat's own looks, deals and peeks (X11.3), public after the game.</p>`}
+    <ol data-testid="xo-note-list">${notes.length === 0 ? html`<li class="muted">Nothing yet.</li>` : me === null ? notes.map((n, i) => html`<li key=${i} data-seer=${n.seer}><b>${seatName(table, n.seer)}</b>: ${noteText(n, n.seer, table)}</li>`) : notes.map((n, i) => {
       const a = /** @type {any} */ (n);
       let text = '';
       if (a.note === 'role') text = `Round ${a.round}: ${Who(a.seat)} Role tile showed ${ROLE[/** @type {'innocent' | 'possessed'} */ (a.role)]}.`;

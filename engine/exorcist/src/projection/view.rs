@@ -58,6 +58,19 @@ pub enum NoteView {
     Card(CardSeen),
 }
 
+/// X11.3: one entry of a private log, with whose sight it is (in the commentary view and after
+/// the game the log holds every seat's entries).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistLogNote))]
+pub struct LogNote {
+    /// The seat that looked, peeked or was dealt (X11.5: that a peek happened, by whom and at
+    /// what, is public; what it showed is the seer's).
+    pub seer: u8,
+    /// What it saw.
+    #[serde(flatten)]
+    pub note: NoteView,
+}
+
 /// X7.4, X11.4: a finished round (public).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ExorcistRoundView))]
@@ -152,8 +165,9 @@ pub struct View {
     pub known_roles: Vec<RoleShown>,
     /// Face-down cards whose current place the viewer knows from its peeks.
     pub known_cards: Vec<CardKnown>,
-    /// X11.3: the viewer's private log (for the commentary view, every seat's).
-    pub log: Vec<NoteView>,
+    /// X11.3: the viewer's private log (for the commentary view and after the game, every
+    /// seat's, each entry naming its seer).
+    pub log: Vec<LogNote>,
     /// Every tile now (omniscient only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roles_now: Option<Vec<Role>>,
@@ -233,7 +247,10 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             }
         }
     }
-    let log = eyes.iter().flat_map(|&e| state.notes[e as usize].iter().map(move |n| note_view(e, n))).collect();
+    let log = eyes
+        .iter()
+        .flat_map(|&e| state.notes[e as usize].iter().map(move |n| LogNote { seer: e, note: note_view(e, n) }))
+        .collect();
     let open = prompts(state);
     let awaiting = open.iter().map(|p| Awaiting { seat: p.seat, prompt: prompt_name(&p.kind) }).collect();
     let prompt = match viewer {

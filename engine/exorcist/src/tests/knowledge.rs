@@ -39,7 +39,7 @@ fn x10_1_a_peek_reveals_nothing_to_anyone_else() {
         };
         let view = Exorcist::view(&t.state, v);
         assert!(view.known_cards.is_empty(), "{v:?}");
-        assert!(!view.log.iter().any(|n| matches!(n, NoteView::Card(_))), "{v:?}");
+        assert!(!view.log.iter().any(|n| matches!(n.note, NoteView::Card(_))), "{v:?}");
     }
     let Some(ViewEvent::CardPeeked { seen: Some(s), .. }) = Exorcist::redact(&before, &e[0], &t.state, seat(1)) else {
         panic!()
@@ -198,7 +198,7 @@ fn x11_3_the_private_log() {
     let cards: Vec<_> = v1
         .log
         .iter()
-        .filter_map(|n| match n {
+        .filter_map(|n| match &n.note {
             NoteView::Card(c) => Some((c.card, c.owner, c.position)),
             _ => None,
         })
@@ -207,7 +207,7 @@ fn x11_3_the_private_log() {
     let dealt: Vec<_> = v1
         .log
         .iter()
-        .filter_map(|n| match n {
+        .filter_map(|n| match &n.note {
             NoteView::Dealt(d) => Some((d.seat, d.deal, d.dealt.len())),
             _ => None,
         })
@@ -216,7 +216,7 @@ fn x11_3_the_private_log() {
     let roles: Vec<_> = v1
         .log
         .iter()
-        .filter_map(|n| match n {
+        .filter_map(|n| match &n.note {
             NoteView::Role(r) => Some(r.seat),
             _ => None,
         })
@@ -224,12 +224,50 @@ fn x11_3_the_private_log() {
     assert_eq!(roles, vec![1]);
     for s in [0, 2, 3] {
         let v = Exorcist::view(&t.state, seat(s));
-        assert!(!v.log.iter().any(|n| matches!(n, NoteView::Card(_))), "seat {s}");
-        assert!(v.log.iter().all(|n| match n {
+        assert!(!v.log.iter().any(|n| matches!(n.note, NoteView::Card(_))), "seat {s}");
+        assert!(v.log.iter().all(|n| n.seer == s));
+        assert!(v.log.iter().all(|n| match &n.note {
             NoteView::Dealt(d) => d.seat == s,
             NoteView::Role(r) => r.seat == s,
             NoteView::Card(_) => false,
         }));
     }
     assert!(Exorcist::view(&t.state, Viewer::Spectator).log.is_empty());
+}
+
+/// X11.3, X11.5: the commentary view's log is every seat's own log, seat by seat, each entry
+/// naming its seer, and so is the complete record's after the game: what a reader of every log
+/// learns is who saw what, never a mix of peeks without their peekers.
+#[test]
+fn x11_3_every_log_entry_names_its_seer() {
+    for seed in 0..6 {
+        let p = super::kit::random_game(&Settings::new(4 + (seed % 5) as u8), seed);
+        let mut state = <Exorcist as Game>::State::default();
+        let mut checked = 0;
+        for (i, e) in p.events.iter().enumerate() {
+            Exorcist::apply(&mut state, e);
+            if Exorcist::is_finished(&state) {
+                let all = Exorcist::view(&state, Viewer::Everything).log;
+                assert!(all.iter().any(|n| n.seer != all[0].seer), "seed {seed}: every seat's log");
+                for n in &all {
+                    if let NoteView::Dealt(d) = &n.note {
+                        assert_eq!(d.seat, n.seer, "seed {seed}: a seat is dealt its own cards");
+                    }
+                }
+                continue;
+            }
+            if i % 7 != 0 {
+                continue;
+            }
+            let mut own = Vec::new();
+            for s in 0..state.players() {
+                let log = Exorcist::view(&state, seat(s)).log;
+                assert!(log.iter().all(|n| n.seer == s), "seed {seed}, seat {s}");
+                own.extend(log);
+            }
+            assert_eq!(Exorcist::view(&state, Viewer::Commentary).log, own, "seed {seed}, event {i}");
+            checked += 1;
+        }
+        assert!(checked > 3, "seed {seed}");
+    }
 }

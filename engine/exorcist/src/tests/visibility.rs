@@ -55,7 +55,8 @@ fn x5_3_own_cards_as_a_set_never_positions() {
     let v = Exorcist::view(&t.state, seat(2));
     assert!(v.known_cards.is_empty());
     assert!(v.table.iter().all(|r| r.order.is_none() && r.size == 4));
-    let dealt: Vec<_> = v.log.iter().filter(|n| matches!(n, crate::projection::view::NoteView::Dealt(_))).collect();
+    let dealt: Vec<_> =
+        v.log.iter().filter(|n| matches!(n.note, crate::projection::view::NoteView::Dealt(_))).collect();
     assert_eq!(dealt.len(), 1);
     let s = serde_json::to_value(Exorcist::view(&t.state, Viewer::Spectator)).unwrap();
     assert_eq!(s["log"], serde_json::json!([]));
