@@ -64,8 +64,9 @@ const COMMUTING_ATTEMPTS: usize = 64;
 
 /// Appends what `decide` makes of the gathering as read, retrying with the gathering
 /// read again when a concurrent command changed it meanwhile. For commands that commute
-/// (registration, withdrawal, bots added): each attempt decides afresh, so a refusal (already
-/// registered, full, started) still holds against the latest state. Gives the gathering the
+/// (registration, withdrawal, bots added, and the organiser's controls, drops and substitutes,
+/// which the process manager's records must not refuse): each attempt decides afresh, so a
+/// refusal (already registered, full, started, over) still holds against the latest state. Gives the gathering the
 /// events were appended to and the events; 409 `busy` after [`COMMUTING_ATTEMPTS`] conflicts.
 pub(super) async fn append_commuting(
     state: &AppState,
@@ -633,22 +634,25 @@ pub async fn add_bots(
 #[post("/api/v1/gatherings/{id}/{action}")]
 pub async fn control(state: Data, caller: Caller, path: web::Path<(String, Control)>) -> Result<HttpResponse, Problem> {
     let (id, action) = path.into_inner();
-    let g = get(&state, &id).await?;
-    organiser_of(&caller, &g)?;
+    organiser_of(&caller, &*get(&state, &id).await?)?;
     let wrong = |what: &str| Problem::conflict("wrong-status", "Wrong status", what.to_string());
-    let events = match action {
-        Control::Start => commands::start(&g)?,
-        Control::Pause if g.status == Status::Running => vec![GatheringEvent::GatheringPaused],
-        Control::Pause => return Err(wrong("only a running gathering can be paused")),
-        Control::Resume if g.status == Status::Paused => vec![GatheringEvent::GatheringResumed],
-        Control::Resume => return Err(wrong("only a paused gathering can be resumed")),
-        Control::Cancel if !g.over() => vec![
-            GatheringEvent::GatheringCancelled { reason: format!("cancelled by {}", caller.name) },
-            GatheringEvent::GatheringEnded { winner: None, reason: gatherings::EndReason::Cancelled },
-        ],
-        Control::Cancel => return Err(wrong("the gathering is over already")),
-    };
-    append(&state, &g, &events, &caller.name).await?;
+    // Decided afresh on the latest gathering if the process manager recorded something meanwhile
+    // (a circle's result, the next stage): the organiser's control is not refused for that.
+    append_commuting(&state, &id, &caller.name, |g| {
+        Ok(match action {
+            Control::Start => commands::start(g)?,
+            Control::Pause if g.status == Status::Running => vec![GatheringEvent::GatheringPaused],
+            Control::Pause => return Err(wrong("only a running gathering can be paused")),
+            Control::Resume if g.status == Status::Paused => vec![GatheringEvent::GatheringResumed],
+            Control::Resume => return Err(wrong("only a paused gathering can be resumed")),
+            Control::Cancel if !g.over() => vec![
+                GatheringEvent::GatheringCancelled { reason: format!("cancelled by {}", caller.name) },
+                GatheringEvent::GatheringEnded { winner: None, reason: gatherings::EndReason::Cancelled },
+            ],
+            Control::Cancel => return Err(wrong("the gathering is over already")),
+        })
+    })
+    .await?;
     if matches!(action, Control::Start | Control::Resume) {
         crate::driver::trigger_reconcile(state.clone(), id.clone());
     }
@@ -802,9 +806,8 @@ pub async fn drop_player(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, Problem> {
     let (id, name) = path.into_inner();
-    let g = get(&state, &id).await?;
-    organiser_of(&caller, &g)?;
-    append(&state, &g, &commands::drop_player(&g, &name, &caller.name)?, &caller.name).await?;
+    organiser_of(&caller, &*get(&state, &id).await?)?;
+    append_commuting(&state, &id, &caller.name, |g| Ok(commands::drop_player(g, &name, &caller.name)?)).await?;
     crate::driver::trigger_reconcile(state.clone(), id.clone());
     Ok(HttpResponse::Ok().json(summary(&state, &*get(&state, &id).await?)))
 }
@@ -825,9 +828,9 @@ pub async fn replace_player(
 ) -> Result<HttpResponse, Problem> {
     let (id, name) = path.into_inner();
     let body = crate::problem::optional_json::<ReplaceBody>(&body)?;
-    let g = get(&state, &id).await?;
-    organiser_of(&caller, &g)?;
-    append(&state, &g, &commands::replace_player(&g, &name, body.bot, &caller.name)?, &caller.name).await?;
+    organiser_of(&caller, &*get(&state, &id).await?)?;
+    append_commuting(&state, &id, &caller.name, |g| Ok(commands::replace_player(g, &name, body.bot, &caller.name)?))
+        .await?;
     crate::driver::trigger_reconcile(state.clone(), id.clone());
     Ok(HttpResponse::Ok().json(summary(&state, &*get(&state, &id).await?)))
 }
