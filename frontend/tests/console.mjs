@@ -18,16 +18,16 @@ const { progressText, rankStandings, circleNote } = await import('../public/src/
 /** @param {Partial<any>} g */
 const summary = (g) => /** @type {any} */ ({ status: 'running', players: [], end_reason: null, progress: { stage: 1, circles_ended: 2, circles_expected: 5 }, ...g });
 // 20 players in circles of 8 or fewer: 4 qualifying circles (say), then the Final Ritual.
-assert.equal(progressText(summary({})), 'stage 1: 2/4 circles ended · then the Final Ritual');
-assert.equal(progressText(summary({ progress: { stage: 2, circles_ended: 4, circles_expected: 5 } })), 'stage 2: 4/4 circles ended · the Final Ritual is being played');
-assert.equal(progressText(summary({ status: 'finished', end_reason: 'final_ritual', progress: { stage: 2, circles_ended: 5, circles_expected: 5 } })), 'stage 2: 4/4 circles ended · the Final Ritual has ended');
+assert.equal(progressText(summary({})), 'stage 1: 2/4 qualifying circles ended · then the Final Ritual');
+assert.equal(progressText(summary({ progress: { stage: 2, circles_ended: 4, circles_expected: 5 } })), '4/4 qualifying circles ended · the Final Ritual is being played');
+assert.equal(progressText(summary({ status: 'finished', end_reason: 'final_ritual', progress: { stage: 2, circles_ended: 5, circles_expected: 5 } })), '4/4 qualifying circles ended · the Final Ritual has ended');
 // One table for everybody: the only circle is the Final Ritual.
 assert.equal(progressText(summary({ progress: { stage: 1, circles_ended: 0, circles_expected: 1 } })), 'stage 1: the Final Ritual is being played');
 assert.equal(progressText(summary({ status: 'registering', registered: 2, players: [{ name: 'a' }, { name: 'b' }] })), '2 registered');
 // Let's Call the Exorcist: the same count, its own last stage (rules decision 74).
 const exorcist = { settings: { game: 'lets-call-the-exorcist' } };
-assert.equal(progressText(summary({ ...exorcist, progress: { stage: 1, circles_ended: 1, circles_expected: 4 } })), 'stage 1: 1/3 circles ended · then the Final table');
-assert.equal(progressText(summary({ ...exorcist, status: 'finished', end_reason: 'final_ritual', progress: { stage: 2, circles_ended: 4, circles_expected: 4 } })), 'stage 2: 3/3 circles ended · the Final table has ended');
+assert.equal(progressText(summary({ ...exorcist, progress: { stage: 1, circles_ended: 1, circles_expected: 4 } })), 'stage 1: 1/3 qualifying circles ended · then the Final table');
+assert.equal(progressText(summary({ ...exorcist, status: 'finished', end_reason: 'final_ritual', progress: { stage: 2, circles_ended: 4, circles_expected: 4 } })), '3/3 qualifying circles ended · the Final table has ended');
 
 const row = (/** @type {string} */ name, /** @type {any} */ o) => ({ name, stage: 1, circle: 1, placing: null, rank: null, status: 'playing', ...o });
 const ranked = rankStandings([

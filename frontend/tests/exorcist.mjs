@@ -237,6 +237,12 @@ export function exorcistTests(h) {
     if (alike(t1) !== alike(t0.table) || t1.status === 'open') throw new Error(`the rematch: ${JSON.stringify(t1)} after ${JSON.stringify(t0.table)}`);
     await page.locator('[data-testid=viewer]', { hasText: `You play ${me}` }).waitFor();
     await shot(page, 'exorcist-rematch-phone');
+    // Conceding from the page: the seat stays, marked conceded, and the button goes.
+    page.once('dialog', (d) => d.accept());
+    await page.getByTestId('concede').click();
+    await page.locator('.badge', { hasText: 'conceded' }).first().waitFor();
+    await page.getByTestId('concede').waitFor({ state: 'detached' });
+    if (!(await call('GET', `/tables/${again}`)).view?.conceded?.includes(t1.seats.indexOf(me))) throw new Error('the concession was not recorded');
     const real = errors.filter((e) => !/status of 409/.test(e));
     if (real.length) throw new Error(`page errors: ${real.join('; ')}`);
     await context.close();

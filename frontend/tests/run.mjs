@@ -297,48 +297,69 @@ test('a spectator follows a live table', async () => {
   return `${lines.length} log lines`;
 });
 
-test('players talk in the table chat, a spectator reads it live, the moderator mutes a seat, at phone width', async () => {
+test('players talk in the table chat, a spectator reads it live, the moderator mutes a player, at phone width', async () => {
   const name = `chatty-${RUN}`;
   const { context, page, errors } = await newPage({ width: 390, height: 844 });
   await uiSignUp(page, name, 'player');
   const token = (await call('POST', '/auth/token', { body: { name, password: 'correct-horse' } })).access_token;
+  const other = `talker-${RUN}`;
+  const otherToken = await account(other);
   const t = await call('POST', '/tables', {
     token,
-    body: { players: 2, practice: true, bot_delay_ms: 0, reaction_window_min_ms: 0, clocks: { decision_secs: 600, reaction_secs: 600 } },
+    body: { players: 3, practice: true, bot_delay_ms: 0, reaction_window_min_ms: 0, clocks: { decision_secs: 600, reaction_secs: 600 } },
   });
   const id = t.table.table_id;
   await call('POST', `/tables/${id}/seats`, { token, body: { seat: 0 } });
-  await call('POST', `/tables/${id}/seats`, { token, body: { seat: 1, bot: 'random' } });
+  await call('POST', `/tables/${id}/seats`, { token: otherToken, body: { seat: 1 } });
+  await call('POST', `/tables/${id}/seats`, { token, body: { seat: 2, bot: 'random' } });
   await call('POST', `/tables/${id}/start`, { token });
   await page.goto(`${base}/tables/${id}`);
   await page.getByTestId('chat-input').fill('I hold nothing dangerous. Honestly.');
   await page.getByTestId('chat-send').click();
   await page.locator('[data-testid=chat-entry]', { hasText: 'I hold nothing dangerous' }).waitFor();
   if (await page.getByTestId('chat-input').inputValue()) throw new Error('the input kept the sent message');
+  // Too long: a counter, and Send is disabled (the server counts characters, not bytes).
+  await page.getByTestId('chat-input').fill('🕯'.repeat(281));
+  await page.locator('[data-testid=chat-count]', { hasText: '281/280' }).waitFor();
+  if (!(await page.getByTestId('chat-send').isDisabled())) throw new Error('Send is enabled for 281 characters');
+  await page.getByTestId('chat-input').fill('');
 
   // A spectator reads it, and what is said next arrives live, with no reload; it cannot speak.
   const watcher = await newPage({ width: 390, height: 844 });
   await watcher.page.goto(`${base}/tables/${id}`);
   await watcher.page.locator('[data-testid=chat-entry]', { hasText: 'I hold nothing dangerous' }).waitFor();
   if (await watcher.page.getByTestId('chat-input').count()) throw new Error('a spectator has a chat input');
-  await call('POST', `/tables/${id}/chat`, { token, body: { text: 'Your move, bot.' } });
-  await watcher.page.locator('[data-testid=chat-entry]', { hasText: 'Your move, bot.' }).waitFor({ timeout: 10_000 });
+  await call('POST', `/tables/${id}/chat`, { token: otherToken, body: { text: 'Sure you do.' } });
+  await watcher.page.locator('[data-testid=chat-entry]', { hasText: 'Sure you do.' }).waitFor({ timeout: 10_000 });
 
-  // The creator moderates a practice table: muting the seat takes the input away, and everyone
-  // reads the mute.
+  // The creator moderates a practice table: it mutes the other player (never itself), and
+  // everyone reads the mute; the muted player's input is gone, with the reason.
+  const talker = await newPage({ width: 390, height: 844 });
+  await talker.page.goto(`${base}/signin`);
+  await talker.page.fill('input[name=name]', other);
+  await talker.page.fill('input[name=password]', 'correct-horse');
+  await talker.page.locator('form button[type=submit]').click();
+  await talker.page.getByTestId('me').waitFor();
+  await talker.page.goto(`${base}/tables/${id}`);
+  await talker.page.getByTestId('chat-input').waitFor();
   await page.locator('[data-testid=chat-moderate] summary').click();
-  await page.getByTestId('mute-0').click();
-  await page.getByTestId('chat-muted').waitFor();
-  await page.locator('[data-testid=mute-0][data-muted=true]').waitFor({ state: 'attached' });
-  if (await page.getByTestId('chat-input').count()) throw new Error('a muted seat still has the input');
+  if (await page.getByTestId('mute-0').count()) throw new Error('the moderator is offered to mute itself');
+  await page.getByTestId('mute-1').click();
+  await page.locator('[data-testid=mute-1][data-muted=true]').waitFor({ state: 'attached' });
   await watcher.page.locator('[data-testid=chat-entry][data-kind=muted]').waitFor({ timeout: 10_000 });
+  await talker.page.locator('[data-testid=chat-entry][data-kind=muted]').waitFor({ timeout: 10_000 });
+  await talker.page.reload();
+  await talker.page.getByTestId('chat-muted').waitFor();
+  if (await talker.page.getByTestId('chat-input').count()) throw new Error('a muted player still has the input');
   const wide = await watcher.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
   if (wide) throw new Error('the table page scrolls sideways on a phone');
   await watcher.page.getByTestId('chat').scrollIntoViewIfNeeded();
   await shot(watcher.page, 'table-chat-spectator-phone');
+  await shot(talker.page, 'table-chat-muted-phone');
   await shot(page, 'table-chat-seat-phone');
-  const all = [...errors, ...watcher.errors];
+  const all = [...errors, ...watcher.errors, ...talker.errors];
   if (all.length) throw new Error(`page errors: ${all.join('; ')}`);
+  await talker.context.close();
   await watcher.context.close();
   await context.close();
   return '';

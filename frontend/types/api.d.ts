@@ -723,9 +723,11 @@ export interface paths {
         get: operations["get_chat"];
         put?: never;
         /**
-         * Says something at the table (a seated player, from a seat not held by a built-in bot). The
-         *     message is trimmed and has 1 to 280 characters, on one line. At most 5 messages per seat in
-         *     10 seconds. An `Idempotency-Key` header (optional) makes a retry act once. Returns the entry.
+         * Says something at the table (a seated player in the game, from a seat not held by a
+         *     built-in bot; until the game ends, when the chat closes). The message is trimmed and has 1 to
+         *     280 characters, on one line. At most 5 messages per account in 10 seconds. An
+         *     `Idempotency-Key` header (optional) makes a retry act once (200 with the same entry).
+         *     Returns the entry.
          */
         post: operations["say"];
         delete?: never;
@@ -744,9 +746,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Mutes a seat in the table's chat, or lets it speak again (the table's moderator: its
-         *     gathering's organiser, else its creator). Public: the entry tells every reader. Muting a
-         *     seat already muted records nothing.
+         * Mutes a seat in the table's chat (its holder's account, at every seat it holds), or lets it
+         *     speak again (the table's moderator: its gathering's organiser, else its creator), until the
+         *     game ends. Public: the entry tells every reader. Muting a seat already muted records
+         *     nothing.
          */
         post: operations["mute"];
         delete?: never;
@@ -2792,7 +2795,7 @@ export interface components {
              *     else the table's creator.
              */
             moderator: boolean;
-            /** @description The seats muted, as far as the caller reads the chat. */
+            /** @description The seats muted: as they are for the moderator, else as far as the caller reads the chat. */
             muted: number[];
             /**
              * Format: uint32
@@ -2801,7 +2804,8 @@ export interface components {
             readable: number;
             /**
              * Format: uint8
-             * @description The seat the caller speaks from (`null`: it may not speak: not seated, or muted).
+             * @description The seat the caller speaks from (`null`: it may not speak: not seated, out of the game,
+             *     muted, or the game has ended and the chat with it).
              */
             speaks_as?: number | null;
         };
@@ -5517,9 +5521,14 @@ export interface components {
         };
         /** @description What `POST /api/v1/tables/{id}/chat/mutes` did. */
         MuteResponse: {
-            entry?: components["schemas"]["ChatEntry"] | null;
             /** @description Whether it is muted now. */
             muted: boolean;
+            /**
+             * @description Whether an entry was recorded (`false`: the seat already was so). The entry itself
+             *     reaches the moderator through the chat as it reads it (behind the delay at a gathering's
+             *     table: its number would count entries still held back).
+             */
+            recorded: boolean;
             /**
              * Format: uint8
              * @description The seat.
@@ -10404,7 +10413,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `chat-not-seated`, `chat-muted`, `wrong-seat` */
+            /** @description `chat-not-seated`, `chat-out-of-game`, `chat-muted`, `wrong-seat` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10421,7 +10430,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `chat-full` */
+            /** @description `chat-full`, `chat-closed` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10529,6 +10538,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `chat-closed` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -48,24 +48,22 @@ pub async fn sight<G: Game>(
     seat: Option<u8>,
     commentary: bool,
 ) -> Result<Sight, TableError> {
-    let (sight, _) = sight_and_delays(store, gatherings, now, snap, caller, seat, commentary).await?;
-    Ok(sight)
+    let (viewer, (events, secs)) = viewer_and_delays(store, gatherings, snap, caller, seat, commentary).await?;
+    Ok(horizon(snap, viewer, events, secs, now))
 }
 
-/// [`sight`], and the delays that hold the caller back (events, seconds; `(0, 0)` when none
-/// does).
-async fn sight_and_delays<G: Game>(
+/// The caller's viewer (see [`sight`]) and the delays that hold it back (events, seconds;
+/// `(0, 0)` when none does).
+async fn viewer_and_delays<G: Game>(
     store: &dyn EventStore,
     gatherings: &GatheringCache,
-    now: DateTime<Utc>,
     snap: &Snapshot<G>,
     caller: Option<&str>,
     seat: Option<u8>,
     commentary: bool,
-) -> Result<(Sight, (u32, u32)), TableError> {
-    let all = snap.events.len();
+) -> Result<(Viewer, (u32, u32)), TableError> {
     if snap.finished() {
-        return Ok((Sight { viewer: Viewer::Everything, visible: all, next_reveal: None }, (0, 0)));
+        return Ok((Viewer::Everything, (0, 0)));
     }
     let gathering = match &snap.info.gathering {
         Some(g) => gatherings.get(store, &g.gathering_id).await?,
@@ -79,11 +77,9 @@ async fn sight_and_delays<G: Game>(
     }
     let viewer = if commentary { Viewer::Commentary } else { snap.viewer_for(caller, seat)? };
     if !delayed(snap, viewer) {
-        return Ok((Sight { viewer, visible: all, next_reveal: None }, (0, 0)));
+        return Ok((viewer, (0, 0)));
     }
-    let (events, secs) =
-        gathering.map_or((0, 0), |g| (g.settings.spectator_delay_events, g.settings.spectator_delay_secs));
-    Ok((horizon(snap, viewer, events, secs, now), (events, secs)))
+    Ok((viewer, gathering.map_or((0, 0), |g| (g.settings.spectator_delay_events, g.settings.spectator_delay_secs))))
 }
 
 /// What a caller may read of a table's chat now ([`crate::tables::chat`]).
@@ -110,8 +106,8 @@ pub async fn chat_sight<G: Game>(
     seat: Option<u8>,
     commentary: bool,
 ) -> Result<ChatSight, TableError> {
-    let (seen, (events, secs)) = sight_and_delays(store, gatherings, now, snap, caller, seat, commentary).await?;
-    Ok(chat_horizon(snap, seen.viewer, events, secs, now))
+    let (viewer, (events, secs)) = viewer_and_delays(store, gatherings, snap, caller, seat, commentary).await?;
+    Ok(chat_horizon(snap, viewer, events, secs, now))
 }
 
 /// The chat of `snap` as `viewer`, held back by `events` events and `secs` seconds, may read it
@@ -126,8 +122,8 @@ pub fn chat_horizon<G: Game>(
     if events == 0 && secs == 0 {
         return ChatSight { entries: snap.chat.len(), next_reveal: None };
     }
-    let seen = horizon(snap, viewer, events, secs, now);
-    let seq: Vec<usize> = sequence_upto(snap, viewer, snap.events.len()).into_iter().map(|(i, _)| i).collect();
+    let seq = sequence_of(snap, viewer);
+    let seen = horizon_in(snap, viewer, &seq, events, secs, now);
     // Events of the viewer's sequence it sees (those before `visible`).
     let shown = seq.partition_point(|&i| i < seen.visible);
     let delay = chrono::Duration::seconds(i64::from(secs));
@@ -164,7 +160,27 @@ pub fn horizon<G: Game>(snap: &Snapshot<G>, viewer: Viewer, events: u32, secs: u
     }
     // The viewer's own sequence: a hidden event (a private Pass, a time-out mark) must not move
     // a delayed viewer forward, or its timing would show.
-    let seq: Vec<usize> = sequence_upto(snap, viewer, all).into_iter().map(|(i, _)| i).collect();
+    horizon_in(snap, viewer, &sequence_of(snap, viewer), events, secs, now)
+}
+
+/// The engine events of `viewer`'s own sequence (their indexes).
+fn sequence_of<G: Game>(snap: &Snapshot<G>, viewer: Viewer) -> Vec<usize> {
+    sequence_upto(snap, viewer, snap.events.len()).into_iter().map(|(i, _)| i).collect()
+}
+
+/// [`horizon`] over `seq`, the viewer's own sequence ([`sequence_of`]).
+fn horizon_in<G: Game>(
+    snap: &Snapshot<G>,
+    viewer: Viewer,
+    seq: &[usize],
+    events: u32,
+    secs: u32,
+    now: DateTime<Utc>,
+) -> Sight {
+    let all = snap.events.len();
+    if events == 0 && secs == 0 {
+        return Sight { viewer, visible: all, next_reveal: None };
+    }
     let by_events = seq.len().saturating_sub(events as usize);
     let mut shown = by_events;
     let mut next_reveal = None;

@@ -221,7 +221,8 @@ fn drive_all(app: &web::Data<AppState>) {
 /// Acts on one new event of the log.
 async fn follow_event(app: &web::Data<AppState>, e: &StoredEvent) {
     if let Some(t) = e.stream_id.strip_prefix("table-") {
-        if e.event_type == "game_ended" {
+        // The table chat never makes anything due: its entries wake no table task.
+        if matches!(e.event_type.as_str(), "game_ended" | "chat_said" | "seat_muted") {
             return;
         }
         ensure_task(app, t);

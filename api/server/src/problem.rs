@@ -202,6 +202,8 @@ impl From<flicker_platform::tables::TableError> for Problem {
                     .retry_after(u64::from(retry_after))
             }
             E::ChatFull => Problem::conflict("chat-full", "Chat full", detail),
+            E::ChatClosed => Problem::conflict("chat-closed", "Chat closed", detail),
+            E::OutOfGame { .. } => Problem::new(StatusCode::FORBIDDEN, "chat-out-of-game", "Out of the game", detail),
             E::SeatsFree => Problem::conflict("seats-free", "Seats free", detail),
             E::Rule(r) => r.into(),
             E::Store(s) => s.into(),

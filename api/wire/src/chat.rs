@@ -44,9 +44,10 @@ pub struct ChatPage {
     pub entries: Vec<ChatEntry>,
     /// How many entries the caller may read in all (the last one's number).
     pub readable: u32,
-    /// The seats muted, as far as the caller reads the chat.
+    /// The seats muted: as they are for the moderator, else as far as the caller reads the chat.
     pub muted: Vec<u8>,
-    /// The seat the caller speaks from (`null`: it may not speak: not seated, or muted).
+    /// The seat the caller speaks from (`null`: it may not speak: not seated, out of the game,
+    /// muted, or the game has ended and the chat with it).
     pub speaks_as: Option<u8>,
     /// Whether the caller moderates this chat (may mute a seat): the gathering's organiser,
     /// else the table's creator.
@@ -83,6 +84,8 @@ pub struct MuteResponse {
     pub seat: u8,
     /// Whether it is muted now.
     pub muted: bool,
-    /// The entry recorded (`null`: the seat already was so, nothing recorded).
-    pub entry: Option<ChatEntry>,
+    /// Whether an entry was recorded (`false`: the seat already was so). The entry itself
+    /// reaches the moderator through the chat as it reads it (behind the delay at a gathering's
+    /// table: its number would count entries still held back).
+    pub recorded: bool,
 }

@@ -23,7 +23,7 @@ function seatLabel(table, seat) {
 /** One entry in words. @param {ChatEntry} e @param {TableInfo} table */
 function line(e, table) {
   if (e.kind === 'said') return html`<span class="chat-who">${e.name} <small>seat ${e.seat + 1}</small></span> <span class="chat-text">${e.text}</span>`;
-  const what = e.kind === 'muted' ? 'muted' : 'let speak again';
+  const what = e.kind === 'muted' ? 'muted' : 'unmuted';
   return html`<em class="chat-note">${e.name} ${what} ${seatLabel(table, e.seat)}.</em>`;
 }
 
@@ -59,6 +59,18 @@ export function ChatPanel({ id, seat, table }) {
   const info = page.data;
   const speaksAs = info ? info.speaks_as : null;
   const mutedHere = seat !== null && info && info.muted.includes(seat);
+  const length = [...text.trim()].length;
+  // A message about an earlier send never stays for long.
+  useEffect(() => {
+    if (!err) return undefined;
+    const t = setTimeout(() => setErr(''), 6000);
+    return () => clearTimeout(t);
+  }, [err]);
+  /** Why the viewer's seat may not speak, if it holds one and may not. */
+  const silent = seat === null || !info || speaksAs !== null ? ''
+    : table.status === 'finished' ? 'The chat closed when the game ended.'
+      : mutedHere ? 'The moderator muted you at this table.'
+        : 'You are out of the game: you read the table as spectators do, and may not speak.';
 
   /** @param {Event} ev */
   async function say(ev) {
@@ -77,7 +89,7 @@ export function ChatPanel({ id, seat, table }) {
     } catch (e) {
       if (e instanceof ApiError && /chat-too-fast$/.test(e.type)) setErr('Slow down: at most 5 messages in 10 seconds.');
       else setErr(errorText(e));
-      if (e instanceof ApiError && /chat-muted$/.test(e.type)) page.reload();
+      if (e instanceof ApiError && /chat-(muted|closed|out-of-game)$/.test(e.type)) page.reload();
     } finally {
       setBusy(false);
     }
@@ -94,22 +106,25 @@ export function ChatPanel({ id, seat, table }) {
       page.reload();
     }
   }
+  // The moderator mutes the others (an account holding several practice seats is one speaker).
+  const mutable = table.seats.map((n, s) => (n && !table.bots[s] && !(me && n === me.name) ? s : -1)).filter((s) => s >= 0);
 
   return html`<section class="log chat" aria-label="Table chat" data-testid="chat">
-    <h3>Chat <small class="muted">${seat !== null ? 'say anything: bluffs included' : table.gathering ? 'spectators read it behind the gathering\'s delay' : ''}</small>
+    <h3>Chat <small class="muted">${seat !== null ? 'say anything: bluffs included' : 'the players\' table talk'}</small>
       ${live !== 'live' && html`<small class="muted"> · ${live}</small>`}</h3>
     <ol ref=${list} aria-live="polite" data-testid="chat-lines">${shown.length
       ? shown.map((e) => html`<li key=${e.number} data-testid="chat-entry" data-kind=${e.kind}>${line(e, table)}</li>`)
       : html`<li class="muted">No messages yet.</li>`}</ol>
     ${err && html`<p class="error" role="alert" data-testid="chat-error">${err}</p>`}
     ${speaksAs !== null && speaksAs !== undefined && html`<form class="chat-say" onSubmit=${say}>
-      <input name="chat" aria-label="Message" maxlength=${MAX_CHARS} placeholder="Say something…" value=${text} autocomplete="off"
+      <input name="chat" aria-label="Message" placeholder="Say something…" value=${text} autocomplete="off"
         data-testid="chat-input" onInput=${(/** @type {any} */ e) => setText(e.target.value)} />
-      <button type="submit" disabled=${busy || !text.trim()} data-testid="chat-send">Send</button></form>`}
-    ${mutedHere && html`<p class="hint" data-testid="chat-muted">The moderator muted you at this table.</p>`}
-    ${info && info.moderator && html`<details class="chat-moderate" data-testid="chat-moderate"><summary>Moderate</summary>
-      ${table.seats.map((n, s) => (n && !table.bots[s]) && html`<button type="button" class="secondary" data-testid=${`mute-${s}`}
-        data-muted=${String(info.muted.includes(s))} onClick=${() => mute(s, !info.muted.includes(s))}>${info.muted.includes(s) ? 'Let speak' : 'Mute'} ${seatLabel(table, s)}</button>`)}
+      <button type="submit" disabled=${busy || length === 0 || length > MAX_CHARS} data-testid="chat-send">Send</button></form>
+      ${length > MAX_CHARS - 40 && html`<small class=${length > MAX_CHARS ? 'error' : 'muted'} data-testid="chat-count">${length}/${MAX_CHARS} characters</small>`}`}
+    ${silent && html`<p class="hint" data-testid=${mutedHere ? 'chat-muted' : 'chat-silent'}>${silent}</p>`}
+    ${info && info.moderator && table.status !== 'finished' && mutable.length > 0 && html`<details class="chat-moderate" data-testid="chat-moderate"><summary>Moderate</summary>
+      ${mutable.map((s) => html`<button type="button" class="secondary" data-testid=${`mute-${s}`}
+        data-muted=${String(info.muted.includes(s))} onClick=${() => mute(s, !info.muted.includes(s))}>${info.muted.includes(s) ? 'Unmute' : 'Mute'} ${seatLabel(table, s)}</button>`)}
     </details>`}
   </section>`;
 }

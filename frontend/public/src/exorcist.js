@@ -506,6 +506,18 @@ export function ExorcistTablePage({ id, search, info }) {
     }
   }
 
+  /** Concedes the seat (its answers become the defaults, X12; its tile still scores). */
+  async function concede() {
+    if (!confirm('Concede this game? You stay at the table: your answers become the defaults and your Role tile still scores.')) return;
+    try {
+      await api('POST', `/tables/${id}/concede`, { body: { seat } });
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      state.reload();
+    }
+  }
+
   async function start() {
     try {
       await api('POST', `/tables/${id}/start`);
@@ -550,6 +562,8 @@ export function ExorcistTablePage({ id, search, info }) {
               <ol ref=${logRef} aria-live="polite" data-testid="log">${sorted.map((l) => html`<li key=${l.id}>${l.text}</li>`)}</ol></section>
             <${ChatPanel} id=${id} seat=${seat} table=${tinfo} />
             <details class="legend"><summary>Cards</summary><dl>${Object.values(CARDS).map((c) => html`<div><dt>${c.name}</dt><dd>${c.text}</dd></div>`)}</dl></details>
+            ${seat !== null && !view.result && !(view.conceded || []).includes(seat) && html`<button type="button" class="danger"
+              data-testid="concede" onClick=${concede}>Concede</button>`}
           </aside>
         </div>`}
   </main>`;

@@ -46,7 +46,10 @@ export function progressText(g) {
   const finalPart = finalDone ? `${final} has ended` : ended >= qualifying && p.stage > 0 ? `${final} is being played` : `then ${final}`;
   if (g.status === 'cancelled') return `cancelled at stage ${p.stage}: ${ended}/${qualifying} circles ended`;
   if (qualifying === 0) return `stage ${p.stage}: ${finalPart}`;
-  return `stage ${p.stage}: ${ended}/${qualifying} circles ended · ${finalPart}`;
+  // Once every qualifying circle has ended the stage under way is the last one: the counts are
+  // the qualifying circles of every stage, not of that one.
+  if (ended >= qualifying && p.stage > 0) return `${ended}/${qualifying} qualifying circles ended · ${finalPart}`;
+  return `stage ${p.stage}: ${ended}/${qualifying} qualifying circles ended · ${finalPart}`;
 }
 
 /** @param {{ g: GatheringSummary }} props */

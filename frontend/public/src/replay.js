@@ -185,9 +185,9 @@ export function ReplayPage({ id }) {
     <div class="timeline-marks">
       ${elims.length > 0 && html`<span>Eliminations:</span>`}
       ${elims.map((e, i) => html`<button type="button" class="chip" data-testid="elimination" onClick=${() => setAt(e)}>#${i + 1} at step ${e}</button>`)}
-      <label class=${`reveal${canReveal ? '' : ' disabled'}`} title=${canReveal ? 'Show every hidden card' : 'Every card is shown only after the game'}>
+      ${!exorcist && html`<label class=${`reveal${canReveal ? '' : ' disabled'}`} title=${canReveal ? 'Show every hidden card' : 'Every card is shown only after the game'}>
         <input type="checkbox" checked=${reveal && canReveal} disabled=${!canReveal} data-testid="reveal"
-          onChange=${(/** @type {any} */ e) => setReveal(e.target.checked)} /> Reveal hidden cards</label>
+          onChange=${(/** @type {any} */ e) => setReveal(e.target.checked)} /> Reveal hidden cards</label>`}
     </div>
     ${positions && html`<div class="position-actions" role="group" aria-label="Position">
       <button type="button" class="small" data-testid="copy-position" onClick=${() => copyPosition(n)}>Copy position</button>

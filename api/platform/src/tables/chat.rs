@@ -1,8 +1,9 @@
-//! Table chat (docs/rules-decisions.md, "Table chat"): table talk as events of the table's own
-//! stream ([`TableEvent::ChatSaid`], [`TableEvent::SeatMuted`]), for every game the platform
-//! hosts. Who may speak, what a message may hold, how fast, and who may mute a seat. Who reads
-//! which entries when (seats at once, spectators behind the delay) is
-//! [`crate::spectate::chat_sight`].
+//! Table chat (docs/rules-decisions.md 75): table talk as events of the table's own stream
+//! ([`TableEvent::ChatSaid`], [`TableEvent::SeatMuted`]), for every game the platform hosts, open
+//! from the table's creation until its game ends. Who may speak (a seat whose holder reads the
+//! table live, so that what a speaker learns from its own entry counts nothing hidden from it),
+//! what a message may hold, how fast, and who may mute an account. Who reads which entries when
+//! (seats at once, spectators behind the delay) is [`crate::spectate::chat_sight`].
 
 use super::events::TableEvent;
 use super::{Snapshot, TableError};
@@ -17,7 +18,7 @@ pub const MAX_CHARS: usize = 280;
 /// The most entries one table's chat holds; later messages are refused (`chat-full`).
 pub const MAX_ENTRIES: usize = 2_000;
 
-/// At most [`BURST`] messages of one seat within [`BURST_SECS`] seconds (`chat-too-fast`).
+/// At most [`BURST`] messages of one account within [`BURST_SECS`] seconds (`chat-too-fast`).
 pub const BURST: usize = 5;
 
 /// See [`BURST`].
@@ -56,14 +57,18 @@ pub struct ChatEntry {
     /// the entry once it sees the game up to there, counted in its own sequence).
     #[serde(skip)]
     pub after_events: usize,
+    /// Its stream version (never sent: it counts the game's events too).
+    #[serde(skip)]
+    pub version: i64,
 }
 
-/// The entry `event` adds to `chat` (`None`: not a chat event), stored at `at` after `events`
-/// game events.
+/// The entry `event` adds to `chat` (`None`: not a chat event), stored at stream version
+/// `version` and time `at`, after `events` game events.
 pub(super) fn entry_of<S>(
     chat: &[ChatEntry],
     events: usize,
     event: &TableEvent<S>,
+    version: i64,
     at: DateTime<Utc>,
 ) -> Option<ChatEntry> {
     let number = chat.len() as u32 + 1;
@@ -74,7 +79,7 @@ pub(super) fn entry_of<S>(
         }
         _ => return None,
     };
-    Some(ChatEntry { number, kind, seat, name, text, at, after_events: events })
+    Some(ChatEntry { number, kind, seat, name, text, at, after_events: events, version })
 }
 
 /// The message `text` as stored: trimmed; refused ([`TableError::Invalid`]) when empty, longer
@@ -95,24 +100,39 @@ pub fn message(text: &str) -> Result<String, TableError> {
 }
 
 /// The seat `account` speaks from at `snap`: `seat` if given (it must hold it), else its first
-/// seat not held by a built-in bot. Errors: [`TableError::WrongSeat`], [`TableError::NotSeated`].
+/// seat not held by a built-in bot. A seat out of the game while it plays reads the table as a
+/// spectator does, behind the delay (R10.8), and may not speak: the number of its own entry
+/// would count entries still held back from it. Errors: [`TableError::ChatClosed`] once the
+/// game has ended, [`TableError::WrongSeat`], [`TableError::NotSeated`],
+/// [`TableError::OutOfGame`].
 pub fn speaker<G: Game>(snap: &Snapshot<G>, account: &str, seat: Option<u8>) -> Result<u8, TableError> {
+    if snap.finished() {
+        return Err(TableError::ChatClosed);
+    }
     let mine: Vec<u8> = snap
         .seats_of(account)
         .into_iter()
         .filter(|&s| snap.info.bots.get(s as usize).is_none_or(Option::is_none))
         .collect();
-    match seat {
-        Some(s) if mine.contains(&s) => Ok(s),
-        Some(s) => Err(TableError::WrongSeat { seat: s }),
-        None => mine.first().copied().ok_or(TableError::NotSeated),
-    }
+    let s = match seat {
+        Some(s) if mine.contains(&s) => s,
+        Some(s) => return Err(TableError::WrongSeat { seat: s }),
+        None => *mine.first().ok_or(TableError::NotSeated)?,
+    };
+    let live = !snap.started() || G::in_game(&snap.state, s) || s >= G::players(&snap.state);
+    if live { Ok(s) } else { Err(TableError::OutOfGame { seat: s }) }
+}
+
+/// Whether `account` is muted at `snap`: a mute of any seat it holds mutes the account (one
+/// account holding several practice seats cannot speak from another).
+pub fn muted<G: Game>(snap: &Snapshot<G>, account: &str) -> bool {
+    snap.seats_of(account).iter().any(|&s| snap.muted.get(s as usize).copied().unwrap_or(false))
 }
 
 /// The event of `account` saying `text` from `seat` (see [`speaker`]) at `now` (server clock).
-/// Errors: those of [`speaker`] and [`message`]; [`TableError::Muted`] for a muted seat;
-/// [`TableError::ChatFull`] past [`MAX_ENTRIES`]; [`TableError::ChatTooFast`] past [`BURST`]
-/// messages in [`BURST_SECS`] seconds, with the seconds to wait.
+/// Errors: those of [`speaker`] and [`message`]; [`TableError::Muted`] for a muted account
+/// ([`muted`]); [`TableError::ChatFull`] past [`MAX_ENTRIES`]; [`TableError::ChatTooFast`] past
+/// [`BURST`] messages of the account in [`BURST_SECS`] seconds, with the seconds to wait.
 pub fn say<G: Game>(
     snap: &Snapshot<G>,
     account: &str,
@@ -122,7 +142,7 @@ pub fn say<G: Game>(
 ) -> Result<TableEvent<G::Settings>, TableError> {
     let seat = speaker(snap, account, seat)?;
     let text = message(text)?;
-    if snap.muted.get(seat as usize).copied().unwrap_or(false) {
+    if muted(snap, account) {
         return Err(TableError::Muted { seat });
     }
     if snap.chat.len() >= MAX_ENTRIES {
@@ -130,7 +150,7 @@ pub fn say<G: Game>(
     }
     let since = now - chrono::Duration::seconds(BURST_SECS);
     let recent: Vec<&ChatEntry> =
-        snap.chat.iter().filter(|e| e.kind == ChatKind::Said && e.seat == seat && e.at > since).collect();
+        snap.chat.iter().filter(|e| e.kind == ChatKind::Said && e.name == account && e.at > since).collect();
     if recent.len() >= BURST {
         let frees = recent[recent.len() - BURST].at + chrono::Duration::seconds(BURST_SECS);
         let wait = ((frees - now).num_milliseconds().max(0) as u64).div_ceil(1000).max(1);
@@ -147,7 +167,8 @@ pub fn moderator<'a, G: Game>(snap: &'a Snapshot<G>, organiser: Option<&'a str>)
 
 /// The event of `by` muting (`muted`) or unmuting `seat` at `snap`, whose moderator is
 /// `moderator` (see [`moderator`]); `None` when the seat is already so. Errors:
-/// [`TableError::NotModerator`], [`TableError::NoSuchSeat`].
+/// [`TableError::NotModerator`], [`TableError::NoSuchSeat`], [`TableError::ChatClosed`] once the
+/// game has ended.
 pub fn mute<G: Game>(
     snap: &Snapshot<G>,
     by: &str,
@@ -157,6 +178,9 @@ pub fn mute<G: Game>(
 ) -> Result<Option<TableEvent<G::Settings>>, TableError> {
     if by != moderator {
         return Err(TableError::NotModerator);
+    }
+    if snap.finished() {
+        return Err(TableError::ChatClosed);
     }
     let Some(&now) = snap.muted.get(seat as usize) else { return Err(TableError::NoSuchSeat { seat }) };
     Ok((now != muted).then(|| TableEvent::SeatMuted { seat, muted, by: by.to_string() }))
@@ -252,8 +276,8 @@ mod tests {
         assert!(matches!(speaker(&snap, "bob", None), Err(TableError::NotSeated)));
     }
 
-    /// Five messages of a seat within 10 s, then the sixth waits until the first is 10 s old;
-    /// another seat is not held back.
+    /// Five messages of an account within 10 s, then the sixth waits until the first is 10 s
+    /// old, from any seat the account holds.
     #[test]
     fn a_seat_says_at_most_five_messages_in_ten_seconds() {
         let said = |seat| TableEvent::ChatSaid { seat, name: "alice".into(), text: "hi".into() };
@@ -264,12 +288,12 @@ mod tests {
             Err(TableError::ChatTooFast { retry_after }) => assert_eq!(retry_after, 5),
             other => panic!("{other:?}"),
         }
-        assert!(say(&snap, "alice", Some(2), "from my other seat", at).is_ok());
+        assert!(matches!(say(&snap, "alice", Some(2), "from my other seat", at), Err(TableError::ChatTooFast { .. })));
         assert!(say(&snap, "alice", Some(0), "six", t0() + chrono::Duration::seconds(11)).is_ok());
     }
 
-    /// The moderator mutes and unmutes; a muted seat is refused; muting twice records nothing;
-    /// the chat lists the mutes.
+    /// The moderator mutes and unmutes; a muted seat's account is refused at every seat it
+    /// holds; muting twice records nothing; the chat lists the mutes.
     #[test]
     fn the_moderator_mutes_a_seat() {
         let snap = table(&[]);
@@ -279,6 +303,8 @@ mod tests {
         let snap = table(&[ev]);
         assert!(mute(&snap, "alice", "alice", 2, true).unwrap().is_none());
         assert!(matches!(say(&snap, "alice", Some(2), "hi", t0()), Err(TableError::Muted { seat: 2 })));
+        assert!(matches!(say(&snap, "alice", Some(0), "from seat 0", t0()), Err(TableError::Muted { seat: 0 })));
+        assert!(muted(&snap, "alice"));
         let ev = mute(&snap, "alice", "alice", 2, false).unwrap().unwrap();
         let snap = table(&[TableEvent::SeatMuted { seat: 2, muted: true, by: "alice".into() }, ev]);
         assert!(say(&snap, "alice", Some(2), "hi", t0() + chrono::Duration::seconds(60)).is_ok());

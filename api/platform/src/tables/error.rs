@@ -72,8 +72,8 @@ pub enum TableError {
     /// Only a player seated at the table may speak in its chat (403 `chat-not-seated`).
     #[error("only a player seated at this table may speak in its chat")]
     NotSeated,
-    /// The moderator muted this seat (403 `chat-muted`).
-    #[error("seat {seat} is muted in this table's chat")]
+    /// The moderator muted this account, at this seat or another it holds (403 `chat-muted`).
+    #[error("you are muted in this table's chat (seat {seat})")]
     Muted {
         /// The seat.
         seat: u8,
@@ -82,12 +82,22 @@ pub enum TableError {
     /// a seat (403 `forbidden`).
     #[error("only the table's moderator (its gathering's organiser, else its creator) may mute a seat")]
     NotModerator,
-    /// The seat spoke too often just now (429 `chat-too-fast`, `Retry-After`).
+    /// The account spoke too often just now (429 `chat-too-fast`, `Retry-After`).
     #[error("at most 5 messages in 10 seconds; try again in {retry_after} s")]
     ChatTooFast {
         /// Seconds until the seat may speak again.
         retry_after: u32,
     },
+    /// The seat is out of the game, which it reads as a spectator does, behind the delay (403
+    /// `chat-out-of-game`).
+    #[error("seat {seat} is out of the game: it reads the table behind the spectator delay and may not speak")]
+    OutOfGame {
+        /// The seat.
+        seat: u8,
+    },
+    /// The game has ended, and with it the table's chat (409 `chat-closed`).
+    #[error("the game has ended: the table's chat is closed (it stays readable)")]
+    ChatClosed,
     /// The table's chat holds its most entries (409 `chat-full`).
     #[error("this table's chat is full (2000 entries)")]
     ChatFull,

@@ -26,6 +26,6 @@ pub use events::{
     DEFAULT_ABANDONMENT, DEFAULT_MIN_WINDOW_MS, SeatHolder, TABLE_EVENT_SCHEMA_VERSION, TableEvent, TableGathering,
     TableInfo,
 };
-pub use repository::{Chained, Link, Tables, create_with_game, engine_event, stream_of, table_event};
+pub use repository::{Chained, Link, Tables, create_with_game, engine_event, scoped_key, stream_of, table_event};
 pub use rules::{PracticeTable, any_person, create_practice, decide, start, take_seat, viewer_for};
 pub use snapshot::Snapshot;

@@ -10,6 +10,12 @@ use flicker_game::Game;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+/// An idempotency key as the table stores it: scoped to the account that sent it (the key of
+/// [`Snapshot::idempotency_keys`]).
+pub fn scoped_key(actor: &str, key: &str) -> String {
+    format!("{actor}:{key}")
+}
+
 /// The stream id of a table.
 pub fn stream_of(table_id: &str) -> String {
     format!("table-{table_id}")
@@ -162,7 +168,7 @@ impl<G: Game> Tables<G> {
         let stream = stream_of(table_id);
         // The key is scoped to the account, so nobody can probe or block another's keys; the
         // request hash refuses the key's reuse for a different request.
-        let scoped = idempotency.map(|(k, h)| (format!("{actor}:{k}"), h.to_string()));
+        let scoped = idempotency.map(|(k, h)| (scoped_key(actor, k), h.to_string()));
         let replayed = |version: i64| async move {
             let first = store
                 .read_stream(

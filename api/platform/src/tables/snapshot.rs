@@ -131,9 +131,14 @@ impl<G: Game> Snapshot<G> {
                             "a `{event_type}` table event has event schema {schema}; this build reads 1 to {TABLE_EVENT_SCHEMA_VERSION}"
                         )));
                     }
-                    Err(_) => return Err(StoreError::Other(format!("table event: {err}"))),
+                    Err(_) => {
+                        return Err(StoreError::Other(format!(
+                            "`{event_type}` (schema {schema}) is neither an event of {} this build reads ({err}) nor a table event it knows: written by a newer build?",
+                            G::GAME_ID
+                        )));
+                    }
                 };
-                return self.apply_table_event(t, recorded_at);
+                return self.apply_table_event(t, version, recorded_at);
             }
         };
         // R10.7.4: a turn that ends right after its seat's time-out timed out; an action or an
@@ -178,9 +183,10 @@ impl<G: Game> Snapshot<G> {
     fn apply_table_event(
         &mut self,
         t: TableEvent<G::Settings>,
+        version: i64,
         recorded_at: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
-        if let Some(entry) = super::chat::entry_of(&self.chat, self.events.len(), &t, recorded_at) {
+        if let Some(entry) = super::chat::entry_of(&self.chat, self.events.len(), &t, version, recorded_at) {
             self.chat.push(entry);
         }
         match t {

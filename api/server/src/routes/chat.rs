@@ -67,8 +67,14 @@ async fn page_of<G: ServedGame>(
     )
     .await?;
     let readable = &snap.chat[..sight.entries];
-    let mut muted = vec![false; snap.muted.len()];
-    for e in readable {
+    let moderator = match name {
+        Some(n) => chat::moderator(snap, organiser(state, snap).await?.as_deref()) == n,
+        None => false,
+    };
+    // The moderator knows the mutes as they are (its own doing); every other reader as far as
+    // it reads the chat.
+    let mut muted = if moderator { snap.muted.clone() } else { vec![false; snap.muted.len()] };
+    for e in readable.iter().filter(|_| !moderator) {
         if let Some(m) = muted.get_mut(e.seat as usize) {
             match e.kind {
                 chat::ChatKind::Muted => *m = true,
@@ -77,13 +83,7 @@ async fn page_of<G: ServedGame>(
             }
         }
     }
-    let speaks_as = name
-        .and_then(|n| chat::speaker(snap, n, seat).ok())
-        .filter(|&s| !snap.muted.get(s as usize).copied().unwrap_or(false));
-    let moderator = match name {
-        Some(n) => chat::moderator(snap, organiser(state, snap).await?.as_deref()) == n,
-        None => false,
-    };
+    let speaks_as = name.filter(|n| !chat::muted(snap, n)).and_then(|n| chat::speaker(snap, n, seat).ok());
     let page = ChatPage {
         entries: readable.iter().skip(after as usize).cloned().collect(),
         readable: sight.entries as u32,
@@ -102,14 +102,16 @@ async fn organiser<G: Game>(state: &AppState, snap: &GameSnapshot<G>) -> Result<
     })
 }
 
-/// Says something at the table (a seated player, from a seat not held by a built-in bot). The
-/// message is trimmed and has 1 to 280 characters, on one line. At most 5 messages per seat in
-/// 10 seconds. An `Idempotency-Key` header (optional) makes a retry act once. Returns the entry.
+/// Says something at the table (a seated player in the game, from a seat not held by a
+/// built-in bot; until the game ends, when the chat closes). The message is trimmed and has 1 to
+/// 280 characters, on one line. At most 5 messages per account in 10 seconds. An
+/// `Idempotency-Key` header (optional) makes a retry act once (200 with the same entry).
+/// Returns the entry.
 #[utoipa::path(tag = "chat", request_body = SayBody, security(("bearer" = [])),
     params(("id" = String, Path, description = "table id"), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]([\t -~]{0,198}[!-~])?$", description = "unique per message: 1 to 200 visible ASCII characters")),
     responses((status = 201, body = ChatEntry), (status = 400, body = Problem),
-        (status = 403, description = "`chat-not-seated`, `chat-muted`, `wrong-seat`", body = Problem), (status = 404, body = Problem),
-        (status = 409, description = "`chat-full`", body = Problem), (status = 422, description = "`idempotency-key-reused`", body = Problem),
+        (status = 403, description = "`chat-not-seated`, `chat-out-of-game`, `chat-muted`, `wrong-seat`", body = Problem), (status = 404, body = Problem),
+        (status = 409, description = "`chat-full`, `chat-closed`", body = Problem), (status = 422, description = "`idempotency-key-reused`", body = Problem),
         (status = 429, description = "`chat-too-fast`, with `Retry-After`", body = Problem)))]
 #[post("/api/v1/tables/{id}/chat")]
 pub async fn say(
@@ -147,26 +149,32 @@ async fn say_of<G: ServedGame>(
             Ok::<_, TableError>(vec![table_event(&ev, Metadata::default())])
         })
         .await?;
-    // The entry: this command's, or (a retry) the earlier one its key stored.
-    let seat = chat::speaker(&snap, &caller.name, body.seat).ok();
-    let text = chat::message(&body.text).ok();
+    // The entry: this command's (the table as this append left it ends with it), or, for a
+    // retry, the one its key stored. A speaker reads the table live (only a seat in the game
+    // speaks), so its entry's number counts nothing hidden from it.
+    let version = match key {
+        Some(k) if replayed => snap.idempotency_keys.get(&crate::tables::scoped_key(&caller.name, k)).copied(),
+        _ => Some(snap.version),
+    };
     let entry = snap
         .chat
         .iter()
         .rev()
-        .find(|e| e.kind == chat::ChatKind::Said && Some(e.seat) == seat && e.text == text && e.name == caller.name)
+        .find(|e| Some(e.version) == version)
         .cloned()
         .ok_or_else(|| Problem::internal("the message was stored but is not in the table's chat"))?;
     let status = if replayed { StatusCode::OK } else { StatusCode::CREATED };
     Ok(HttpResponse::build(status).json(entry))
 }
 
-/// Mutes a seat in the table's chat, or lets it speak again (the table's moderator: its
-/// gathering's organiser, else its creator). Public: the entry tells every reader. Muting a
-/// seat already muted records nothing.
+/// Mutes a seat in the table's chat (its holder's account, at every seat it holds), or lets it
+/// speak again (the table's moderator: its gathering's organiser, else its creator), until the
+/// game ends. Public: the entry tells every reader. Muting a seat already muted records
+/// nothing.
 #[utoipa::path(tag = "chat", request_body = MuteBody, security(("bearer" = [])),
     params(("id" = String, Path, description = "table id")),
-    responses((status = 200, body = MuteResponse), (status = 400, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)))]
+    responses((status = 200, body = MuteResponse), (status = 400, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem),
+        (status = 409, description = "`chat-closed`", body = Problem)))]
 #[post("/api/v1/tables/{id}/chat/mutes")]
 pub async fn mute(
     state: Data,
@@ -187,7 +195,7 @@ async fn mute_of<G: ServedGame>(
     let current = G::tables(state).load(state.store.as_ref(), id).await?;
     let organiser = organiser(state, &current).await?;
     let mut recorded = false;
-    let (snap, _) = G::tables(state)
+    G::tables(state)
         .command_from(Some(current), state.store.as_ref(), id, &caller.name, None, |snap| {
             let moderator = chat::moderator(snap, organiser.as_deref());
             let ev = chat::mute(snap, &caller.name, moderator, body.seat, body.muted)?;
@@ -195,8 +203,7 @@ async fn mute_of<G: ServedGame>(
             Ok::<_, TableError>(ev.iter().map(|e| table_event(e, Metadata::default())).collect())
         })
         .await?;
-    let entry = recorded.then(|| snap.chat.iter().rev().find(|e| e.seat == body.seat).cloned()).flatten();
-    Ok(HttpResponse::Ok().json(MuteResponse { seat: body.seat, muted: body.muted, entry }))
+    Ok(HttpResponse::Ok().json(MuteResponse { seat: body.seat, muted: body.muted, recorded }))
 }
 
 /// Streams the table's chat live as *you* may read it (see `GET .../chat`): `event: chat`,

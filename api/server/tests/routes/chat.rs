@@ -45,7 +45,8 @@ fn chat_frames(s: &Server, table: &str, last: Option<&str>, n: usize) -> Vec<(St
 /// with the same `Idempotency-Key` acts once (200, the same entry) and the key's reuse for
 /// another message is refused (422), a sixth message in 10 s gets 429 `chat-too-fast` with
 /// `Retry-After`; the chat stream carries every entry and resumes after `Last-Event-ID`; the
-/// game's signed export holds the chat said during play, verifies, and folds to the game.
+/// game's signed export holds the chat said during play, verifies, and folds to the game; the
+/// chat closes with the game (409 `chat-closed`), so that export never changes.
 #[test]
 fn table_chat_speaks_streams_and_stays_in_the_export() {
     let s = Server::start();
@@ -102,8 +103,11 @@ fn table_chat_speaks_streams_and_stays_in_the_export() {
     assert_eq!(
         (st, e["seat"].as_u64(), e["number"].as_u64()),
         (StatusCode::CREATED, Some(1), Some(6)),
-        "per seat: {e}"
+        "per account: {e}"
     );
+    // A retry of the first message, after others, answers the entry its key stored.
+    let (st, again, _) = say(&s, &alice, &id, json!({"text": long}), Some("k1"));
+    assert_eq!((st, &again), (StatusCode::OK, &first), "a late retry acts once");
 
     // The stream, from the start and resumed after entry 4 (a practice table has no delay).
     let all = chat_frames(&s, &id, None, 6);
@@ -133,4 +137,10 @@ fn table_chat_speaks_streams_and_stays_in_the_export() {
     assert!(state.is_finished());
     let page = public(&s, &format!("/api/v1/tables/{id}/chat"));
     assert_eq!(page["readable"], 6, "after the game everyone reads it all");
+    // The chat closes with the game, so the signed export of a finished game never changes.
+    let (st, p, _) = say(&s, &alice, &id, json!({"text": "gg"}), None);
+    assert_eq!((st, p["type"].as_str()), (StatusCode::CONFLICT, Some("/problems/chat-closed")), "{p}");
+    let (_, page, _) = get(&s, &alice, &format!("/api/v1/tables/{id}/chat"));
+    assert_eq!(page["speaks_as"], Value::Null, "{page}");
+    assert_eq!(send(client().get(s.url(&format!("/api/v1/tables/{id}/replay.jsonl")))).text().unwrap(), text);
 }
