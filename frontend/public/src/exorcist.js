@@ -292,12 +292,14 @@ export function PrivateLog({ view, table, me }) {
   const roles = (view.known_roles || []).filter((r) => r.since !== null && r.since !== undefined);
   const cards = view.known_cards || [];
   const notes = view.log || [];
-  return html`<section class="log xo-notes" aria-label="What you saw" data-testid="xo-notes"><h3>${me === null ? 'What the players saw' : 'What you saw'}</h3>
+  // Every seat's log (a spectator after the game, or a seat once the game has ended): by seer.
+  const everyone = me === null || notes.some((n) => n.seer !== me);
+  return html`<section class="log xo-notes" aria-label=${everyone ? 'What the players saw' : 'What you saw'} data-testid="xo-notes"><h3>${everyone ? 'What the players saw' : 'What you saw'}</h3>
     ${(roles.length > 0 || cards.length > 0) && html`<p class="xo-known" data-testid="xo-known"><b>Known now:</b>
       ${roles.map((r) => html`<span class=${`badge role ${r.role}`}>${Who(r.seat)} Role: ${ROLE[r.role]}</span> `)}
       ${cards.map((c) => html`<span class="badge">${Who(c.owner)} card ${c.position}: ${cardName(c.card)}</span> `)}</p>`}
-    ${me === null && notes.length > 0 && html`<p class="hint">Each seat's own looks, deals and peeks (X11.3), public after the game.</p>`}
-    <ol data-testid="xo-note-list">${notes.length === 0 ? html`<li class="muted">Nothing yet.</li>` : me === null ? notes.map((n, i) => html`<li key=${i} data-seer=${n.seer}><b>${seatName(table, n.seer)}</b>: ${noteText(n, n.seer, table)}</li>`) : notes.map((n, i) => {
+    ${everyone && notes.length > 0 && html`<p class="hint">Each seat's own looks, deals and peeks (X11.3), public after the game.</p>`}
+    <ol data-testid="xo-note-list">${notes.length === 0 ? html`<li class="muted">Nothing yet.</li>` : everyone ? notes.map((n, i) => html`<li key=${i} data-seer=${n.seer}><b>${seatName(table, n.seer)}</b>: ${noteText(n, n.seer, table)}</li>`) : notes.map((n, i) => {
       const a = /** @type {any} */ (n);
       let text = '';
       if (a.note === 'role') text = `Round ${a.round}: ${Who(a.seat)} Role tile showed ${ROLE[/** @type {'innocent' | 'possessed'} */ (a.role)]}.`;

@@ -227,6 +227,7 @@ function FlickerTablePage({ id, search, info }) {
     if (!confirm('Concede this game? Your Candle goes out.')) return;
     try {
       await api('POST', `/tables/${id}/concede`, { body: { seat } });
+      setNote('You conceded. It takes effect once nothing is in progress (an action, a window, an elimination; R10.10.2); until then your prompts are answered with their defaults.');
     } catch (e) {
       setErr(errorText(e));
     } finally {

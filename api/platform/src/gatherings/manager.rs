@@ -1048,8 +1048,20 @@ mod tests {
                 }
                 assert_eq!(g.winner, final_[0].1.as_ref().unwrap().winner);
                 assert!(g.winner.is_some());
-                // X7.6, R9.9: each standing carries the points of the circle it names.
-                for st in crate::gatherings::standings::standings(&g) {
+                // X7.6, R9.9: each standing carries the points of the circle it names; among the
+                // players out at one stage, a better placing, then more points, ranks first
+                // (decision 74).
+                let rows = crate::gatherings::standings::standings(&g);
+                for w in rows.windows(2) {
+                    let key = |s: &crate::gatherings::standings::Standing| {
+                        (std::cmp::Reverse(s.stage), s.placing, std::cmp::Reverse(s.points))
+                    };
+                    if w[0].rank.is_some() && w[1].rank.is_some() && w[0].rank != Some(1) {
+                        assert!(key(&w[0]) <= key(&w[1]), "{:?} before {:?}", w[0], w[1]);
+                        assert_eq!(w[0].rank == w[1].rank, key(&w[0]) == key(&w[1]), "{:?} {:?}", w[0], w[1]);
+                    }
+                }
+                for st in rows {
                     let stage = &g.stages[st.stage as usize - 1];
                     let (draw, r) = stage.circles.iter().find(|(c, _)| Some(c.circle) == st.circle).unwrap();
                     let seat = draw.players.iter().position(|p| *p == st.name).unwrap();

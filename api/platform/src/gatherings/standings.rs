@@ -46,7 +46,8 @@ pub struct Standing {
 }
 
 /// R9.9: every registered player's standing, best first: by last stage reached (later is
-/// better), then by placing in that stage's circle; the winner first (R9.9.2). Players whose
+/// better), then by placing in that stage's circle, then (*Let's Call the Exorcist*, rules
+/// decision 74) by points scored there; the winner first (R9.9.2). Players whose
 /// placing is not final yet come before the placed players of their stage, unranked.
 pub fn standings(g: &Gathering) -> Vec<Standing> {
     let mut out: Vec<Standing> = g
@@ -94,7 +95,7 @@ pub fn standings(g: &Gathering) -> Vec<Standing> {
     let final_ = |s: &Standing| matches!(s.status, StandingStatus::Out | StandingStatus::Winner);
     let dropped = |s: &Standing| s.status == StandingStatus::Dropped;
     // Sort key: winner first, the dropped last, then later stage, then unplaced before placed,
-    // then placing.
+    // then placing, then (Let's Call the Exorcist, rules decision 74) more points.
     let key = |s: &Standing| {
         (
             s.status != StandingStatus::Winner,
@@ -102,6 +103,7 @@ pub fn standings(g: &Gathering) -> Vec<Standing> {
             std::cmp::Reverse(s.stage),
             final_(s),
             s.placing.unwrap_or(u8::MAX),
+            std::cmp::Reverse(s.points.unwrap_or(0)),
         )
     };
     out.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.name.cmp(&b.name)));

@@ -22,9 +22,11 @@ pub async fn register(state: Data, req: HttpRequest, body: web::Json<RegisterBod
         // (FLICKER_ORGANISER_KEY, or the generated one written beside the SQLite file).
         let given = req.headers().get("X-Organiser-Key").map(|v| v.as_bytes()).unwrap_or_default();
         if !same_secret(given, state.organiser_key.as_bytes()) {
-            return Err(Problem::forbidden(
-                "registering an organiser needs the server's organiser key (X-Organiser-Key)",
-            ));
+            return Err(Problem::forbidden(if given.is_empty() {
+                "registering an organiser needs the server's organiser key (header X-Organiser-Key; `flicker organiser-key` prints it)"
+            } else {
+                "that is not this server's organiser key (`flicker organiser-key` prints it)"
+            }));
         }
     }
     let a = crate::accounts::register(state.store.as_ref(), &body.name, &body.password, body.role).await?;
