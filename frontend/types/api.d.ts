@@ -6354,7 +6354,7 @@ export interface components {
              * @description The seat to speak from (when you hold several; default: your first).
              */
             seat?: number | null;
-            /** @description The message: 1 to 280 characters after trimming, one line. */
+            /** @description The message: 1 to 280 characters after trimming, one line (no control characters). */
             text: string;
         };
         /** @description Body of `POST /api/v1/tables/{id}/seats`. */
@@ -10620,13 +10620,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a stream of entries, each `event: chat` */
+            /** @description a stream of entries, each `event: chat` with a `ChatEntry` as its data */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ChatEntry"];
+                    "text/event-stream": components["schemas"]["StreamEvent"];
                 };
             };
             400: {

@@ -1,6 +1,6 @@
 """Schemathesis hooks of tests/schemathesis/run.sh (loaded through `hooks` in the config).
 
-`positive_data_acceptance` (ST202) sends data valid by the document and fails on a 400. Five kinds of
+`positive_data_acceptance` (ST202) sends data valid by the document and fails on a 400. Six kinds of
 refusals are right although the data is schema-valid, because the rule cannot be written in the
 document; only those are dropped, each recognised by the exact `detail` the server gives. The
 request is still sent and every other check still applies to its response (no 5xx, documented
@@ -29,7 +29,11 @@ status, content type and schema). Every other failure of every check fails the r
    one game's settings in a body that names the other game (or none: The Final Flicker), one
    game's answer sent to a table of the other, and a seat count outside the named game's range
    (`players` and a gathering's `max_circle` are documented for both; X2.1 allows 4 to 8) are
-   rightly refused.
+   rightly refused, and so is a gathering's settings change naming the other game (the game is
+   fixed at creation).
+6. A table chat message that is blank once trimmed, or holds a control character (a line
+   break included): JSON Schema's `minLength` counts the spaces the server trims, and the
+   document cannot say "no control characters" (docs/rules-decisions.md 75).
 """
 
 import json
@@ -55,6 +59,10 @@ SCHEMA_VALID_BUT_REFUSED = [
     ("5 the other game's table setting", re.compile(r"^unknown field `\w+`, expected one of `players`, `target`")),
     ("5 the other game's answer", re.compile(r"^unknown variant `(card|peek|decline|peek_tile|player|pick)`, expected one of `turn_order`")),
     ("5 the other game's answer", re.compile(r"^unknown variant `\w+`, expected one of `card`")),
+    ("5 the other game's answer", re.compile(r"^unknown field `\w+`, expected `cards`$")),
+    ("5 the other game in a gathering's settings", re.compile(r"^game is fixed at creation: this gathering plays [\w-]+, not [\w-]+$")),
+    ("6 chat message blank once trimmed", re.compile(r"^the message is empty$")),
+    ("6 chat message with a control character", re.compile(r"^a message is one line, with no control characters$")),
     ("5 seats outside the game's range", re.compile(r"^X2\.1: Let's Call the Exorcist is for 4 to 8 players, not \d+$")),
     ("5 seats outside the game's range", re.compile(r"^X2\.1: lets-call-the-exorcist seats 4 to 8, so max_circle is 4 to 8 ")),
 ]

@@ -59,7 +59,7 @@ pub struct ChatPage {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"text": "I peeked at seat 3: a Demon, honestly."}))]
 pub struct SayBody {
-    /// The message: 1 to 280 characters after trimming, one line.
+    /// The message: 1 to 280 characters after trimming, one line (no control characters).
     #[schema(min_length = 1, max_length = 280)]
     pub text: String,
     /// The seat to speak from (when you hold several; default: your first).

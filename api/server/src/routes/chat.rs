@@ -211,7 +211,7 @@ async fn mute_of<G: ServedGame>(
 /// resume. The stream stays open after the game (players may still talk).
 #[utoipa::path(tag = "chat", security((), ("bearer" = [])), params(("id" = String, Path, description = "table id"), ChatStreamQuery,
         ("Last-Event-ID" = Option<u32>, Header, description = "the last entry number received")),
-    responses((status = 200, content_type = "text/event-stream", body = ChatEntry, description = "a stream of entries, each `event: chat`"),
+    responses((status = 200, content_type = "text/event-stream", body = flicker_wire::streams::StreamEvent, description = "a stream of entries, each `event: chat` with a `ChatEntry` as its data"),
         (status = 400, body = Problem), (status = 403, body = Problem), (status = 404, body = Problem)))]
 #[get("/api/v1/tables/{id}/chat/stream")]
 pub async fn chat_stream(
