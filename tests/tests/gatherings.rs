@@ -406,6 +406,10 @@ fn a_20_player_exorcist_gathering_runs_to_one_winner_from_the_cli() {
     assert!(lines.contains(&"stage 2 (Final table): 4"), "decision 74: a Final of 4: {stdout}");
     let winners: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("winner: ")).collect();
     assert_eq!(winners.len(), 1, "{stdout}");
+    // X7.6: every standing prints the points of its circle.
+    let rows = lines.iter().skip_while(|l| **l != "standings:").skip(1).collect::<Vec<_>>();
+    assert_eq!(rows.len(), 20, "{stdout}");
+    assert!(rows.iter().all(|l| l.ends_with(" pts") || l.ends_with(" pt")), "{stdout}");
     let id = lines.iter().find_map(|l| l.strip_prefix("gathering ")).and_then(|l| l.split(':').next()).unwrap();
 
     let g = summary(&s, id);

@@ -232,8 +232,10 @@ fn run_gathering(r: &RunArgs) -> Result<(), String> {
     for s in &standings {
         let rank = s.rank.map_or("-".to_string(), |r| r.to_string());
         let placing = s.placing.map_or("-".to_string(), |p| p.to_string());
+        // Let's Call the Exorcist: the points scored in that circle (X7.6).
+        let points = s.points.map_or(String::new(), |p| format!(", {p} pt{}", if p == 1 { "" } else { "s" }));
         println!(
-            "  {rank:>4}. {:<24} stage {} circle {} placing {placing}",
+            "  {rank:>4}. {:<24} stage {} circle {} placing {placing}{points}",
             s.name,
             s.stage,
             s.circle.map_or("-".into(), |c| c.to_string())
