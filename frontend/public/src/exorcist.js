@@ -454,7 +454,8 @@ export function ExorcistTablePage({ id, search, info }) {
   useEffect(() => {
     const el = logRef.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [lines.length]);
+    // Also once the page has loaded: the lines read while it loaded are there at once.
+  }, [lines.length, !!state.data]);
   const sorted = useMemo(() => lines, [lines]);
 
   if (!state.data) return html`<main class="page"><p class="loading">Loading the table…</p></main>`;
@@ -560,9 +561,9 @@ export function ExorcistTablePage({ id, search, info }) {
           </div>
           <aside class="side xo-side">
             <${PrivateLog} view=${view} table=${tinfo} me=${seat} />
+            <${ChatPanel} id=${id} seat=${seat} table=${tinfo} />
             <section class="log" aria-label="Game log"><h3>Log</h3>
               <ol ref=${logRef} aria-live="polite" data-testid="log">${sorted.map((l) => html`<li key=${l.id}>${l.text}</li>`)}</ol></section>
-            <${ChatPanel} id=${id} seat=${seat} table=${tinfo} />
             <details class="legend"><summary>Cards</summary><dl>${Object.values(CARDS).map((c) => html`<div><dt>${c.name}</dt><dd>${c.text}</dd></div>`)}</dl></details>
             ${seat !== null && !view.result && !(view.conceded || []).includes(seat) && html`<button type="button" class="danger"
               data-testid="concede" onClick=${concede}>Concede</button>`}

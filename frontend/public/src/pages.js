@@ -142,6 +142,7 @@ export function HomePage() {
   return html`<main class="page home">
     <section class="hero"><h1>The Final Flicker</h1>
       <p>Keep your Candle lit. Haunt your neighbours, Salt their plans, and be the last flame in the circle.</p>
+      <p class="muted" data-testid="second-game">Also here: <strong>Let's Call the Exorcist</strong>, 4 to 8 players on secret teams, peeks and bluffs at the table chat.</p>
       <div class="actions">
         <a class="button" href="/practice">Play a practice game</a>
         ${me && me.role === 'organiser' ? html`<a class="button secondary" href="/organiser">Organiser console</a>`
