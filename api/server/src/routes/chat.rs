@@ -136,12 +136,7 @@ async fn say_of<G: ServedGame>(
     key: Option<&str>,
     body: &SayBody,
 ) -> Result<HttpResponse, Problem> {
-    let hash = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        ("chat", body.seat, body.text.trim()).hash(&mut h);
-        format!("{:016x}", h.finish())
-    };
+    let hash = super::play::stored_hash(&("chat", body.seat, body.text.trim()));
     let now = state.clock.now();
     let (snap, replayed) = G::tables(state)
         .command(state.store.as_ref(), id, &caller.name, key.map(|k| (k, hash.as_str())), |snap| {

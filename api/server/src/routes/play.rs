@@ -51,10 +51,15 @@ pub(super) fn my_seat<G: Game>(snap: &GameSnapshot<G>, caller: &Caller, seat: Op
 
 /// A hash of an answer request (seat, prompt, answer), stored with its idempotency key.
 pub(super) fn request_hash<G: Game>(body: &AnswerBody<G>) -> String {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    serde_json::to_string(&(body.seat, body.prompt_id, &body.answer)).expect("json").hash(&mut h);
-    format!("{:016x}", h.finish())
+    stored_hash(&(body.seat, body.prompt_id, &body.answer))
+}
+
+/// A hash of a request as stored with its idempotency key: the first 16 hex digits of the
+/// SHA-256 of its JSON, the same in every build (a retry after an upgrade is still recognised).
+pub(super) fn stored_hash(request: &impl Serialize) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(serde_json::to_vec(request).expect("json"));
+    hex::encode(&digest[..8])
 }
 
 pub(super) fn idempotency_key(req: &HttpRequest) -> Result<String, Problem> {
@@ -244,4 +249,15 @@ async fn list_events_of<G: ServedGame>(
 /// collected from the same calls).
 pub(super) fn routes(cfg: &mut ServiceConfig) {
     cfg.service(get_prompt).service(answer).service(concede).service(list_events);
+}
+
+#[cfg(test)]
+mod tests {
+    /// R10.1.2: the hash stored with an idempotency key is SHA-256 of the request's JSON (its
+    /// first 8 bytes in hex), so a retry sent across an upgrade of the server is still
+    /// recognised as the same request.
+    #[test]
+    fn r10_1_2_the_stored_request_hash_is_the_same_in_every_build() {
+        assert_eq!(super::stored_hash(&(0, 1, "x")), "b4f4c70507a724b0");
+    }
 }
