@@ -14,11 +14,16 @@
 //!   claims a stream at once when the stream prefers it, and otherwise only once the stream has
 //!   gone [`Leases::GRACE`] unheld by it (its preferred process may be gone).
 
+#[cfg(feature = "postgres")]
 use crate::StoreError;
 use sha2::{Digest, Sha256};
+#[cfg(feature = "postgres")]
 use std::collections::{HashMap, HashSet};
+#[cfg(feature = "postgres")]
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(feature = "postgres")]
+use std::time::Instant;
 
 /// The `application_name` of every process's lease session (how processes find each other).
 pub const PG_APPLICATION: &str = "flicker-leases";
@@ -49,6 +54,7 @@ enum Kind {
 }
 
 /// What the process knows of one stream's lease.
+#[cfg(feature = "postgres")]
 #[derive(Default)]
 struct Book {
     /// Streams whose lease this process holds.
@@ -106,6 +112,7 @@ impl Leases {
     /// process may claim it now (see the module docs). A store error counts as not held (and
     /// drops every lease this process believed it held when the lease session is lost).
     pub async fn hold(&self, stream: &str) -> bool {
+        let _ = stream; // read by the PostgreSQL leases only
         match &self.kind {
             Kind::Sole => true,
             #[cfg(feature = "postgres")]
@@ -118,6 +125,7 @@ impl Leases {
 
     /// Whether this process holds `stream`'s lease, from memory (no claim, no query).
     pub fn holds(&self, stream: &str) -> bool {
+        let _ = stream; // read by the PostgreSQL leases only
         match &self.kind {
             Kind::Sole => true,
             #[cfg(feature = "postgres")]
@@ -128,6 +136,7 @@ impl Leases {
     /// Gives `stream`'s lease up (its table ended, its gathering is over). Failures are
     /// logged: the lease then ends with the session.
     pub async fn release(&self, stream: &str) {
+        let _ = stream; // read by the PostgreSQL leases only
         match &self.kind {
             Kind::Sole => {}
             #[cfg(feature = "postgres")]
@@ -180,6 +189,7 @@ pub fn lock_key(stream: &str) -> i32 {
     i32::from_be_bytes(d[..4].try_into().expect("4 bytes"))
 }
 
+#[cfg(feature = "postgres")]
 impl Book {
     /// Whether this process may try to claim `stream` now.
     /// A stream whose claim was refused is not asked for again within [`Leases::RETRY`].
@@ -363,6 +373,7 @@ mod pg {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     #[test]
     fn rendezvous_moves_only_a_leaving_process_streams() {

@@ -270,8 +270,8 @@ pub struct Appended {
 /// The `INSERT INTO events` statement for `rows` events, with numbered placeholders in column
 /// order (stream, version, type, schema, payload, metadata, command key, recorded at, hash),
 /// `payload_cast` appended to each payload placeholder (e.g. `::jsonb`), returning positions.
-/// Shared by both SQL stores' multi-row appends.
-#[cfg(any(feature = "sqlite", feature = "postgres"))]
+/// The PostgreSQL store's multi-row appends.
+#[cfg(feature = "postgres")]
 pub(crate) fn insert_events_sql(rows: usize, payload_cast: &str) -> String {
     let values: Vec<String> = (0..rows)
         .map(|i| {
