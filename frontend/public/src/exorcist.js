@@ -114,7 +114,7 @@ export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer,
   const seats = Array.from({ length: view.players }, (_, i) => i);
   return html`<div class="xo-board" data-testid="xo-board">
     <div class="xo-status" data-testid="xo-status">
-      <span>Round <b>${view.round}</b></span>
+      <span>Round <b>${view.round || '–'}</b></span>
       ${view.tie && !view.result && html`<span data-testid="xo-tie-status">X8: tie mini-game · pick round ${view.tie.pick_rounds + 1}</span>`}
       ${view.deal > 0 && html`<span>Deal <b>${view.deal}</b> · ${view.deal_revealed}/${view.players} turned up</span>`}
       ${view.holy + view.cursed > 0 && html`<span class="xo-holy" title="X4.2: the Innocents win the round when all are turned up">Holy ${view.holy_revealed}/${view.holy}</span>
@@ -140,7 +140,7 @@ export function ExorcistBoard({ view, table, me = null, prompt = null, onAnswer,
             <span class="xo-points" data-testid="xo-points" title="Points">${view.points[s] ?? 0} pt${view.points[s] === 1 ? '' : 's'}</span>
             ${s === view.seeker && html`<span class="badge seeker">Seeker</span>`}
             ${s === view.chosen && html`<span class="badge chosen">Chosen</span>`}
-            ${role && html`<span class=${`badge role ${role.role}`} title="A Role you saw (and not shuffled since)">${ROLE[role.role]}?</span>`}
+            ${role && !(view.roles_now && view.roles_now[s]) && html`<span class=${`badge role ${role.role}`} title="A Role you saw (and not shuffled since)">${ROLE[role.role]}?</span>`}
             ${view.roles_now && view.roles_now[s] && html`<span class=${`badge role ${view.roles_now[s]}`}>${ROLE[view.roles_now[s]]}</span>`}
             ${limits.map((l) => html`<span class="badge limit" title="X6.5: not selectable on the next selection">${LIMIT[l.limit]}: no pick</span>`)}
             ${(view.conceded || []).includes(s) && html`<span class="badge">conceded</span>`}
