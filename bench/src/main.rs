@@ -9,6 +9,8 @@
 //! - `flicker-bench all`: both for the standard sizes, plus the engine's criterion figures, as
 //!   one table on stdout and in `docs/benchmarks.md`. `bench/run.sh` builds everything, starts a
 //!   throwaway PostgreSQL and runs this.
+//! - `flicker-bench engine [--write]`: the engines' criterion figures alone (The Final Flicker's
+//!   and the Exorcist's), spliced into `docs/benchmarks.md` with `--write` (`bench/engine.sh`).
 //!
 //! Figures are reported, never asserted.
 
@@ -150,6 +152,20 @@ enum Cmd {
         /// The Markdown report to write.
         #[arg(long, default_value = "docs/benchmarks.md")]
         out: PathBuf,
+    },
+    /// The engines' criterion figures alone: printed, and with `--write` spliced into the
+    /// engine section of `--out` (the other sections are left as they are).
+    Engine {
+        /// Criterion's output folder (from `cargo bench -p final-flicker` and
+        /// `cargo bench -p flicker-lab --bench exorcist`).
+        #[arg(long, default_value = "target/criterion")]
+        criterion: PathBuf,
+        /// The Markdown report whose engine section `--write` replaces.
+        #[arg(long, default_value = "docs/benchmarks.md")]
+        out: PathBuf,
+        /// Replace the engine section of `--out`.
+        #[arg(long)]
+        write: bool,
     },
 }
 
@@ -299,6 +315,17 @@ fn run(cli: Cli) -> Result<(), String> {
             let r = roster::run(&common.flicker, &st, players);
             discard(&st, common.postgres.as_deref());
             println!("{}", roster::table(&[r?]));
+        }
+        Cmd::Engine { criterion, out, write } => {
+            let section = report::engine_section(&report::engine_figures(&criterion));
+            println!("{section}");
+            if write {
+                let doc = std::fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+                let doc = report::splice_engine(&doc, &section, &server::machine())
+                    .ok_or_else(|| format!("{} has no `## Engine` section: run bench/run.sh", out.display()))?;
+                std::fs::write(&out, doc).map_err(|e| format!("{}: {e}", out.display()))?;
+                eprintln!("engine section written to {}", out.display());
+            }
         }
         Cmd::Restart { common, events, storage } => {
             let mut rs = Vec::new();

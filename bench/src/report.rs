@@ -19,7 +19,8 @@ pub struct Estimate {
     pub elements: f64,
 }
 
-/// Reads `<criterion>/<group>/<id>/new/{estimates,benchmark}.json` for the engine's benchmarks.
+/// Reads `<criterion>/<group>/<id>/new/{estimates,benchmark}.json` for the engines' benchmarks
+/// (`cargo bench -p final-flicker --bench engine`, `cargo bench -p flicker-lab --bench exorcist`).
 /// Missing ones are left out (the report says so).
 pub fn engine_figures(criterion: &Path) -> Vec<Estimate> {
     let ids = [
@@ -34,6 +35,14 @@ pub fn engine_figures(criterion: &Path) -> Vec<Estimate> {
         "fold_events/8",
         "projection/view_8p_seat",
         "projection/view_8p_spectator",
+        "exorcist_random_playout/4",
+        "exorcist_random_playout/6",
+        "exorcist_random_playout/8",
+        "exorcist_heuristic_playout/8",
+        "exorcist_fold_events/4",
+        "exorcist_fold_events/8",
+        "exorcist_projection/view_8p_seat",
+        "exorcist_projection/view_8p_spectator",
     ];
     let read = |p: &Path| -> Option<Value> { serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok() };
     ids.iter()
@@ -96,7 +105,71 @@ fn engine_table(engine: &[Estimate]) -> String {
             let _ = writeln!(s, "| {label} | {} | {:.0} views/s |", time(e.mean_ns), 1e9 / e.mean_ns);
         }
     }
+    s.push_str(&exorcist_table(engine));
     s
+}
+
+/// The Exorcist rows of the engine section (a sub-table; none when its benchmark did not run).
+fn exorcist_table(engine: &[Estimate]) -> String {
+    let get = |id: &str| engine.iter().find(|e| e.id == id);
+    let mut rows = String::new();
+    for (group, players, label) in [
+        ("exorcist_random_playout", 4, "random bots"),
+        ("exorcist_random_playout", 6, "random bots"),
+        ("exorcist_random_playout", 8, "random bots"),
+        ("exorcist_heuristic_playout", 8, "heuristic bots, each reading its seat's view"),
+    ] {
+        if let Some(e) = get(&format!("{group}/{players}")) {
+            let _ = writeln!(
+                rows,
+                "| complete game to 7 points, {players} players, {label} | {} | {:.0} games/s |",
+                time(e.mean_ns),
+                1e9 / e.mean_ns
+            );
+        }
+    }
+    for players in [4, 8] {
+        if let Some(e) = get(&format!("exorcist_fold_events/{players}")) {
+            let _ = writeln!(
+                rows,
+                "| fold a whole {players}-player game ({:.0} events) | {} | {:.1} M events/s |",
+                e.elements,
+                time(e.mean_ns),
+                e.elements / e.mean_ns * 1e3
+            );
+        }
+    }
+    for (id, label) in [
+        ("exorcist_projection/view_8p_seat", "one seat's view of a mid-game 8-player state (with its private log)"),
+        ("exorcist_projection/view_8p_spectator", "a spectator's view of the same state"),
+    ] {
+        if let Some(e) = get(id) {
+            let _ = writeln!(rows, "| {label} | {} | {:.0} views/s |", time(e.mean_ns), 1e9 / e.mean_ns);
+        }
+    }
+    if rows.is_empty() {
+        return "\nNo Exorcist figures found: run `cargo bench -p flicker-lab --bench exorcist` first.\n".into();
+    }
+    format!("\n### Let's Call the Exorcist\n\n| measure | time | rate (one core) |\n|---|---:|---:|\n{rows}")
+}
+
+/// The engine section alone (`## Engine ...` to the end of its tables), as [`document`] writes it.
+pub fn engine_section(engine: &[Estimate]) -> String {
+    format!("## Engine (criterion, one core)\n\n{}", engine_table(engine))
+}
+
+/// `doc` with its engine section replaced by `section` (from `## Engine` up to the next `## `
+/// heading), and a line saying when the engine figures alone were refreshed; `None` when `doc`
+/// has no engine section.
+pub fn splice_engine(doc: &str, section: &str, machine: &str) -> Option<String> {
+    let start = doc.find("## Engine")?;
+    let end = doc[start + 2..].find("\n## ").map(|i| start + 2 + i + 1).unwrap_or(doc.len());
+    let note = format!(
+        "Engine figures refreshed alone by `bench/engine.sh --write` on {} ({machine}); the sections \
+         below are from the run named above.\n\n",
+        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
+    );
+    Some(format!("{}{section}\n{note}{}", &doc[..start], &doc[end..]))
 }
 
 /// The load runs as a Markdown table.
@@ -260,7 +333,7 @@ pub fn document(
          [performance.md](performance.md).\n",
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
-    let _ = writeln!(s, "## Engine (criterion, one core)\n\n{}", engine_table(engine));
+    let _ = writeln!(s, "{}", engine_section(engine));
     let _ = writeln!(
         s,
         "## API over loopback HTTP\n\nN bot clients (one per table, {} seats each, random answers) \
