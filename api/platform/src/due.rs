@@ -35,6 +35,8 @@ pub fn needs_answer<G: Game>(p: &G::Prompt) -> bool {
 /// simultaneous window whose answers are all in and a reaction prompt whose answer is held get
 /// `CloseWindow` there, anything unanswered gets `Timeout` there. So the close time is a function
 /// of when the point opened and of the table's settings, never of when or whether answers came.
+/// Once a default hold is released ([`windows_released`]), a point whose answers are in closes
+/// at once.
 pub fn next_due<G: Game>(
     snap: &Snapshot<G>,
     pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
@@ -67,10 +69,26 @@ pub fn next_due<G: Game>(
     }
     let point = G::decision_point(&snap.state);
     if point.window == Some(WindowPhase::HeldOpen) || point.held_answer.is_some() {
-        consider(shifted(clock.deadline, since, pauses), Due::CloseWindow);
+        let close = if windows_released(snap) { since } else { clock.deadline };
+        consider(shifted(close, since, pauses), Due::CloseWindow);
     }
     consider(shifted(clock.deadline, since, pauses), Due::Timeout);
     best
+}
+
+/// R10.6.5 (docs/rules-decisions.md, "The default minimum window lapses with the persons"):
+/// whether a table that holds its windows by default (no minimum window was given, so the seats
+/// decided it: [`crate::tables::TableInfo::min_window_at_start`]) has let them go because every
+/// seat still in the game is a built-in bot (the persons were eliminated, conceded or were
+/// replaced by substitutes). A held point then closes as soon as its answers are in, as at a
+/// table of bots: a built-in bot answers after the table's bot delay whatever it holds, so the
+/// close tells nobody anything. A minimum window given explicitly is kept to the end.
+pub fn windows_released<G: Game>(snap: &Snapshot<G>) -> bool {
+    snap.info.min_window_at_start
+        && G::decision_point(&snap.state).hold_windows
+        && (0..G::players(&snap.state))
+            .filter(|&s| G::in_game(&snap.state, s))
+            .all(|s| snap.info.bots.get(s as usize).is_some_and(Option::is_some))
 }
 
 /// R10.6.4, R10.6.5: when the driver closes the open reaction decision point of a table that
@@ -79,7 +97,10 @@ pub fn next_due<G: Game>(
 /// table. The server's leak scanner checks that the close is the point's deadline and never moves.
 pub fn reaction_close<G: Game>(snap: &Snapshot<G>, now: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
     let mark = snap.clock.as_ref()?;
-    if !G::decision_point(&snap.state).hold_windows || !crate::clocks::is_reaction::<G>(&snap.state) {
+    if !G::decision_point(&snap.state).hold_windows
+        || !crate::clocks::is_reaction::<G>(&snap.state)
+        || windows_released(snap)
+    {
         return None;
     }
     match next_due(snap, &[], now)? {

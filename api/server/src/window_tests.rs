@@ -119,6 +119,17 @@ async fn settle(clock: &ManualClock) {
     }
 }
 
+/// One step of running the test clock: waits 15 ms (real time) and, when the driver still
+/// sleeps on the same wake time as at the last step (`last`), moves the clock to that time.
+async fn step_clock(clock: &ManualClock, last: &mut (usize, Option<DateTime<Utc>>)) {
+    tokio::time::sleep(Duration::from_millis(15)).await;
+    let now = (clock.sleeping(), clock.next_wake());
+    if now.0 > 0 && now == *last {
+        clock.set(now.1.unwrap());
+    }
+    *last = now;
+}
+
 /// Moves the clock from one time the driver waits for to the next until an event at index
 /// `from` or later satisfies `closes`; returns when that happened (server clock): the opening
 /// time of the decision point its append opened.
@@ -304,44 +315,21 @@ async fn held_game(salt_window: final_flicker::SaltWindow) -> (usize, usize) {
             break g;
         }
         assert!(started.elapsed() < Duration::from_secs(240), "the gathering did not finish");
-        tokio::time::sleep(Duration::from_millis(15)).await;
-        let now = (clock.sleeping(), clock.next_wake());
-        if now.0 > 0 && now == last {
-            clock.set(now.1.unwrap());
-        }
-        last = now;
+        step_clock(&clock, &mut last).await;
     };
     let table = &g.stages[0].circles[0].0.table_id;
     let snap = app.tables.load(app.store.as_ref(), table).await.unwrap();
     assert!(snap.info.settings.hold_windows);
     assert!(!snap.events.iter().any(|e| matches!(e, Event::TimedOut { .. })), "no time-out");
-    let stored =
-        app.store.read_stream(&crate::tables::stream_of(table), crate::store::StreamVersion::new(1)).await.unwrap();
-    let mut mark = None;
     let (mut windows, mut held) = (0, 0);
-    for (i, e) in stored.iter().enumerate() {
-        if let Some(c) = &crate::clocks::mark_of(&e.metadata).unwrap() {
-            assert!(c.deadline - c.opened_at >= chrono::Duration::milliseconds(40));
-            mark = Some(c.clone());
-        }
-        let window_close = e.event_type == "answers_closed";
-        let held_answer = e.event_type == "answer_held";
-        if !(window_close || held_answer) {
-            continue;
-        }
-        let m = mark.clone().expect("a decision point was open");
-        // The append that closed it: the first event from here (a held answer's own append
-        // carries no mark) that opens the next decision point.
-        let start = if held_answer { i + 1 } else { i };
-        let Some(next) = stored[start..].iter().find_map(|x| crate::clocks::mark_of(&x.metadata).unwrap()) else {
-            continue;
-        };
-        assert_eq!(next.opened_at, m.deadline, "{} at version {} closed off its deadline", e.event_type, i + 1);
-        if window_close {
-            assert!(m.window);
-            windows += 1;
-        } else {
+    for c in closes_after(&app, table, 0).await {
+        assert!(c.deadline >= 40, "a held point's deadline is at least the minimum window: {c:?}");
+        assert_eq!(c.closed, c.deadline, "a held point closed off its deadline: {c:?}");
+        if c.held {
             held += 1;
+        } else {
+            assert!(c.window, "{c:?}");
+            windows += 1;
         }
     }
     (windows, held)
@@ -474,4 +462,101 @@ async fn r10_10_4_a_disconnection_is_not_a_concession() {
     );
     assert!(!snap.state.is_finished() && snap.state.is_lit(0), "seat 0 is still Lit");
     assert_eq!(snap.info.seats[0].as_deref(), Some(a_name.as_str()), "and still its own");
+}
+
+/// One held reaction point's close, as stored.
+#[derive(Debug)]
+struct Close {
+    /// A held answer (else a simultaneous window's `answers_closed`).
+    held: bool,
+    /// The point was a simultaneous window (its clock mark says so).
+    window: bool,
+    /// When the point that followed it opened, in ms after it opened.
+    closed: i64,
+    /// Its deadline, in ms after it opened.
+    deadline: i64,
+}
+
+/// The held reaction points of `table` that opened at stored event `from` or later and have
+/// closed (a simultaneous window's `answers_closed` or a held answer), each with the next
+/// decision point's opening (the append that closed it) against its deadline.
+async fn closes_after(app: &AppState, table: &str, from: usize) -> Vec<Close> {
+    let stored =
+        app.store.read_stream(&crate::tables::stream_of(table), crate::store::StreamVersion::new(1)).await.unwrap();
+    let mut mark: Option<(usize, crate::clocks::ClockMark)> = None;
+    let mut out = Vec::new();
+    for (i, e) in stored.iter().enumerate() {
+        if let Some(c) = crate::clocks::mark_of(&e.metadata).unwrap() {
+            mark = Some((i, c));
+        }
+        let held = e.event_type == "answer_held";
+        if !(held || e.event_type == "answers_closed") {
+            continue;
+        }
+        let (opened, m) = mark.clone().expect("a decision point was open");
+        if opened < from {
+            continue;
+        }
+        let start = if held { i + 1 } else { i };
+        if let Some(next) = stored[start..].iter().find_map(|x| crate::clocks::mark_of(&x.metadata).unwrap()) {
+            out.push(Close {
+                held,
+                window: m.window,
+                closed: (next.opened_at - m.opened_at).num_milliseconds(),
+                deadline: (m.deadline - m.opened_at).num_milliseconds(),
+            });
+        }
+    }
+    out
+}
+
+/// R10.6.5, docs/rules-decisions.md 76: a practice table of one person and two built-in bots
+/// holds its windows by default; once the person has conceded, every seat still in the game is
+/// a bot and held points close as soon as their answers are in (long before their 15 s
+/// deadlines). With the same minimum window set by the creator, they keep closing exactly at
+/// their deadlines.
+#[actix_web::test]
+async fn r10_6_5_a_default_minimum_window_lapses_once_no_person_is_left_in_the_game() {
+    for explicit in [false, true] {
+        let clock = ManualClock::starting_at(start_time());
+        let app = app_on(clock.clone()).await;
+        let (_, token) = account(&app, Role::Player).await;
+        let extra = if explicit { json!({"reaction_window_min_ms": 1500}) } else { json!({}) };
+        let id = table(&app, extra, &[Some(&token), None, None], &token).await;
+        let snap = app.tables.load(app.store.as_ref(), &id).await.unwrap();
+        assert!(snap.state.settings().is_some_and(|s| s.hold_windows), "a person is seated: windows held");
+        settle(&clock).await;
+        let (st, v, _) = send(&app, post(&token, &format!("/api/v1/tables/{id}/concede"), json!({}))).await;
+        assert_eq!(st, 200, "{v}");
+        // Run the clock from one time the driver waits for to the next until three held points
+        // opened after the person's concession took effect (R10.10.2: once the action in
+        // progress is over) have closed, or the game is over.
+        let started = Instant::now();
+        let mut last = (0, None);
+        let closes = loop {
+            let stream = crate::tables::stream_of(&id);
+            let stored = app.store.read_stream(&stream, crate::store::StreamVersion::new(1)).await.unwrap();
+            let out = stored.iter().position(|e| e.event_type == "eliminated" && e.payload["seat"] == 0);
+            let closes = match out {
+                Some(i) => closes_after(&app, &id, i + 1).await,
+                None => Vec::new(),
+            };
+            let snap = app.tables.load(app.store.as_ref(), &id).await.unwrap();
+            if closes.len() >= 3 || snap.state.is_finished() {
+                assert!(out.is_some(), "the person's concession took effect");
+                break closes;
+            }
+            assert!(started.elapsed() < Duration::from_secs(120), "the game did not go on");
+            step_clock(&clock, &mut last).await;
+        };
+        assert!(!closes.is_empty(), "explicit {explicit}: no held point closed after the concession");
+        for c in &closes {
+            assert_eq!(c.deadline, 15_000, "the reaction clock");
+            if explicit {
+                assert_eq!(c.closed, c.deadline, "an explicit minimum window is kept: {closes:?}");
+            } else {
+                assert!(c.closed < c.deadline, "the default hold lapsed with the person: {closes:?}");
+            }
+        }
+    }
 }

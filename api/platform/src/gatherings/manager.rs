@@ -169,7 +169,8 @@ fn circle_table<G: CircleGame, R: Rng + ?Sized>(
         seated: holders,
         clocks: g.settings.clocks,
         reaction_window_min_ms: min_window_ms(g, any_person),
-        min_window_at_start: false,
+        // R10.6.5: the default minimum window (none in the settings) lapses with the persons.
+        min_window_at_start: g.settings.reaction_window_min_ms.is_none(),
         bot_delay_ms: g.settings.bot_delay_ms,
         abandonment: g.settings.abandonment,
     };

@@ -42,9 +42,12 @@ pub enum TableEvent<S> {
         /// R10.6.5: minimum open time of a simultaneous window, in ms (0: none).
         #[serde(default)]
         reaction_window_min_ms: u32,
-        /// R10.6.5: the creator gave no minimum window, so the start decides it from the seats
-        /// ([`DEFAULT_MIN_WINDOW_MS`] with any person seated, else 0) and records it in the
-        /// game's settings.
+        /// R10.6.5: no minimum window was given (by a practice table's creator, or by the
+        /// gathering's settings for a circle), so it is the default decided from the seats
+        /// ([`DEFAULT_MIN_WINDOW_MS`] with any person seated, else 0): a practice table's start
+        /// decides it and records it in the game's settings, a circle is created with it. Being
+        /// the default, it lapses once every seat still in the game is a built-in bot
+        /// ([`crate::due::windows_released`]).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         min_window_at_start: bool,
         /// Pause before a built-in bot answers, in ms (for people watching).
@@ -179,8 +182,8 @@ pub struct TableInfo<S> {
     /// Pause before a built-in bot answers, in ms. Never sent (a client decodes 0).
     #[serde(skip)]
     pub bot_delay_ms: u32,
-    /// R10.6.5: the minimum window is decided at the start (see `TableEvent::TableCreated`).
-    /// Never sent (a client decodes `false`).
+    /// R10.6.5: the minimum window is the default, decided from the seats (see
+    /// `TableEvent::TableCreated`). Never sent (a client decodes `false`).
     #[serde(skip)]
     pub min_window_at_start: bool,
     /// R10.7.4: consecutive Ritual time-outs that count as a concession (0: never).
