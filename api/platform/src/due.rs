@@ -36,7 +36,9 @@ pub fn needs_answer<G: Game>(p: &G::Prompt) -> bool {
 /// `CloseWindow` there, anything unanswered gets `Timeout` there. So the close time is a function
 /// of when the point opened and of the table's settings, never of when or whether answers came.
 /// Once a default hold is released ([`windows_released`]), a point whose answers are in closes
-/// at once.
+/// at its opening plus the table's bot delay (at once when that has passed): a seat replaced by a
+/// substitute in the middle of the point closes it at the same time whether or not its answer
+/// was in.
 pub fn next_due<G: Game>(
     snap: &Snapshot<G>,
     pauses: &[(DateTime<Utc>, Option<DateTime<Utc>>)],
@@ -69,7 +71,10 @@ pub fn next_due<G: Game>(
     }
     let point = G::decision_point(&snap.state);
     if point.window == Some(WindowPhase::HeldOpen) || point.held_answer.is_some() {
-        let close = if windows_released(snap) { since } else { clock.deadline };
+        // Released: the bot delay after the opening, when a bot's answer would be due, so that
+        // the close does not tell whether a seat replaced mid-point had answered already.
+        let bot_delay = chrono::Duration::milliseconds(snap.info.bot_delay_ms as i64);
+        let close = if windows_released(snap) { since + bot_delay } else { clock.deadline };
         consider(shifted(close, since, pauses), Due::CloseWindow);
     }
     consider(shifted(clock.deadline, since, pauses), Due::Timeout);
@@ -80,9 +85,11 @@ pub fn next_due<G: Game>(
 /// whether a table that holds its windows by default (no minimum window was given, so the seats
 /// decided it: [`crate::tables::TableInfo::min_window_at_start`]) has let them go because every
 /// seat still in the game is a built-in bot (the persons were eliminated, conceded or were
-/// replaced by substitutes). A held point then closes as soon as its answers are in, as at a
-/// table of bots: a built-in bot answers after the table's bot delay whatever it holds, so the
-/// close tells nobody anything. A minimum window given explicitly is kept to the end.
+/// replaced by substitutes). A held point then closes as soon as its answers are in and the
+/// table's bot delay has passed since it opened, as at a table of bots: a built-in bot answers
+/// after that delay whatever it holds, so the close tells nobody anything (not even whether a
+/// person replaced in the middle of the point had answered). A minimum window given explicitly
+/// is kept to the end.
 pub fn windows_released<G: Game>(snap: &Snapshot<G>) -> bool {
     snap.info.min_window_at_start
         && G::decision_point(&snap.state).hold_windows

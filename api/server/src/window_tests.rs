@@ -511,17 +511,21 @@ async fn closes_after(app: &AppState, table: &str, from: usize) -> Vec<Close> {
 }
 
 /// R10.6.5, docs/rules-decisions.md 76: a practice table of one person and two built-in bots
-/// holds its windows by default; once the person has conceded, every seat still in the game is
-/// a bot and held points close as soon as their answers are in (long before their 15 s
-/// deadlines). With the same minimum window set by the creator, they keep closing exactly at
-/// their deadlines.
+/// (bot delay 2 s) holds its windows by default; once the person's concession has taken effect,
+/// every seat still in the game is a bot and held points close once their answers are in and
+/// the bot delay has passed: 2 s after they opened, not at their 15 s deadlines. With the same
+/// minimum window set by the creator, they keep closing exactly at their deadlines.
 #[actix_web::test]
 async fn r10_6_5_a_default_minimum_window_lapses_once_no_person_is_left_in_the_game() {
     for explicit in [false, true] {
         let clock = ManualClock::starting_at(start_time());
         let app = app_on(clock.clone()).await;
         let (_, token) = account(&app, Role::Player).await;
-        let extra = if explicit { json!({"reaction_window_min_ms": 1500}) } else { json!({}) };
+        let extra = if explicit {
+            json!({"reaction_window_min_ms": 1500, "bot_delay_ms": 2000})
+        } else {
+            json!({"bot_delay_ms": 2000})
+        };
         let id = table(&app, extra, &[Some(&token), None, None], &token).await;
         let snap = app.tables.load(app.store.as_ref(), &id).await.unwrap();
         assert!(snap.state.settings().is_some_and(|s| s.hold_windows), "a person is seated: windows held");
@@ -555,7 +559,7 @@ async fn r10_6_5_a_default_minimum_window_lapses_once_no_person_is_left_in_the_g
             if explicit {
                 assert_eq!(c.closed, c.deadline, "an explicit minimum window is kept: {closes:?}");
             } else {
-                assert!(c.closed < c.deadline, "the default hold lapsed with the person: {closes:?}");
+                assert_eq!(c.closed, 2_000, "the default hold lapsed with the person: the bot delay: {closes:?}");
             }
         }
     }

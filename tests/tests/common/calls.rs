@@ -267,7 +267,8 @@ pub fn circles(b: &Value) -> Vec<(u64, Value)> {
 
 /// Every event of a table as `token` may see it, page by page (`limit` 500). When the game ends
 /// between two pages, the next page's cursor belongs to the sequence the complete record
-/// replaced (400 `cursor-mismatch`): as the problem says, it pages again from the start.
+/// replaced (400 `cursor-mismatch`): as the problem says, it pages again from the start, only
+/// then (a mismatch at a table still in play fails).
 pub fn all_events(s: &Server, token: &str, table: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let mut after: Option<String> = None;
@@ -275,7 +276,11 @@ pub fn all_events(s: &Server, token: &str, table: &str) -> Vec<Value> {
     loop {
         let q = after.as_ref().map(|c| format!("&after={c}")).unwrap_or_default();
         let (st, page, _) = get(s, token, &format!("/api/v1/tables/{table}/events?limit=500{q}"));
-        if st == StatusCode::BAD_REQUEST && page["type"] == "/problems/cursor-mismatch" && restarts < 3 {
+        if st == StatusCode::BAD_REQUEST
+            && page["type"] == "/problems/cursor-mismatch"
+            && restarts < 3
+            && get(s, token, &format!("/api/v1/tables/{table}")).1["table"]["status"] == "finished"
+        {
             restarts += 1;
             (out, after) = (Vec::new(), None);
             continue;

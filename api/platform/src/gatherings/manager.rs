@@ -872,6 +872,26 @@ mod tests {
         }
     }
 
+    /// R10.6.5, rules decision 76: a circle of persons records whether its minimum window is the
+    /// default (the gathering's settings give none), so that the default lapses once only
+    /// built-in bots are left in its game; a window given explicitly, 0 included, is kept.
+    #[test]
+    fn r10_6_5_a_circle_records_whether_its_minimum_window_is_the_default() {
+        let names: Vec<String> = (1..=5).map(|i| format!("p{i}")).collect();
+        for (given, default, min) in [(None, true, 1500), (Some(700), false, 700), (Some(0), false, 0)] {
+            let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(3);
+            let mut g = started(GatheringSettings { reaction_window_min_ms: given, ..Default::default() }, &names);
+            let tables = next_tables(&mut g, &mut rng);
+            let TableEvent::TableCreated { min_window_at_start, reaction_window_min_ms, settings, .. } =
+                &tables[0].created
+            else {
+                panic!("{:?}", tables[0].created)
+            };
+            assert_eq!((*min_window_at_start, *reaction_window_min_ms), (default, min), "{given:?}");
+            assert_eq!(settings.hold_windows, min > 0, "{given:?}");
+        }
+    }
+
     /// R9.1.4, R10.11: classes on or off, the ban list, the clocks and the ruleset are the
     /// gathering's: every circle table of every stage is created with them.
     #[test]
