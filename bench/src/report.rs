@@ -67,6 +67,16 @@ fn time(ns: f64) -> String {
     }
 }
 
+/// The report row of folding a whole `players`-player game (`e`: its fold benchmark).
+fn fold_row(players: u8, e: &Estimate) -> String {
+    format!(
+        "| fold a whole {players}-player game ({:.0} events) | {} | {:.1} M events/s |\n",
+        e.elements,
+        time(e.mean_ns),
+        e.elements / e.mean_ns * 1e3
+    )
+}
+
 fn engine_table(engine: &[Estimate]) -> String {
     let mut s = String::new();
     if engine.is_empty() {
@@ -88,13 +98,7 @@ fn engine_table(engine: &[Estimate]) -> String {
     }
     for players in [2, 4, 8] {
         if let Some(e) = get(&format!("fold_events/{players}")) {
-            let _ = writeln!(
-                s,
-                "| fold a whole {players}-player game ({:.0} events) | {} | {:.1} M events/s |",
-                e.elements,
-                time(e.mean_ns),
-                e.elements / e.mean_ns * 1e3
-            );
+            s.push_str(&fold_row(players, e));
         }
     }
     for (id, label) in [
@@ -130,13 +134,7 @@ fn exorcist_table(engine: &[Estimate]) -> String {
     }
     for players in [4, 8] {
         if let Some(e) = get(&format!("exorcist_fold_events/{players}")) {
-            let _ = writeln!(
-                rows,
-                "| fold a whole {players}-player game ({:.0} events) | {} | {:.1} M events/s |",
-                e.elements,
-                time(e.mean_ns),
-                e.elements / e.mean_ns * 1e3
-            );
+            rows.push_str(&fold_row(players, e));
         }
     }
     for (id, label) in [
